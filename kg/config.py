@@ -1,0 +1,57 @@
+"""Settings, layered: defaults, then ``KG_``-prefixed environment, then explicit values."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from .errors import ConfigError
+
+DEFAULT_BASE = "https://claimgraph.example/"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a registry is configured with."""
+
+    #: The registry's base IRI, fixed for its lifetime: minted IRIs are base + kind/id.
+    base: str = DEFAULT_BASE
+    #: The embedded store's directory.
+    store: Path = Path(".kg/store")
+    #: The data directory loaded by default.
+    data: Path = Path("data")
+
+    def __post_init__(self) -> None:
+        parts = urlsplit(self.base)
+        if parts.scheme not in ("http", "https") or not parts.netloc or not self.base.endswith("/"):
+            raise ConfigError(
+                f"base IRI must be an http(s) IRI ending in '/' (got {self.base!r})"
+            )
+
+
+def load_settings(
+    overrides: Mapping[str, object | None] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Settings:
+    """Settings from defaults, ``KG_BASE``/``KG_STORE``/``KG_DATA`` and ``overrides``.
+
+    ``None`` values in ``overrides`` mean "not given".
+
+    :raises ConfigError: when a value is unusable.
+    """
+    env = os.environ if environ is None else environ
+    values: dict[str, object] = {}
+    for f in fields(Settings):
+        raw = env.get(f"KG_{f.name.upper()}")
+        if raw:
+            values[f.name] = raw
+    for key, value in (overrides or {}).items():
+        if value is not None:
+            values[key] = value
+    for key in ("store", "data"):
+        if key in values:
+            values[key] = Path(str(values[key]))
+    return replace(Settings(), **values)

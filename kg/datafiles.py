@@ -1,0 +1,182 @@
+"""Finding and reading data files: YAML, every scalar kept as the string it was written as.
+
+YAML's implicit typing would turn ``11.50`` into ``11.5`` and ``no`` into ``False``;
+here every scalar stays a string and the mapping types it.  The reader is also the
+first line of defence against hostile files: it refuses aliases (no "billion
+laughs"), explicit tags (no object construction), duplicate keys, several documents,
+deep nesting, oversized files and bytes that are not UTF-8.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import InvalidDataError, Problem, UsageError
+
+KINDS = ("record", "evaluation", "source", "agent", "review", "run")
+SUFFIXES = (".yaml", ".yml")
+MAX_FILE_BYTES = 1_000_000
+MAX_DEPTH = 12
+
+
+@dataclass(frozen=True)
+class DataFile:
+    """One data file read into plain Python: dicts, lists and strings only."""
+
+    path: Path
+    name: str  # how messages name the file
+    kind: str
+    content: dict[str, Any]
+
+    @property
+    def label(self) -> str:
+        """``record <id>`` (or just the kind while the id is missing)."""
+        ident = self.content.get("id")
+        return f"{self.kind} {ident}" if isinstance(ident, str) and ident else self.kind
+
+
+def find_data_files(paths: Iterable[Path]) -> list[Path]:
+    """Every data file at or under ``paths``, sorted, each once.
+
+    :raises UsageError: when a path does not exist or names a non-YAML file.
+    """
+    found: set[Path] = set()
+    for path in paths:
+        if path.is_dir():
+            found.update(
+                p for p in path.rglob("*")
+                if p.suffix in SUFFIXES and p.is_file() and not _hidden(p, path)
+            )
+        elif path.is_file():
+            if path.suffix not in SUFFIXES:
+                raise UsageError(f"{path}: not a data file (expected .yaml or .yml)")
+            found.add(path)
+        else:
+            raise UsageError(f"{path}: no such file or directory")
+    return sorted(found)
+
+
+def _hidden(path: Path, root: Path) -> bool:
+    return any(part.startswith(".") for part in path.relative_to(root).parts)
+
+
+def display_name(path: Path) -> str:
+    """The path relative to the working directory where possible, as users typed it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def read_data_file(path: Path) -> DataFile:
+    """Read one data file.
+
+    :raises InvalidDataError: naming the file, when it cannot be read as a data file.
+    """
+    name = display_name(path)
+
+    def fail(message: str, field: str = "") -> InvalidDataError:
+        return InvalidDataError([Problem(name, "", field, message)])
+
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise fail(
+                f"file is too large ({size / 1e6:.1f} MB; a data file may hold at most "
+                f"{MAX_FILE_BYTES / 1e6:.0f} MB)"
+            )
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise fail(f"cannot read file ({exc.strerror})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise fail(f"not UTF-8 text (undecodable byte at offset {exc.start})") from None
+    if not text.strip():
+        raise fail("file is empty")
+    try:
+        content = parse_yaml(text)
+    except yaml.YAMLError as exc:
+        raise fail(_yaml_message(exc)) from None
+    if not isinstance(content, dict):
+        raise fail("the file must be a YAML mapping of keys to values")
+    kind = content.get("kind")
+    if kind is None:
+        raise fail("missing 'kind' (one of: " + ", ".join(KINDS) + ")", "kind")
+    if kind not in KINDS:
+        raise fail(f"unknown kind {kind!r} (one of: " + ", ".join(KINDS) + ")", "kind")
+    return DataFile(path=path, name=name, kind=kind, content=content)
+
+
+class _ComposeLoader(yaml.BaseLoader):
+    """Composes the node tree, refusing aliases and explicit tags."""
+
+    def compose_node(self, parent, index):  # type: ignore[no-untyped-def]
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            raise yaml.MarkedYAMLError(
+                problem="aliases (*name) are not allowed in data files",
+                problem_mark=event.start_mark,
+            )
+        tag = getattr(event, "tag", None)
+        if tag is not None and tag != "!":
+            raise yaml.MarkedYAMLError(
+                problem=f"YAML tags ({tag}) are not allowed in data files",
+                problem_mark=event.start_mark,
+            )
+        if getattr(event, "anchor", None) is not None:
+            raise yaml.MarkedYAMLError(
+                problem="anchors (&name) are not allowed in data files",
+                problem_mark=event.start_mark,
+            )
+        return super().compose_node(parent, index)
+
+
+def parse_yaml(text: str) -> Any:
+    """Parse one YAML document into dicts, lists and strings.
+
+    :raises yaml.YAMLError: on syntax errors and on anything refused (see module docs).
+    """
+    loader = _ComposeLoader(text)
+    try:
+        node = loader.get_single_node()
+    finally:
+        loader.dispose()
+    if node is None:
+        return None
+    return _to_python(node, 0)
+
+
+def _to_python(node: yaml.Node, depth: int) -> Any:
+    if depth > MAX_DEPTH:
+        raise yaml.MarkedYAMLError(
+            problem=f"nested deeper than {MAX_DEPTH} levels", problem_mark=node.start_mark
+        )
+    if isinstance(node, yaml.ScalarNode):
+        return node.value
+    if isinstance(node, yaml.SequenceNode):
+        return [_to_python(item, depth + 1) for item in node.value]
+    result: dict[str, Any] = {}
+    for key_node, value_node in node.value:
+        if not isinstance(key_node, yaml.ScalarNode):
+            raise yaml.MarkedYAMLError(
+                problem="keys must be plain strings", problem_mark=key_node.start_mark
+            )
+        if key_node.value in result:
+            raise yaml.MarkedYAMLError(
+                problem=f"duplicate key {key_node.value!r}", problem_mark=key_node.start_mark
+            )
+        result[key_node.value] = _to_python(value_node, depth + 1)
+    return result
+
+
+def _yaml_message(exc: yaml.YAMLError) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+    return f"YAML error: {where}{problem}"

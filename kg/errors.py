@@ -1,0 +1,83 @@
+"""The one error hierarchy of claimgraph.
+
+Every error a user can cause is a :class:`KgError`; each carries the exit code
+the CLI returns and the HTTP status the web app answers with, so that both
+adapters turn errors into messages in one place each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class KgError(Exception):
+    """Base of all errors claimgraph reports to its users."""
+
+    exit_code = 1
+    http_status = 500
+
+    def lines(self) -> list[str]:
+        """The message as lines, one per problem."""
+        return [str(self)]
+
+
+class UsageError(KgError):
+    """The command was called wrongly (bad option, missing path)."""
+
+    exit_code = 2
+    http_status = 400
+
+
+class ConfigError(KgError):
+    """A setting has a value that cannot be used."""
+
+    exit_code = 2
+
+
+class NotFoundError(KgError):
+    """A record, graph or query that was asked for does not exist."""
+
+    http_status = 404
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One problem with one data file, located by file, record and field."""
+
+    file: str
+    label: str  # "record <id>", "source <id>", or "" before the id is known
+    field: str  # a YAML path such as "reviews[0].reviewed_at", or ""
+    message: str
+
+    def __str__(self) -> str:
+        parts = [self.file]
+        if self.label:
+            parts.append(self.label)
+        if self.field:
+            parts.append(self.field)
+        return ": ".join([*parts, self.message])
+
+
+class InvalidDataError(KgError):
+    """One or more data files are invalid; nothing was changed."""
+
+    http_status = 400
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = sorted(set(problems))
+        super().__init__(f"{len(self.problems)} problem(s) in the data files")
+
+    def lines(self) -> list[str]:
+        return [str(p) for p in self.problems]
+
+
+class QueryError(KgError):
+    """A SPARQL query could not be parsed or run."""
+
+    http_status = 400
+
+
+class StoreError(KgError):
+    """The store could not be opened, read or written."""
+
+    http_status = 503

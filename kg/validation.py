@@ -1,0 +1,221 @@
+"""Validation: read and map data files, run the SHACL shapes, report problems in file terms.
+
+The shapes are the single definition of validity; this module only runs them and
+translates each SHACL result back to the file, record and YAML field it concerns,
+with the value as it was written.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from pyshacl import validate as shacl_validate
+from rdflib import BNode, Graph, URIRef
+from rdflib.term import Node as Term
+
+from .datafiles import find_data_files, read_data_file
+from .errors import InvalidDataError, Problem
+from .mapping import MappedFile, map_file
+from .namespaces import RDF, SH, SKOS
+from .resources import resource_dir
+from .vocabulary import load_terms
+
+
+@cache
+def shapes_graph() -> Graph:
+    """Every Turtle file of ``shapes/``, parsed once."""
+    graph = Graph()
+    for path in sorted(resource_dir("shapes").glob("*.ttl")):
+        graph.parse(path, format="turtle")
+    return graph
+
+
+def map_paths(paths: Iterable[Path], base: str) -> list[MappedFile]:
+    """Read and map every data file under ``paths``.
+
+    :raises InvalidDataError: with every problem of every file (not just the first).
+    :raises UsageError: when a path does not exist.
+    """
+    mapped: list[MappedFile] = []
+    problems: list[Problem] = []
+    for path in find_data_files(paths):
+        try:
+            mapped.append(map_file(read_data_file(path), base))
+        except InvalidDataError as exc:
+            problems.extend(exc.problems)
+    problems.extend(duplicate_ids(mapped))
+    if problems:
+        raise InvalidDataError(problems)
+    return mapped
+
+
+def duplicate_ids(mapped: list[MappedFile]) -> list[Problem]:
+    """Two files that define the same thing (the same graph IRI) are an error in the later one."""
+    first: dict[URIRef, MappedFile] = {}
+    problems = []
+    for m in mapped:
+        if m.graph in first:
+            problems.append(Problem(
+                m.file.name, m.label, "id",
+                f"the id is already used by {first[m.graph].file.name}"))
+        else:
+            first.setdefault(m.graph, m)
+    return problems
+
+
+def validate_mapped(mapped: list[MappedFile], context: Graph | None = None) -> None:
+    """Run the shapes over ``mapped`` (plus ``context``, which references may resolve against).
+
+    Only problems of ``mapped`` are reported; ``context`` (other files, or what a
+    store already holds) is there for its nodes' types.
+
+    :raises InvalidDataError: when any shape is violated.
+    """
+    # An ill-typed literal ("2026-13-45T...") is a user error the shapes report; rdflib
+    # would also log a traceback for it.
+    logging.getLogger("rdflib.term").setLevel(logging.ERROR)
+    data = Graph()
+    for m in mapped:
+        for triple in m.triples:
+            data.add(triple)
+    terms = load_terms().graph
+    data += terms
+    if context is not None:
+        data += context
+    conforms, report, _ = shacl_validate(
+        data, shacl_graph=shapes_graph(), inference="none", advanced=True,
+        allow_warnings=True,
+    )
+    if conforms:
+        return
+    problems = Translator(mapped, terms).problems(report)
+    if problems:
+        raise InvalidDataError(problems)
+
+
+def validate_paths(
+    paths: Iterable[Path], base: str, context: Graph | None = None,
+) -> list[MappedFile]:
+    """Read, map and validate every data file under ``paths``; return them mapped.
+
+    :raises InvalidDataError: naming every problem, by file, record and field.
+    """
+    mapped = map_paths(paths, base)
+    validate_mapped(mapped, context)
+    return mapped
+
+
+@dataclass
+class _Result:
+    focus: Term
+    path: URIRef | None
+    value: Term | None
+    component: URIRef
+    shape: Term
+    message: str
+
+
+class Translator:
+    """Turns a SHACL report into problems named by file, record and YAML field."""
+
+    def __init__(self, mapped: list[MappedFile], terms: Graph):
+        self.terms = terms
+        self.owner: dict[Term, MappedFile] = {}
+        for m in mapped:
+            for node in m.origins.nodes:
+                self.owner.setdefault(node, m)
+
+    def problems(self, report: Graph) -> list[Problem]:
+        out = []
+        for result in report.subjects(RDF.type, SH.ValidationResult):
+            r = _Result(
+                focus=report.value(result, SH.focusNode),
+                path=_uri(report.value(result, SH.resultPath)),
+                value=report.value(result, SH.value),
+                component=report.value(result, SH.sourceConstraintComponent),
+                shape=report.value(result, SH.sourceShape),
+                message=str(report.value(result, SH.resultMessage) or ""),
+            )
+            owner = self.owner.get(r.focus)
+            if owner is None:
+                continue  # a node of the context (another file, the store), not ours to report
+            field, message = self._describe(owner, r, report)
+            out.append(Problem(owner.file.name, owner.label, field, message))
+        return out
+
+    def _describe(self, owner: MappedFile, r: _Result, report: Graph) -> tuple[str, str]:
+        origins = owner.origins
+        field = origins.fields.get((r.focus, r.path)) if r.path is not None else None
+        if field is None:
+            node_path = origins.nodes.get(r.focus, "")
+            suffix = _local_name(r.path) if r.path is not None else ""
+            field = ".".join(p for p in (node_path, suffix) if p)
+        component = _local_name(r.component)
+        if component == "MinCountConstraintComponent":
+            return field, "missing (required)"
+        if component == "MaxCountConstraintComponent":
+            return field, "given more than once (one value allowed)"
+        raw = None
+        if r.value is not None and r.path is not None:
+            where = origins.values.get((r.focus, r.path, r.value))
+            if where is not None:
+                field, raw = where
+        message = r.message or "does not conform"
+        if component == "NodeConstraintComponent":
+            members = self._scheme_members(r.shape, report)
+            if members:
+                message += " (one of: " + ", ".join(members) + ")"
+        if raw is None and r.value is not None and not isinstance(r.value, BNode):
+            raw = str(r.value)
+        if raw and component != "SPARQLConstraintComponent":
+            message += f" ({raw!r})"
+        return field, message
+
+    def _scheme_members(self, shape: Term, report: Graph) -> list[str]:
+        """The concepts a 'must be in scheme S' shape allows, by the names files use."""
+        shapes = shapes_graph()
+        for node_shape in shapes.objects(shape, SH.node):
+            for prop in shapes.objects(node_shape, SH.property):
+                if shapes.value(prop, SH.path) == SKOS.inScheme:
+                    scheme = shapes.value(prop, SH.hasValue)
+                    concepts = self.terms.subjects(SKOS.inScheme, scheme)
+                    ordered = sorted(concepts, key=lambda c: (
+                        int(self.terms.value(c, SKOS.notation) or 0), str(c)))
+                    return [str(c).rsplit("#", 1)[-1] for c in ordered]
+        return []
+
+
+def _uri(term: Term | None) -> URIRef | None:
+    return term if isinstance(term, URIRef) else None
+
+
+def _local_name(iri: Term | None) -> str:
+    text = str(iri or "")
+    for sep in ("#", "/"):
+        if sep in text:
+            text = text.rsplit(sep, 1)[-1]
+    return text
+
+
+def context_graph(paths: Iterable[Path], base: str, exclude: Iterable[Path] = ()) -> Graph:
+    """The mapped content of other data files, for references to resolve against.
+
+    Files that cannot be read or mapped are skipped: they are context, not what is
+    being validated.
+    """
+    skip = {p.resolve() for p in exclude}
+    graph = Graph()
+    for path in find_data_files(paths):
+        if path.resolve() in skip:
+            continue
+        try:
+            mapped = map_file(read_data_file(path), base)
+        except InvalidDataError:
+            continue
+        for triple in mapped.triples:
+            graph.add(triple)
+    return graph

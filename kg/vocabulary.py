@@ -1,0 +1,42 @@
+"""The ontology, vocabularies and unit table, read once from ``ontology/``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from rdflib import Graph, URIRef
+
+from .namespaces import KG, QUDT, RDF
+from .resources import resource_dir
+
+
+@dataclass(frozen=True)
+class Terms:
+    """The project's terms: everything the mapping looks up by name."""
+
+    graph: Graph
+    units: dict[str, URIRef]  # unit name as curators write it -> QUDT unit IRI
+
+    def unit(self, name: str) -> URIRef | None:
+        return self.units.get(name)
+
+    def classes_of(self, concept: URIRef) -> list[URIRef]:
+        """The RDF classes a concept (a document type) implies for the node it types."""
+        found = self.graph.objects(concept, KG.impliesClass)
+        return sorted(o for o in found if isinstance(o, URIRef))
+
+
+@cache
+def load_terms() -> Terms:
+    """Parse every Turtle file of ``ontology/`` (cached: the files do not change while we run)."""
+    graph = Graph()
+    for path in sorted(resource_dir("ontology").glob("*.ttl")):
+        graph.parse(path, format="turtle")
+    units = {
+        str(name): unit
+        for unit in graph.subjects(RDF.type, QUDT.Unit)
+        if isinstance(unit, URIRef)
+        for name in graph.objects(unit, KG.unitName)
+    }
+    return Terms(graph=graph, units=units)
