@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rdflib import Literal, URIRef
+from rdflib import URIRef
 
 from ..datafiles import DataFile
 from ..errors import InvalidDataError
@@ -36,6 +36,7 @@ class MappedFile:
     graph: URIRef
     triples: list[Triple]
     origins: Origins
+    keys: set[str]
 
     @property
     def label(self) -> str:
@@ -66,7 +67,7 @@ def map_file(datafile: DataFile, base: str, terms: Terms | None = None) -> Mappe
     node.done()
     if ctx.problems:
         raise InvalidDataError(ctx.problems)
-    return MappedFile(datafile, subject, ctx.triples, ctx.origins)
+    return MappedFile(datafile, subject, ctx.triples, ctx.origins, ctx.keys)
 
 
 __all__ = ["MAPPERS", "Literal", "MappedFile", "map_file"]

@@ -10,6 +10,7 @@ to the YAML field path (``reviews[0].reviewed_at``) and the value as written.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,7 @@ from ..errors import Problem
 from ..namespaces import KG, KGV, RDF, RDFS
 
 Triple = tuple[Term, URIRef, Term]
+_LIST_INDEX = re.compile(r"\[\d+\]")
 
 
 @dataclass
@@ -47,6 +49,8 @@ class MapContext:
         self.triples: list[Triple] = []
         self.origins = Origins()
         self.problems: list[Problem] = []
+        #: Every key path the mappers asked for, lists written "[]": the file format's keys.
+        self.keys: set[str] = set()
 
     def iri(self, kind: str, ident: str) -> URIRef:
         """The minted IRI of a thing of ``kind`` with id ``ident``."""
@@ -92,6 +96,7 @@ class Node:
     def declare(self, key: str, predicate: URIRef | None = None) -> Any:
         """Declare ``key`` (and the predicate it maps to); return its raw value or None."""
         self.declared[key] = predicate
+        self.ctx.keys.add(_LIST_INDEX.sub("[]", self._path(key)))
         if predicate is not None:
             self.ctx.origins.fields.setdefault((self.subject, predicate), self._path(key))
         return self.data.get(key)
