@@ -15,7 +15,13 @@ import click
 
 from . import __version__
 from .config import Settings, load_settings
-from .errors import KgError
+from .datafiles import find_data_files
+from .errors import KgError, UsageError
+from .load import load_paths
+from .output import GRAPH_FORMATS, RESULT_FORMATS, write_graph, write_result
+from .records import record_closure
+from .sparql import canned_queries, canned_query, read_sparql_file
+from .store import open_store
 from .validation import context_graph, validate_paths
 
 
@@ -26,20 +32,14 @@ class KgGroup(click.Group):
         try:
             return super().invoke(ctx)
         except KgError as exc:
+            problems = getattr(exc, "problems", None)
             for line in exc.lines():
-                click.echo(line, err=True)
-            summary = _summary(exc)
-            if summary:
-                click.echo(summary, err=True)
+                click.echo(line if problems else f"kg: error: {line}", err=True)
+            if problems:
+                files = len({p.file for p in problems})
+                click.echo(f"kg: {len(problems)} problem(s) in {files} file(s); "
+                           "nothing was changed", err=True)
             ctx.exit(exc.exit_code)
-
-
-def _summary(exc: KgError) -> str:
-    problems = getattr(exc, "problems", None)
-    if not problems:
-        return ""
-    files = len({p.file for p in problems})
-    return f"kg: {len(problems)} problem(s) in {files} file(s)"
 
 
 @click.group(cls=KgGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -87,9 +87,136 @@ def validate(settings: Settings, paths: tuple[Path, ...], context: bool) -> None
 
 
 def _files_under(paths: tuple[Path, ...]) -> list[Path]:
-    from .datafiles import find_data_files
-
     return find_data_files(paths)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.pass_obj
+def load(settings: Settings, paths: tuple[Path, ...]) -> None:
+    """Validate data files and load them into the store, all or nothing.
+
+    PATHS are files or directories (default: the data directory). Everything is
+    validated first; one invalid file and nothing is written. Reloading a file
+    replaces its graph; loading a directory also removes the graphs of files
+    deleted from it since the last load.
+
+    \b
+    Example:
+      kg load                  # the whole data directory
+      kg load data/records/x.yaml
+    """
+    targets = list(paths) or [settings.data]
+    with open_store(settings) as store:
+        report = load_paths(store, targets, settings.base, progress=_progress("validating"))
+    click.echo(f"kg: {report.summary()}", err=True)
+
+
+def _progress(label: str):
+    """A progress bar on standard error for long batches (hidden when it is not a terminal)."""
+    def wrap(items):
+        items = list(items)
+        if len(items) < 50:
+            return items
+        return _ProgressIter(items, label)
+    return wrap
+
+
+class _ProgressIter:
+    def __init__(self, items: list[Path], label: str):
+        self.items, self.label = items, label
+
+    def __iter__(self):
+        with click.progressbar(self.items, label=self.label, file=sys.stderr) as bar:
+            yield from bar
+
+
+@main.command()
+@click.argument("query")
+@click.option("--param", "-p", "params", multiple=True, metavar="NAME=VALUE",
+              help="A value for a query parameter (repeatable).")
+@click.option("--format", "-f", "fmt", default="table", show_default=True,
+              type=click.Choice(["table", *RESULT_FORMATS, "ttl", "nt", "jsonld"]),
+              help="How to write the result (ttl/nt/jsonld for CONSTRUCT and DESCRIBE).")
+@click.pass_obj
+def query(settings: Settings, query: str, params: tuple[str, ...], fmt: str) -> None:
+    """Run a SPARQL query: a canned query by NAME, a FILE.rq, or the query text itself.
+
+    The default graph is the union of the registry's graphs. Parameters are bound
+    as values, never pasted into the query text.
+
+    \b
+    Example:
+      kg query results-for-model --param "model=NT 2.5B"
+      kg query 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }' --format csv
+      kg query --list
+    """
+    values = {}
+    for item in params:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--param takes NAME=VALUE (got {item!r})")
+        values[name] = value
+    text, bindings = _resolve_query(query, values, settings.base)
+    with open_store(settings, read_only=True) as store:
+        result = store.query(text, bindings)
+        write_result(result, fmt, sys.stdout.buffer, settings.base)
+
+
+def _resolve_query(query: str, values: dict[str, str], base: str):
+    path = Path(query)
+    if query.endswith(".rq") and path.is_file():
+        sparql = read_sparql_file(path)
+    elif query in canned_queries():
+        sparql = canned_query(query)
+    elif any(c.isspace() for c in query):
+        if values:
+            raise UsageError("--param works with canned queries and .rq files that declare "
+                             "their parameters")
+        return query, None
+    else:
+        sparql = canned_query(query)  # raises NotFoundError listing the names
+    return sparql.text, sparql.bindings(values, base)
+
+
+@main.command()
+@click.pass_obj
+def queries(settings: Settings) -> None:
+    """List the canned queries with their parameters."""
+    for sparql in canned_queries().values():
+        params = " ".join(f"--param {p.name}=<{p.kind}>" for p in sparql.params)
+        click.echo(f"{sparql.name}  {params}".rstrip())
+        click.echo(f"    {sparql.title}: {sparql.description}")
+
+
+@main.command()
+@click.argument("ident", metavar="ID")
+@click.option("--format", "-f", "fmt", default="ttl", show_default=True,
+              type=click.Choice(list(GRAPH_FORMATS)), help="The RDF syntax to write.")
+@click.pass_obj
+def show(settings: Settings, ident: str, fmt: str) -> None:
+    """Print a record with everything it links to: its own graph, its source, evaluation
+    and agents, and the reviews and runs about it.
+
+    \b
+    Example:
+      kg show saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-\
+flashattention-checkpointing-zero2 --format nq
+    """
+    with open_store(settings, read_only=True) as store:
+        quads = record_closure(store, settings.base, ident)
+    write_graph(quads, fmt, sys.stdout.buffer, settings.base)
+
+
+@main.command()
+@click.option("--format", "-f", "fmt", default="table", show_default=True,
+              type=click.Choice(["table", *RESULT_FORMATS]))
+@click.pass_obj
+def stats(settings: Settings, fmt: str) -> None:
+    """Count records, sources, agents, evaluations, reviews, runs, graphs and triples."""
+    with open_store(settings, read_only=True) as store:
+        result = store.query(canned_query("stats").text)
+        write_result(result, fmt, sys.stdout.buffer, settings.base)
 
 
 if __name__ == "__main__":  # pragma: no cover

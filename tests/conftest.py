@@ -16,6 +16,7 @@ SEED_ID = (
 )
 SEED_RECORD = f"records/{SEED_ID}.yaml"
 SEED_SOURCE = "sources/saadat-fellay-2026-genomic-lm-efficiency.yaml"
+AGENT_FILE = "agents/claude.yaml"
 
 
 @pytest.fixture
@@ -29,3 +30,15 @@ def data_copy(tmp_path: Path) -> Path:
 @pytest.fixture
 def runner() -> CliRunner:
     return CliRunner()
+
+
+@pytest.fixture
+def store_dir(tmp_path: Path) -> Path:
+    """Where a test's on-disk store lives."""
+    return tmp_path / "store"
+
+
+def open_test_store(path: Path, read_only: bool = False):
+    from kg.store import EmbeddedStore
+
+    return EmbeddedStore(path, read_only=read_only)

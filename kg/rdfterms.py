@@ -1,0 +1,32 @@
+"""rdflib terms (what mapping and validation use) to pyoxigraph terms (what the store holds)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+import pyoxigraph as ox
+from rdflib import BNode, Literal, URIRef
+from rdflib.term import Node
+
+_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+
+
+def to_ox(term: Node) -> ox.NamedNode | ox.BlankNode | ox.Literal:
+    """One term, its lexical form kept exactly as written."""
+    if isinstance(term, URIRef):
+        return ox.NamedNode(str(term))
+    if isinstance(term, BNode):
+        return ox.BlankNode(str(term))
+    if isinstance(term, Literal):
+        if term.language:
+            return ox.Literal(str(term), language=term.language)
+        datatype = str(term.datatype) if term.datatype else _XSD_STRING
+        return ox.Literal(str(term), datatype=ox.NamedNode(datatype))
+    raise TypeError(f"not an RDF term: {term!r}")
+
+
+def to_quads(triples: Iterable[tuple[Node, Node, Node]], graph: str) -> Iterator[ox.Quad]:
+    """Triples placed in the named graph ``graph``."""
+    name = ox.NamedNode(graph)
+    for s, p, o in triples:
+        yield ox.Quad(to_ox(s), to_ox(p), to_ox(o), name)  # type: ignore[arg-type]

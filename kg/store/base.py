@@ -1,0 +1,75 @@
+"""The one interface to a store; nothing above it knows which store it talks to."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TypeAlias
+
+import pyoxigraph as ox
+
+Term: TypeAlias = ox.NamedNode | ox.BlankNode | ox.Literal
+QueryResult: TypeAlias = ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples
+
+
+class GraphStore(ABC):
+    """A quad store whose SPARQL default graph is the union of its named graphs.
+
+    Results come back as pyoxigraph objects whatever the backend, so callers
+    serialize and iterate them the same way.
+    """
+
+    @abstractmethod
+    def query(self, sparql: str, bindings: Mapping[str, Term] | None = None) -> QueryResult:
+        """Run a SPARQL query; ``bindings`` give variables values (never spliced into text).
+
+        :raises QueryError: when the query is not valid SPARQL.
+        """
+
+    @abstractmethod
+    def replace_graphs(
+        self, graphs: Mapping[str, Iterable[ox.Quad]], remove: Iterable[str] = (),
+    ) -> None:
+        """In one atomic step: each graph of ``graphs`` gets exactly the given quads, and the
+        graphs of ``remove`` are dropped. On failure nothing changes.
+
+        :raises StoreError: when the store cannot be written.
+        """
+
+    @abstractmethod
+    def named_graphs(self) -> set[str]:
+        """The IRIs of the named graphs that hold quads."""
+
+    @abstractmethod
+    def quads(self, graphs: Iterable[str] | None = None) -> Iterator[ox.Quad]:
+        """Every quad, or the quads of the named graphs ``graphs``."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the store."""
+
+    def __enter__(self) -> GraphStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def insert_data_update(graphs: Mapping[str, Iterable[ox.Quad]], remove: Iterable[str]) -> str:
+    """One SPARQL 1.1 Update request that replaces ``graphs`` and drops ``remove``.
+
+    Terms are written by pyoxigraph's own N-Triples serializer (every N-Triples term is
+    valid SPARQL), so no value is ever formatted into the request by hand. A store runs
+    a request as one transaction: all of it happens, or none.
+    """
+    parts = [f"DROP SILENT GRAPH {ox.NamedNode(name)} ;" for name in sorted({*graphs, *remove})]
+    body = []
+    for name, quads in graphs.items():
+        triples = [f"{q.subject} {q.predicate} {q.object} ." for q in quads]
+        if triples:
+            body.append(f"GRAPH {ox.NamedNode(name)} {{\n" + "\n".join(triples) + "\n}")
+    if body:
+        parts.append("INSERT DATA {\n" + "\n".join(body) + "\n}")
+    elif parts:
+        parts[-1] = parts[-1].rstrip(" ;")
+    return "\n".join(parts)

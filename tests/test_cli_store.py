@@ -1,0 +1,148 @@
+"""The store commands end to end through the CLI: stdout carries results, stderr messages."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+from conftest import BASE, SEED_ID, SEED_SOURCE
+
+from kg.cli import main
+
+
+@pytest.fixture
+def kg(runner, data_copy: Path, monkeypatch):
+    """Run kg in a fresh directory holding data/, with its store under .kg/store."""
+    monkeypatch.chdir(data_copy.parent)
+    monkeypatch.delenv("KG_STORE", raising=False)
+    monkeypatch.delenv("KG_DATA", raising=False)
+
+    def run(*args: str):
+        return runner.invoke(main, list(args))
+    return run
+
+
+def test_load_then_query(kg) -> None:
+    loaded = kg("load")
+    assert loaded.exit_code == 0, loaded.output
+    assert loaded.stdout == ""
+    assert loaded.stderr.startswith("kg: loaded 4 file(s), ")
+    assert Path(".kg/store").is_dir()
+
+    result = kg("query", "results-for-model", "--param", "model=NT 2.5B", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    [row] = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert row["printed"] == "11.49" and row["id"] == SEED_ID
+
+    table = kg("query", "results-for-model", "-p", "model=NT 2.5B")
+    assert "11.49" in table.stdout and "(1 row)" in table.stdout
+
+    raw = kg("query", "SELECT (COUNT(*) AS ?n) WHERE { ?s a <https://w3id.org/claimgraph/ns#Claim> }",
+             "--format", "json")
+    assert json.loads(raw.stdout)["results"]["bindings"][0]["n"]["value"] == "1"
+
+
+def test_query_from_a_file_with_params(kg, tmp_path: Path) -> None:
+    kg("load")
+    rq = tmp_path / "by-title.rq"
+    rq.write_text("# title: Sources by title\n# description: d\n# param: title (literal) t\n"
+                  "SELECT ?title ?s WHERE { ?s <http://purl.org/dc/terms/title> ?title }\n")
+    title = "Optimizing genomic language models for efficient training, fine-tuning, and inference"
+    result = kg("query", str(rq), "-p", f"title={title}", "-f", "tsv")
+    assert result.exit_code == 0, result.output
+    assert f"{BASE}source/saadat-fellay-2026-genomic-lm-efficiency" in result.stdout
+
+
+def test_query_errors(kg) -> None:
+    kg("load")
+    unknown = kg("query", "no-such-query")
+    assert unknown.exit_code == 1 and "no canned query named 'no-such-query'" in unknown.stderr
+    missing = kg("query", "results-for-model")
+    assert missing.exit_code == 2 and "needs --param model=" in missing.stderr
+    bad = kg("query", "SELECT WHERE {")
+    assert bad.exit_code == 1 and "not a valid SPARQL query" in bad.stderr
+    assert "Traceback" not in bad.output
+    assert kg("query", "SELECT * WHERE { ?s ?p ?o }", "-p", "a=b").exit_code == 2
+    assert kg("query", "x", "--format", "yaml").exit_code == 2
+
+
+def test_query_without_a_store(kg) -> None:
+    result = kg("query", "stats")
+    assert result.exit_code == 1
+    assert "no store at .kg/store (run 'kg load' to create it)" in result.stderr
+
+
+def test_show_prints_the_closure(kg) -> None:
+    kg("load")
+    result = kg("show", SEED_ID, "--format", "nq")
+    assert result.exit_code == 0, result.output
+    quads = list(ox.parse(result.stdout_bytes, ox.RdfFormat.N_QUADS))
+    graphs = {q.graph_name.value for q in quads}
+    assert graphs == {f"{BASE}record/{SEED_ID}",
+                      f"{BASE}source/saadat-fellay-2026-genomic-lm-efficiency",
+                      f"{BASE}agent/claude",
+                      f"{BASE}evaluation/nt-2-5b-training-peak-memory-stage-deepspeed"}
+    turtle = kg("show", SEED_ID)
+    assert "@prefix kg: <https://w3id.org/claimgraph/ns#>" in turtle.stdout
+    triples = list(ox.parse(turtle.stdout_bytes, ox.RdfFormat.TURTLE))
+    assert len(triples) == len({q.triple for q in quads})
+    jsonld = kg("show", SEED_ID, "--format", "jsonld")
+    assert len(list(ox.parse(jsonld.stdout_bytes, ox.RdfFormat.JSON_LD))) == len(quads)
+
+
+def test_show_includes_reviews_and_runs_about_the_record(kg, data_copy: Path) -> None:
+    review = data_copy / "reviews" / "r1.yaml"
+    review.write_text(
+        f"kind: review\nid: r1\nrecord: {SEED_ID}\nsource: saadat-fellay-2026-genomic-lm-efficiency\n"
+        "agent: verifier\nrole: verifier\nreviewed_at: '2026-11-30T09:00:00Z'\n"
+        "methods: [source-hash-verification]\n"
+        "artifact_sha256: 4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60\n")
+    (data_copy / "agents" / "verifier.yaml").write_text(
+        "kind: agent\nid: verifier\nagent_type: software\nlabel: claimgraph verifier\n")
+    assert kg("load").exit_code == 0
+    result = kg("show", SEED_ID, "--format", "nq")
+    graphs = {q.graph_name.value for q in ox.parse(result.stdout_bytes, ox.RdfFormat.N_QUADS)}
+    assert f"{BASE}activity/r1" in graphs and f"{BASE}agent/verifier" in graphs
+
+
+def test_show_unknown_record(kg) -> None:
+    kg("load")
+    result = kg("show", "nothing-here")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "kg: error: no record with id 'nothing-here'"
+
+
+def test_stats(kg) -> None:
+    kg("load")
+    result = kg("stats", "--format", "json")
+    counts = {k: v["value"] for k, v in json.loads(result.stdout)["results"]["bindings"][0].items()}
+    assert counts["records"] == "1" and counts["graphs"] == "4" and counts["runs"] == "0"
+
+
+def test_invalid_load_exits_1_and_changes_nothing(kg, data_copy: Path) -> None:
+    assert kg("load").exit_code == 0
+    before = kg("show", SEED_ID, "--format", "nq").stdout
+    source = data_copy / SEED_SOURCE
+    source.write_text(source.read_text().replace("4bc2452110f2", "XXXX"))
+    result = kg("load")
+    assert result.exit_code == 1
+    assert "artifact.sha256: not a SHA-256" in result.stderr
+    assert result.stderr.rstrip().endswith("nothing was changed")
+    assert kg("show", SEED_ID, "--format", "nq").stdout == before
+
+
+def test_store_setting(kg, tmp_path: Path, monkeypatch) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    assert kg("--store", str(elsewhere), "load").exit_code == 0
+    assert elsewhere.is_dir()
+    monkeypatch.setenv("KG_STORE", str(elsewhere))
+    assert kg("stats").exit_code == 0
+
+
+def test_queries_lists_canned_queries(kg) -> None:
+    result = kg("queries")
+    assert "results-for-model  --param model=<literal>" in result.stdout

@@ -1,0 +1,141 @@
+"""Loading into a real on-disk Oxigraph store: atomic, idempotent, removal on full reload."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import AGENT_FILE, BASE, SEED_ID, SEED_RECORD, SEED_SOURCE, open_test_store
+
+from kg.canonical import canonical_nquads
+from kg.errors import InvalidDataError, StoreError
+from kg.load import MANIFEST_GRAPH, load_paths, read_manifest
+from kg.records import record_closure
+
+
+def dump(store_dir: Path) -> str:
+    with open_test_store(store_dir, read_only=True) as store:
+        return canonical_nquads(store.quads())
+
+
+def load(store_dir: Path, *paths: Path):
+    with open_test_store(store_dir) as store:
+        return load_paths(store, list(paths), BASE)
+
+
+def test_load_writes_one_graph_per_file(data_copy: Path, store_dir: Path) -> None:
+    report = load(store_dir, data_copy)
+    assert report.files == 4 and report.triples > 100
+    with open_test_store(store_dir, read_only=True) as store:
+        graphs = store.named_graphs()
+        assert f"{BASE}record/{SEED_ID}" in graphs
+        assert MANIFEST_GRAPH in graphs
+        assert any(g.startswith("https://w3id.org/claimgraph/ontology/") for g in graphs)
+        assert set(read_manifest(store)) == {
+            f"{BASE}record/{SEED_ID}", f"{BASE}source/saadat-fellay-2026-genomic-lm-efficiency",
+            f"{BASE}agent/claude", f"{BASE}evaluation/nt-2-5b-training-peak-memory-stage-deepspeed"}
+
+
+def test_a_batch_with_one_broken_file_loads_nothing(data_copy: Path, store_dir: Path) -> None:
+    load(store_dir, data_copy)
+    before = dump(store_dir)
+    # A good change and a broken file in one batch: neither may land.
+    record = data_copy / SEED_RECORD
+    record.write_text(record.read_text().replace("display_value: \"11.5\"", "display_value: \"11.490\""))
+    source = data_copy / SEED_SOURCE
+    source.write_text(source.read_text().replace("page_count: \"11\"", "page_count: \"eleven\""))
+    with pytest.raises(InvalidDataError) as info:
+        load(store_dir, data_copy)
+    assert "artifact.page_count" in "\n".join(info.value.lines())
+    assert dump(store_dir) == before
+
+
+def test_a_broken_first_load_creates_nothing(data_copy: Path, store_dir: Path) -> None:
+    (data_copy / "agents" / "bad.yaml").write_text("kind: agent\nid: bad\nagent_type: robot\nlabel: x\n")
+    with pytest.raises(InvalidDataError):
+        load(store_dir, data_copy)
+    assert dump(store_dir) == ""
+
+
+def test_reload_is_idempotent(data_copy: Path, store_dir: Path) -> None:
+    load(store_dir, data_copy)
+    first = dump(store_dir)
+    load(store_dir, data_copy)
+    load(store_dir, data_copy / SEED_RECORD)
+    assert dump(store_dir) == first
+
+
+def test_reloading_a_changed_file_replaces_its_graph(data_copy: Path, store_dir: Path) -> None:
+    load(store_dir, data_copy)
+    record = data_copy / SEED_RECORD
+    record.write_text(record.read_text().replace("scope_note: Peak allocated GPU memory (Appendix A.3)",
+                                                 "scope_note: Changed scope"))
+    load(store_dir, record)
+    with open_test_store(store_dir, read_only=True) as store:
+        notes = [r["n"].value for r in store.query(
+            "SELECT ?n WHERE { ?r <https://w3id.org/claimgraph/ns#scopeNote> ?n }")]
+    assert notes == ["Changed scope"]
+
+
+def test_full_reload_removes_deleted_files(data_copy: Path, store_dir: Path) -> None:
+    extra = data_copy / "agents" / "second.yaml"
+    extra.write_text("kind: agent\nid: second\nagent_type: person\nlabel: A second agent\n")
+    load(store_dir, data_copy)
+    assert f"{BASE}agent/second" in open_test_store(store_dir, read_only=True).named_graphs()
+    extra.unlink()
+    report = load(store_dir, data_copy)
+    assert report.removed == [f"{BASE}agent/second"]
+    with open_test_store(store_dir, read_only=True) as store:
+        assert f"{BASE}agent/second" not in store.named_graphs()
+        assert f"{BASE}agent/second" not in read_manifest(store)
+
+
+def test_loading_one_file_does_not_remove_the_others(data_copy: Path, store_dir: Path) -> None:
+    load(store_dir, data_copy)
+    report = load(store_dir, data_copy / AGENT_FILE)
+    assert report.removed == []
+    assert len(open_test_store(store_dir, read_only=True).named_graphs()) >= 4
+
+
+def test_deleting_a_source_that_records_cite_is_refused(data_copy: Path, store_dir: Path) -> None:
+    load(store_dir, data_copy)
+    before = dump(store_dir)
+    (data_copy / SEED_SOURCE).unlink()
+    with pytest.raises(InvalidDataError) as info:
+        load(store_dir, data_copy)
+    assert "refers to a source that no source file defines" in "\n".join(info.value.lines())
+    assert dump(store_dir) == before
+
+
+def test_a_partial_load_resolves_references_against_the_store(
+    data_copy: Path, store_dir: Path, tmp_path: Path,
+) -> None:
+    shared = tmp_path / "shared"
+    shutil.copytree(data_copy, shared)
+    shutil.rmtree(shared / "records")
+    load(store_dir, shared)
+    load(store_dir, data_copy / SEED_RECORD)  # its source, agent and evaluation are in the store
+    with open_test_store(store_dir, read_only=True) as store:
+        assert len(record_closure(store, BASE, SEED_ID)) > 100
+    lonely = tmp_path / "lonely.yaml"
+    lonely.write_text((data_copy / SEED_RECORD).read_text()
+                      .replace("source: saadat-fellay-2026-genomic-lm-efficiency\nevaluation",
+                               "source: nowhere\nevaluation"))
+    with pytest.raises(InvalidDataError) as info:
+        load(store_dir, lonely)
+    assert "source: refers to a source that no source file defines ('nowhere')" in (
+        "\n".join(info.value.lines()))
+
+
+def test_one_writer_at_a_time(data_copy: Path, store_dir: Path) -> None:
+    load(store_dir, data_copy)
+    with open_test_store(store_dir), pytest.raises(StoreError) as info:
+        open_test_store(store_dir)
+    assert "open for writing in another process" in str(info.value)
+
+
+def test_reading_a_missing_store_says_how_to_make_one(tmp_path: Path) -> None:
+    with pytest.raises(StoreError) as info:
+        open_test_store(tmp_path / "nothing", read_only=True)
+    assert "kg load" in str(info.value)

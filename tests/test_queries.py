@@ -1,0 +1,145 @@
+"""Canned queries: every file has a header, parses, and answers correctly on the seed data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+from conftest import BASE, SEED_ID, SEED_RECORD, open_test_store
+
+from kg.errors import NotFoundError, QueryError, UsageError
+from kg.load import load_paths
+from kg.resources import resource_dir
+from kg.sparql import canned_queries, canned_query, internal_query, read_sparql_file
+
+RECORD = f"{BASE}record/{SEED_ID}"
+SHA = "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60"
+
+
+@pytest.fixture(scope="module")
+def seed_store(tmp_path_factory):
+    """The seed data plus one context-only evidence row, loaded into an on-disk store."""
+    import shutil
+
+    from conftest import DATA
+
+    root = tmp_path_factory.mktemp("queries")
+    data = root / "data"
+    shutil.copytree(DATA, data)
+    record = data / SEED_RECORD
+    record.write_text(record.read_text().replace(
+        "    citation: individual-claim\n",
+        "    citation: individual-claim\n"
+        "  - property: hardware\n"
+        "    statement: NVIDIA H100\n"
+        "    citation: context-only\n"))
+    store = open_test_store(root / "store")
+    load_paths(store, [data], BASE)
+    yield store
+    store.close()
+
+
+def rows(store, name: str, **params: str) -> list[dict[str, str]]:
+    sparql = canned_query(name)
+    result = store.query(sparql.text, sparql.bindings(params, BASE))
+    names = [v.value for v in result.variables]
+    return [{n: row[n].value for n in names if row[n] is not None} for row in result]
+
+
+def test_every_query_file_has_a_header_and_parses() -> None:
+    files = sorted(resource_dir("queries").rglob("*.rq"))
+    assert len([f for f in files if f.parent.name == "queries"]) >= 6
+    empty = ox.Store()
+    for path in files:
+        sparql = read_sparql_file(path)
+        assert sparql.title and sparql.description, path
+        bindings = {p.name: ox.NamedNode("urn:x") for p in sparql.params}
+        empty.query(sparql.text, substitutions={ox.Variable(k): v for k, v in bindings.items()})
+
+
+def test_results_for_a_model(seed_store) -> None:
+    [row] = rows(seed_store, "results-for-model", model="NT 2.5B")
+    assert row["record"] == RECORD
+    assert (row["metric"], row["printed"], row["unit"], row["status"]) == (
+        "peak-memory", "11.49", "gigabyte", "source checked")
+    assert rows(seed_store, "results-for-model", model="NT 500M") == []
+
+
+def test_results_by_review_status(seed_store) -> None:
+    [row] = rows(seed_store, "results-by-review-status", status="source-checked")
+    assert row["id"] == SEED_ID and row["model"] == "NT 2.5B"
+    assert rows(seed_store, "results-by-review-status", status="independently-reproduced") == []
+
+
+def test_results_without_reproduction(seed_store) -> None:
+    assert [r["record"] for r in rows(seed_store, "results-without-reproduction")] == [RECORD]
+
+
+def test_source_by_sha256(seed_store) -> None:
+    [row] = rows(seed_store, "source-by-sha256", sha256=SHA)
+    assert row["source"] == f"{BASE}source/saadat-fellay-2026-genomic-lm-efficiency"
+    assert row["record"] == RECORD
+    assert row["version"].startswith("OpenReview PDF")
+    assert rows(seed_store, "source-by-sha256", sha256="0" * 64) == []
+
+
+def test_reviews_by_agent_and_method(seed_store) -> None:
+    found = {(r["label"], r["method"], r["origin"], r["reviews"])
+             for r in rows(seed_store, "reviews-by-agent-and-method")}
+    assert found == {("claude", m, "source registry", "1") for m in (
+        "source-hash-verification", "pdf-text-parse", "independent-cell-check",
+        "rendered-source-visual-check")}
+
+
+def test_context_only_evidence(seed_store) -> None:
+    [row] = rows(seed_store, "context-only-evidence")
+    assert (row["id"], row["property"], row["statement"]) == (SEED_ID, "Hardware", "NVIDIA H100")
+
+
+def test_missing_metadata(seed_store) -> None:
+    [row] = rows(seed_store, "missing-metadata")
+    assert (row["field"], row["reason"]) == ("uncertainty", "Not reported by the source.")
+
+
+def test_stats(seed_store) -> None:
+    [row] = rows(seed_store, "stats")
+    assert {k: int(v) for k, v in row.items() if k != "triples"} == {
+        "records": 1, "sources": 1, "agents": 1, "evaluations": 1, "reviews": 1, "runs": 0,
+        "graphs": 4}
+    assert int(row["triples"]) > 100
+
+
+def test_record_closure_query_is_internal() -> None:
+    assert "record-closure" not in canned_queries()
+    assert internal_query("record-closure").params[0].kind == "record"
+
+
+def test_parameters_are_checked() -> None:
+    sparql = canned_query("results-for-model")
+    with pytest.raises(UsageError, match="needs --param model="):
+        sparql.bindings({}, BASE)
+    with pytest.raises(UsageError, match="has no parameter colour"):
+        sparql.bindings({"model": "x", "colour": "red"}, BASE)
+    with pytest.raises(NotFoundError, match="there are: "):
+        canned_query("no-such-query")
+
+
+def test_a_value_cannot_change_the_query(seed_store) -> None:
+    hostile = 'x" } UNION { ?record ?p ?o } #'
+    assert rows(seed_store, "results-for-model", model=hostile) == []
+
+
+def test_bad_query_text_is_a_query_error(seed_store) -> None:
+    with pytest.raises(QueryError, match="not a valid SPARQL query"):
+        seed_store.query("SELECT WHERE {")
+
+
+def test_header_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.rq"
+    bad.write_text("# description: no title\nSELECT * WHERE { ?s ?p ?o }\n")
+    with pytest.raises(UsageError, match="no '# title:' line"):
+        read_sparql_file(bad)
+    bad.write_text("# title: t\n# param: x (colour) what\nSELECT * WHERE { ?s ?p ?o }\n")
+    with pytest.raises(UsageError, match="KIND one of"):
+        read_sparql_file(bad)
