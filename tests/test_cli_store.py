@@ -95,6 +95,7 @@ def test_show_prints_the_closure(kg) -> None:
 
 
 def test_show_includes_reviews_and_runs_about_the_record(kg, data_copy: Path) -> None:
+    (data_copy / "reviews").mkdir(exist_ok=True)
     review = data_copy / "reviews" / "r1.yaml"
     review.write_text(
         f"kind: review\nid: r1\nrecord: {SEED_ID}\nsource: saadat-fellay-2026-genomic-lm-efficiency\n"
