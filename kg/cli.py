@@ -37,8 +37,9 @@ class KgGroup(click.Group):
                 click.echo(line if problems else f"kg: error: {line}", err=True)
             if problems:
                 files = len({p.file for p in problems})
-                click.echo(f"kg: {len(problems)} problem(s) in {files} file(s); "
-                           "nothing was changed", err=True)
+                consequence = getattr(exc, "consequence", "")
+                click.echo(f"kg: {len(problems)} problem(s) in {files} file(s)"
+                           + (f"; {consequence}" if consequence else ""), err=True)
             ctx.exit(exc.exit_code)
 
 

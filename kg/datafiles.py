@@ -176,6 +176,10 @@ def _to_python(node: yaml.Node, depth: int) -> Any:
 
 
 def _yaml_message(exc: yaml.YAMLError) -> str:
+    if isinstance(exc, yaml.reader.ReaderError):
+        char = exc.character
+        code = char if isinstance(char, int) else ord(char[:1] or "\0")
+        return f"YAML error: character U+{code:04X} at position {exc.position} is not allowed"
     mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
     where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""

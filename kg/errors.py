@@ -63,8 +63,10 @@ class InvalidDataError(KgError):
 
     http_status = 400
 
-    def __init__(self, problems: list[Problem]):
+    def __init__(self, problems: list[Problem], consequence: str = ""):
         self.problems = sorted(set(problems))
+        #: What the failure meant for the command ("nothing was loaded"), for the summary.
+        self.consequence = consequence
         super().__init__(f"{len(self.problems)} problem(s) in the data files")
 
     def lines(self) -> list[str]:

@@ -18,15 +18,15 @@ from pathlib import Path
 import pyoxigraph as ox
 from rdflib import Graph, URIRef
 
-from .datafiles import find_data_files, read_data_file
-from .errors import InvalidDataError, Problem
-from .mapping import MappedFile, map_file
+from .datafiles import find_data_files
+from .errors import InvalidDataError
+from .mapping import MappedFile
 from .namespaces import KG, RDF
 from .rdfterms import to_quads
 from .resources import resource_dir
 from .sparql import internal_query
 from .store import GraphStore
-from .validation import duplicate_ids, validate_mapped
+from .validation import map_files, validate_mapped
 
 MANIFEST_GRAPH = "urn:x-claimgraph:load-manifest"
 ONTOLOGY_GRAPHS = "https://w3id.org/claimgraph/ontology/"
@@ -67,7 +67,8 @@ def load_paths(
     started = time.perf_counter()
     paths = list(paths)
     files = find_data_files(paths)
-    mapped, digests = _map_files(files, base, progress)
+    mapped, problems = map_files(progress(files) if progress else files, base)
+    digests = {m.file.path: hashlib.sha256(m.file.path.read_bytes()).hexdigest() for m in mapped}
 
     manifest = read_manifest(store)
     batch = {str(m.graph) for m in mapped}
@@ -77,7 +78,12 @@ def load_paths(
         if graph not in batch and any(Path(entry.file).is_relative_to(d) for d in directories)
     )
     context = store_context(store, mapped, exclude=batch | set(removed))
-    validate_mapped(mapped, context)
+    try:
+        validate_mapped(mapped, context)
+    except InvalidDataError as exc:
+        problems.extend(exc.problems)
+    if problems:
+        raise InvalidDataError(problems, consequence="nothing was loaded; the store is unchanged")
 
     graphs: dict[str, list[ox.Quad]] = {
         str(m.graph): list(to_quads(m.triples, str(m.graph))) for m in mapped
@@ -96,26 +102,6 @@ def load_paths(
         removed=removed,
         seconds=time.perf_counter() - started,
     )
-
-
-def _map_files(
-    files: list[Path], base: str, progress: Progress | None,
-) -> tuple[list[MappedFile], dict[Path, str]]:
-    mapped: list[MappedFile] = []
-    digests: dict[Path, str] = {}
-    problems: list[Problem] = []
-    for path in progress(files) if progress else files:
-        try:
-            m = map_file(read_data_file(path), base)
-        except InvalidDataError as exc:
-            problems.extend(exc.problems)
-            continue
-        mapped.append(m)
-        digests[path] = hashlib.sha256(path.read_bytes()).hexdigest()
-    problems.extend(duplicate_ids(mapped))
-    if problems:
-        raise InvalidDataError(problems)
-    return mapped, digests
 
 
 def read_manifest(store: GraphStore) -> dict[str, ManifestEntry]:

@@ -40,14 +40,7 @@ def map_paths(paths: Iterable[Path], base: str) -> list[MappedFile]:
     :raises InvalidDataError: with every problem of every file (not just the first).
     :raises UsageError: when a path does not exist.
     """
-    mapped: list[MappedFile] = []
-    problems: list[Problem] = []
-    for path in find_data_files(paths):
-        try:
-            mapped.append(map_file(read_data_file(path), base))
-        except InvalidDataError as exc:
-            problems.extend(exc.problems)
-    problems.extend(duplicate_ids(mapped))
+    mapped, problems = map_files(find_data_files(paths), base)
     if problems:
         raise InvalidDataError(problems)
     return mapped
@@ -102,11 +95,32 @@ def validate_paths(
 ) -> list[MappedFile]:
     """Read, map and validate every data file under ``paths``; return them mapped.
 
+    Files that map are validated even when others do not, so one run reports every
+    problem of every file.
+
     :raises InvalidDataError: naming every problem, by file, record and field.
     """
-    mapped = map_paths(paths, base)
-    validate_mapped(mapped, context)
+    mapped, problems = map_files(find_data_files(paths), base)
+    try:
+        validate_mapped(mapped, context)
+    except InvalidDataError as exc:
+        problems.extend(exc.problems)
+    if problems:
+        raise InvalidDataError(problems)
     return mapped
+
+
+def map_files(files: Iterable[Path], base: str) -> tuple[list[MappedFile], list[Problem]]:
+    """Map what can be mapped; return the mapped files and the problems of the others."""
+    mapped: list[MappedFile] = []
+    problems: list[Problem] = []
+    for path in files:
+        try:
+            mapped.append(map_file(read_data_file(path), base))
+        except InvalidDataError as exc:
+            problems.extend(exc.problems)
+    problems.extend(duplicate_ids(mapped))
+    return mapped, problems
 
 
 @dataclass

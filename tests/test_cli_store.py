@@ -132,7 +132,7 @@ def test_invalid_load_exits_1_and_changes_nothing(kg, data_copy: Path) -> None:
     result = kg("load")
     assert result.exit_code == 1
     assert "artifact.sha256: not a SHA-256" in result.stderr
-    assert result.stderr.rstrip().endswith("nothing was changed")
+    assert result.stderr.rstrip().endswith("nothing was loaded; the store is unchanged")
     assert kg("show", SEED_ID, "--format", "nq").stdout == before
 
 
