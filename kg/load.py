@@ -18,6 +18,7 @@ from pathlib import Path
 import pyoxigraph as ox
 from rdflib import Graph, URIRef
 
+from .config import Settings
 from .datafiles import find_data_files
 from .errors import InvalidDataError
 from .mapping import MappedFile
@@ -25,7 +26,7 @@ from .namespaces import KG, RDF
 from .rdfterms import to_quads
 from .resources import resource_dir
 from .sparql import internal_query
-from .store import GraphStore
+from .store import GraphStore, open_store
 from .validation import map_files, validate_mapped
 
 MANIFEST_GRAPH = "urn:x-claimgraph:load-manifest"
@@ -160,3 +161,16 @@ def store_context(store: GraphStore, mapped: list[MappedFile], exclude: set[str]
             if row["graph"].value not in exclude:
                 context.add((node, RDF.type, URIRef(row["type"].value)))
     return context
+
+
+def ensure_loaded(settings: Settings, progress: Progress | None = None) -> LoadReport | None:
+    """Create and fill the store from the data directory when it has never been loaded.
+
+    :raises InvalidDataError: when the bundled data is invalid (nothing is written).
+    """
+    if settings.store.is_dir():
+        with open_store(settings, read_only=True) as store:
+            if read_manifest(store):
+                return None
+    with open_store(settings) as store:
+        return load_paths(store, [settings.data], settings.base, progress)

@@ -29,9 +29,14 @@ GRAPH_FORMATS = {
 QUAD_FORMATS = {"nq", "trig", "jsonld"}
 
 
+MINTED_KINDS = ("record", "source", "agent", "evaluation", "activity", "release")
+
+
 def prefixes(base: str) -> dict[str, str]:
-    """The prefixes used when RDF is written for people."""
-    return {"base": base, **{name: str(ns) for name, ns in PREFIXES.items()}}
+    """The prefixes used when RDF is written for people: one per kind of minted IRI
+    (``record:x``), then the vocabularies'."""
+    return {**{kind: f"{base}{kind}/" for kind in MINTED_KINDS},
+            **{name: str(ns) for name, ns in PREFIXES.items()}}
 
 
 def write_graph(quads: Iterable[ox.Quad], fmt: str, out: IO[bytes], base: str) -> None:
@@ -96,8 +101,6 @@ def _cell(term: ox.NamedNode | ox.BlankNode | ox.Literal | None, base: str) -> s
         for name, iri in prefixes(base).items():
             if term.value.startswith(iri) and "/" not in term.value[len(iri):]:
                 return f"{name}:{term.value[len(iri):]}"
-        if term.value.startswith(base):
-            return term.value[len(base):]
         return f"<{term.value}>"
     if isinstance(term, ox.BlankNode):
         return f"_:{term.value}"

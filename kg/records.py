@@ -21,3 +21,34 @@ def record_closure(store: GraphStore, base: str, ident: str) -> list[ox.Quad]:
     if not graphs:
         raise NotFoundError(f"no record with id {ident!r}")
     return list(store.quads(sorted(graphs)))
+
+
+def describe(store: GraphStore, base: str, kind: str, ident: str) -> list[ox.Quad]:
+    """The RDF of the thing a minted IRI names: a record's closure; the named graph of a
+    source, agent, evaluation or file-based activity; else the statements about the node
+    and the blank nodes it leads to (an upstream review lives in its record's graph).
+
+    :raises NotFoundError: when nothing is known about the IRI.
+    """
+    if kind == "record":
+        return record_closure(store, base, ident)
+    iri = to_term(kind, ident, base)
+    if iri.value in store.named_graphs():
+        return list(store.quads([iri.value]))
+    quads: list[ox.Quad] = []
+    todo: list[ox.NamedNode | ox.BlankNode] = [iri]
+    seen: set[str] = set()
+    query = internal_query("quads-about").text
+    while todo:
+        node = todo.pop()
+        if str(node) in seen:
+            continue
+        seen.add(str(node))
+        for row in store.query(query, {"node": node}):
+            obj = row["o"]
+            quads.append(ox.Quad(node, row["p"], obj, row["g"]))
+            if isinstance(obj, ox.BlankNode):
+                todo.append(obj)
+    if not quads:
+        raise NotFoundError(f"nothing is known about {kind} {ident!r}")
+    return quads

@@ -1,0 +1,38 @@
+"""The linked-data browser: a Flask application factory.
+
+::
+
+    from kg.web import create_app
+    app = create_app({"store": "/path/to/store"})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from ..config import load_settings
+from .browse import browse
+from .errors import register_error_handlers
+from .state import AppState
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """A configured app. ``config`` keys: ``base``, ``store``, ``data`` (over the ``KG_``
+    environment and the defaults), plus any Flask setting in upper case."""
+    config = dict(config or {})
+    app = Flask(__name__)
+    app.config.update({k: v for k, v in config.items() if k.isupper()})
+    settings = load_settings({k: v for k, v in config.items() if k in ("base", "store", "data")})
+    app.extensions["kg"] = AppState(settings)
+    app.register_blueprint(browse)
+    register_error_handlers(app)
+
+    @app.get("/healthz")
+    def healthz() -> tuple[str, int, dict[str, str]]:
+        app.extensions["kg"].store  # noqa: B018 (opening the store is the readiness check)
+        return "ok\n", 200, {"Content-Type": "text/plain; charset=utf-8"}
+
+    return app

@@ -1,0 +1,163 @@
+"""Browsing: the index with search and facets, and a page for every minted IRI."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+import pyoxigraph as ox
+from flask import Blueprint, Response, render_template, request, url_for
+
+from ..catalog import FACETS
+from ..errors import NotFoundError
+from ..jsonld import compact
+from ..negotiation import FORMATS, RDF_MEDIA_TYPES, negotiate, split_suffix
+from ..output import write_graph
+from ..records import describe
+from .citation import citation_meta, schema_org
+from .facts import Facts
+from .nodeview import node_rows
+from .recordview import RecordView
+from .state import state
+
+browse = Blueprint("browse", __name__)
+
+KINDS = ("record", "evaluation", "source", "agent", "activity", "release")
+RDF_OFFERED = ["text/html", *RDF_MEDIA_TYPES]
+LISTING_OFFERED = ["text/html", "application/json", "text/csv"]
+PAGE_SIZE = 50
+
+
+def _respond(body: str | bytes, media_type: str) -> Response:
+    response = Response(body, mimetype=media_type)
+    response.vary.add("Accept")
+    return response
+
+
+@browse.get("/")
+@browse.get("/records")
+@browse.get("/records.<suffix>")
+def index(suffix: str | None = None) -> Response:
+    if suffix is not None and suffix not in ("json", "csv"):
+        raise NotFoundError(f"no listing format {suffix!r} (json, csv)")
+    media_type = negotiate(request.accept_mimetypes, LISTING_OFFERED,
+                           suffix or request.args.get("format"))
+    app = state()
+    catalog = app.catalog
+    query = request.args.get("q", "").strip()
+    filters = {name: request.args.get(name, "") for name in FACETS if request.args.get(name)}
+    limit = min(max(int(request.args.get("limit", PAGE_SIZE) or PAGE_SIZE), 1), 1000)
+    page = catalog.page(query, filters, request.args.get("after") or None, limit)
+    if media_type == "application/json":
+        next_url = (url_for("browse.index", suffix="json", **_args(after=page.next_after))
+                    if page.next_after else None)
+        return _respond(json.dumps({
+            "total": page.total, "rows": [r.as_dict() for r in page.rows],
+            "next": next_url, "facets": {
+                name: [{"value": v, "label": label, "count": n} for v, label, n in values]
+                for name, values in catalog.facets(query, filters).items()},
+        }, ensure_ascii=False, indent=1), "application/json")
+    if media_type == "text/csv":
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=list(_csv_fields()))
+        writer.writeheader()
+        for row in page.rows:
+            values = row.as_dict()
+            values["methods"] = "; ".join(values["methods"])  # type: ignore[arg-type]
+            writer.writerow(values)
+        return _respond(out.getvalue(), "text/csv")
+    return _respond(render_template(
+        "index.html", page=page, query=query, filters=filters,
+        facets=catalog.facets(query, filters), facet_names=FACET_TITLES,
+        args=_args, next_url=(url_for("browse.index", **_args(after=page.next_after))
+                              if page.next_after else None),
+    ), "text/html")
+
+
+FACET_TITLES = {
+    "metric": "Metric", "model": "Model", "evidence_kind": "Evidence kind",
+    "review_status": "Review status", "source": "Source", "method": "Review method",
+}
+
+
+def _csv_fields() -> list[str]:
+    from ..catalog import Row
+
+    return list(Row("", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "").as_dict())
+
+
+def _args(**changes: Any) -> dict[str, str]:
+    """The current query arguments with ``changes`` (None removes one); paging restarts
+    whenever a filter changes."""
+    args = {k: v for k, v in request.args.items() if v}
+    if "after" not in changes:
+        args.pop("after", None)
+    for key, value in changes.items():
+        if value is None or value == "":
+            args.pop(key, None)
+        else:
+            args[key] = value
+    return args
+
+
+@browse.get("/<kind>/<path:name>")
+def resource(kind: str, name: str) -> Response:
+    if kind not in KINDS:
+        raise NotFoundError(f"no such page: /{kind}/{name}")
+    ident, suffix = split_suffix(name)
+    media_type = negotiate(request.accept_mimetypes, RDF_OFFERED,
+                           suffix or request.args.get("format"))
+    app = state()
+    settings = app.settings
+    quads = describe(app.store, settings.base, kind, ident)
+    if media_type != "text/html":
+        fmt = RDF_MEDIA_TYPES[media_type]
+        if fmt == "jsonld":
+            body = json.dumps(compact(quads), ensure_ascii=False, indent=1).encode()
+        else:
+            out = io.BytesIO()
+            write_graph(quads, fmt, out, settings.base)
+            body = out.getvalue()
+        return _respond(body, media_type)
+
+    facts = Facts(quads, app.terms.graph)
+    iri = ox.NamedNode(f"{settings.base}{kind}/{_quote(ident)}")
+    alternates = {name: f"{request.path.rsplit('.', 1)[0] if suffix else request.path}.{name}"
+                  for name in ("ttl", "jsonld", "nt", "nq", "rdf")}
+    if kind == "record":
+        view = RecordView(facts, iri, settings.base)
+        return _respond(render_template(
+            "record.html", r=view, alternates=alternates,
+            meta=citation_meta(view.quoted_from), schema=schema_org(view, request.url_root),
+            evidence_filters=_evidence_filters(view),
+        ), "text/html")
+    rows, title, source = node_rows(facts, iri, settings.base, app.store)
+    return _respond(render_template(
+        "node.html", kind=kind, ident=ident, iri=iri.value, title=title, rows=rows,
+        alternates=alternates, meta=citation_meta(source) if source else [],
+        schema=None,
+    ), "text/html")
+
+
+def _evidence_filters(view: RecordView) -> dict[str, Any]:
+    """The evidence table's filters (by property and by citation type), applied server-side."""
+    prop = request.args.get("evidence_property", "")
+    citation = request.args.get("evidence_citation", "")
+    rows = [r for r in view.rows if (not prop or r.property_id == prop)
+            and (not citation or r.citation_id == citation)]
+    return {
+        "rows": rows, "property": prop, "citation": citation,
+        "properties": sorted({(r.property_id, r.property) for r in view.rows}),
+        "citations": sorted({(r.citation_id, r.citation) for r in view.rows}),
+    }
+
+
+def _quote(ident: str) -> str:
+    from urllib.parse import quote
+
+    return quote(ident, safe="")
+
+
+__all__ = ["FORMATS", "browse"]

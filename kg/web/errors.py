@@ -1,0 +1,50 @@
+"""The one place where errors become HTTP answers: HTML or JSON, by the same negotiation."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from ..errors import KgError
+from ..negotiation import NotAcceptable, negotiate
+
+log = logging.getLogger(__name__)
+_OFFERED = ["text/html", "application/json"]
+
+
+def _answer(status: int, title: str, message: str) -> Response:
+    try:
+        media_type = negotiate(request.accept_mimetypes, _OFFERED)
+    except NotAcceptable:
+        media_type = "text/plain"
+    if media_type == "application/json":
+        response = jsonify({"status": status, "error": title, "message": message})
+    elif media_type == "text/html":
+        response = Response(render_template("error.html", status=status, title=title,
+                                            message=message), mimetype="text/html")
+    else:
+        response = Response(f"{status} {title}: {message}\n", mimetype="text/plain")
+    response.status_code = status
+    response.vary.add("Accept")
+    return response
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(KgError)
+    def kg_error(exc: KgError) -> Response:
+        title = {400: "Bad request", 404: "Not found", 406: "Not acceptable",
+                 503: "Unavailable"}.get(exc.http_status, "Error")
+        if exc.http_status >= 500:
+            log.error("%s", exc)
+        return _answer(exc.http_status, title, "\n".join(exc.lines()))
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Response:
+        return _answer(exc.code or 500, exc.name, exc.description or "")
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception) -> Response:
+        log.exception("unexpected error")  # a bug of ours: 500, never 400
+        return _answer(500, "Internal server error", "The server failed; the error is logged.")

@@ -1,0 +1,349 @@
+"""What a record page shows, read from the record's closure: the seed page's sections, in order."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import pyoxigraph as ox
+from rdflib.namespace import RDFS as _RDFS
+from rdflib.namespace import SKOS as _SKOS
+
+from .facts import Facts, Term
+
+KG = "https://w3id.org/claimgraph/ns#"
+PROV = "http://www.w3.org/ns/prov#"
+DCT = "http://purl.org/dc/terms/"
+QUDT = "http://qudt.org/schema/qudt/"
+OA = "http://www.w3.org/ns/oa#"
+SPDX = "http://spdx.org/rdf/terms#"
+SCHEMA = "https://schema.org/"
+DCAT = "http://www.w3.org/ns/dcat#"
+CITO = "http://purl.org/spar/cito/"
+RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+
+
+@dataclass
+class Link:
+    """A value that names a node: its text and where the browser shows the node."""
+
+    text: str
+    href: str = ""
+
+
+@dataclass
+class SourceView:
+    node: str
+    href: str
+    title: str
+    short: str  # "Saadat and Fellay 2026"
+    long: str  # "Title (Saadat and Fellay, ICLR 2026 workshop)"
+    authors: list[str]
+    date: str
+    venue: str
+    document_type: str
+    version: str  # "OpenReview PDF ... (11 pages; PDF CreationDate 2026-03-09)"
+    sha256: str
+    hash_scope: str
+    pdf_url: str
+    artifact_href: str
+
+
+@dataclass
+class ReviewView:
+    node: str
+    href: str
+    agent: Link
+    role: str
+    reviewer_note: str
+    reviewed_at: str
+    status: str
+    methods: list[str]
+    method_note: str
+    note: str
+    sha256: str
+    retrieval_url: str
+    hash_scope: str
+    origin: str
+    checks: list[tuple[str, str, str]] = field(default_factory=list)
+
+    @property
+    def methods_json(self) -> str:
+        """The methods as the registry prints them: a compact JSON list."""
+        return json.dumps(self.methods, separators=(",", ":"))
+
+
+@dataclass
+class RowView:
+    anchor: str
+    position: int
+    property: str
+    property_id: str
+    statement: str
+    citation: str
+    citation_id: str
+    shared: bool
+    source: SourceView | None
+    locator: str
+    reviews: list[ReviewView]
+
+
+def local_name(term: Term | None) -> str:
+    return term.value.rsplit("#", 1)[-1].rsplit("/", 1)[-1] if term is not None else ""
+
+
+class ViewBase:
+    """Readers every page shares: links, values that may be missing, sources."""
+
+    def __init__(self, facts: Facts, base: str):
+        self.f = facts
+        self.base = base
+
+    def href(self, term: Term | None) -> str:
+        """Where the browser shows a node: our path for our IRIs, the IRI itself otherwise."""
+        if not isinstance(term, ox.NamedNode):
+            return ""
+        if term.value.startswith(self.base):
+            return "/" + term.value[len(self.base):]
+        return term.value
+
+    def _link(self, node: Term | None, label_predicate: str) -> Link | None:
+        if node is None:
+            return None
+        return Link(self.f.text(node, label_predicate) or local_name(node), self.href(node))
+
+    def _value(self, term: Term | None, said: bool = False) -> str:
+        """A value, or the words for why it is missing ("Not reported")."""
+        if term is None:
+            return ""
+        if isinstance(term, ox.Literal):
+            return term.value
+        reason = self.f.one(term, KG + "reason")
+        if said:  # "Not reported by the source"
+            return self.f.concept(reason, _SKOS.definition).rstrip(".")
+        return self.f.concept(reason)
+
+    def source(self, node: Term | None) -> SourceView | None:
+        """A source document with its checked artifact, as pages and citation tags need it."""
+        if node is None:
+            return None
+        f = self.f
+        creators = sorted(f.all(node, DCT + "creator"),
+                          key=lambda a: int(f.text(a, KG + "position") or 0))
+        families = [f.text(a, SCHEMA + "familyName") for a in creators]
+        authors = [" ".join(p for p in (f.text(a, SCHEMA + "givenName"), fam) if p)
+                   for a, fam in zip(creators, families, strict=True)]
+        names = _author_list(families)
+        date = f.text(node, DCT + "issued")
+        venue = f.text(node, KG + "venue")
+        title = f.text(node, DCT + "title")
+        artifact = f.one(node, KG + "artifact")
+        version = f.text(artifact, KG + "versionStatement")
+        pages = f.text(artifact, KG + "pageCount")
+        created = f.text(artifact, KG + "pdfCreationDate")
+        details = "; ".join(p for p in (f"{pages} pages" if pages else "",
+                                        f"PDF CreationDate {created}" if created else "") if p)
+        checksum = f.one(artifact, SPDX + "checksum")
+        return SourceView(
+            node=node.value, href=self.href(node), title=title,
+            short=" ".join(p for p in (names, date[:4]) if p),
+            long=f"{title} ({', '.join(p for p in (names, venue) if p)})" if names or venue
+            else title,
+            authors=authors, date=date, venue=venue,
+            document_type=self.f.concept(f.one(node, DCT + "type")),
+            version=f"{version} ({details})" if details else version,
+            sha256=f.text(checksum, SPDX + "checksumValue"),
+            hash_scope=self._value(f.one(artifact, KG + "hashScope")) if artifact else "",
+            pdf_url=f.text(artifact, DCAT + "downloadURL"),
+            artifact_href=self.href(artifact),
+        )
+
+
+class RecordView(ViewBase):
+    """Every section of the record page, as plain values for the template."""
+
+    def __init__(self, facts: Facts, record: ox.NamedNode, base: str):
+        super().__init__(facts, base)
+        self.record = record
+        f = facts
+        self.iri = record.value
+        self.id = f.text(record, DCT + "identifier")
+        self.title = f.text(record, DCT + "title")
+        value = f.one(record, KG + "reportedValue")
+        self.printed = f.text(value, KG + "printedValue")
+        self.numeric = f.text(value, QUDT + "numericValue")
+        self.display = f.text(value, KG + "displayValue") or self.printed
+        unit = f.one(value, QUDT + "unit")
+        self.unit = Link(f.concept(unit, _RDFS.label) or local_name(unit),
+                         unit.value if isinstance(unit, ox.NamedNode) else "")
+        self.unit_symbol = f.concept(unit, _qudt("symbol"))
+        self.unit_detail = f.text(value, KG + "unitDetail")
+        self.metric = f.text(record, KG + "metric")
+        self.metric_label = f.text(record, KG + "metricLabel") or self.metric
+        direction = f.one(record, KG + "metricDirection")
+        self.direction = f.concept(direction)
+        self.qualifier = f.text(record, KG + "metricQualifier")
+        self.scope_note = f.text(record, KG + "scopeNote")
+        self.hardware = f.text(record, KG + "hardwareAsReported")
+        self.headline_label = (f"{self.metric_label} ({self.qualifier})" if self.qualifier
+                               else self.metric_label)
+
+        self.quoted_from = self.source(f.one(record, PROV + "wasQuotedFrom"))
+        self.evaluation = self._link(f.one(record, KG + "evaluation"), DCT + "title")
+        self.tested = self._cited(f.one(record, KG + "testedConfiguration"), model=True)
+        self.protocol = self._cited(f.one(record, KG + "protocol"))
+        self.dataset = self._cited(f.one(record, KG + "dataset"))
+        self.procedure = self._cited(f.one(record, KG + "procedure"))
+        coverage = f.one(record, KG + "coverage")
+        self.coverage = (f"{self._value(f.one(coverage, KG + 'scored'))} scored / "
+                         f"{self._value(f.one(coverage, KG + 'eligible'))} eligible"
+                         if coverage is not None else "")
+        self.uncertainty = self._value(f.one(record, KG + "uncertainty"), said=True)
+
+        kind = f.one(record, KG + "evidenceKind")
+        status = f.one(record, KG + "reviewStatus")
+        self.evidence_kind = f.concept(kind)
+        self.evidence_kind_short = f.concept(kind, _SKOS.altLabel) or self.evidence_kind
+        self.status = f.concept(status)
+        self.status_id = local_name(status)
+        self.status_scope = f.concept(status, _SKOS.scopeNote)
+        self.status_note = f.concept(status, _SKOS.note)
+        self.status_comment = f.concept(status, _RDFS.comment)
+
+        locator = f.one(record, KG + "locator")
+        self.locator = f.text(locator, RDFS + "label")
+        self.locator_anchor = _fragment(locator)
+        self.locator_parts = self._locator_parts(locator)
+
+        repro = f.one(record, KG + "reproduction")
+        self.split = self._value(f.one(repro, KG + "split"))
+        self.adaptation = self._value(f.one(repro, KG + "adaptation"))
+        self.scoring = self._value(f.one(repro, KG + "scoringImplementation"))
+        self.upstream_recipe_note = f.text(repro, KG + "upstreamRecipeNote")
+
+        self.reviews = [self._review(r) for r in self._reviews()]
+        self.runs = [self._run(r) for r in f.subjects(KG + "reproduces", record)]
+        self.rows = sorted((self._row(r) for r in f.all(record, KG + "evidenceRow")),
+                           key=lambda r: r.position)
+        self.missing = [
+            (f.concept(f.one(m, KG + "field"), _RDFS.label) or local_name(f.one(m, KG + "field")),
+             local_name(f.one(m, KG + "reason")), f.text(m, RDFS + "comment"))
+            for m in f.all(record, KG + "missingMetadata")
+        ]
+        self.upstream_releases = [t.value for t in f.all(record, KG + "upstreamRelease")]
+
+    @property
+    def all_sources(self) -> list[SourceView]:
+        """The source the value is quoted from first, then any other source a row cites."""
+        seen: dict[str, SourceView] = {}
+        for source in [self.quoted_from, *(row.source for row in self.rows)]:
+            if source is not None:
+                seen.setdefault(source.node, source)
+        return list(seen.values())
+
+    # -- pieces -------------------------------------------------------------------------
+    def _cited(self, node: Term | None, model: bool = False) -> dict[str, Any] | None:
+        if node is None:
+            return None
+        f = self.f
+        if model:
+            parts = [f.text(node, KG + "model"), f.text(node, KG + "configuration")]
+            text = ", ".join(p for p in parts if p)
+        else:
+            text = f.text(node, RDF + "value")
+        source = self.source(f.one(node, DCT + "source"))
+        at = f.text(node, KG + "citedAt")
+        cite = " ".join(p for p in (source.short if source else "", at) if p)
+        return {"text": text, "cite": cite, "href": source.href if source else ""}
+
+    def _locator_parts(self, locator: Term | None) -> list[tuple[str, str]]:
+        f = self.f
+        parts = [(label, f.text(locator, KG + key)) for label, key in (
+            ("section", "section"), ("paragraph", "paragraph"), ("page", "page"),
+            ("figure", "figure"), ("figure element", "figureElement"), ("table", "table"))]
+        for selector in f.all(locator, OA + "hasSelector"):
+            if f.has_type(selector, OA + "TextQuoteSelector"):
+                parts.append(("quote", f.text(selector, OA + "exact")))
+        return [(k, v) for k, v in parts if v]
+
+    def _reviews(self) -> list[Term]:
+        found = set(self.f.subjects(KG + "reviewOf", self.record))
+        return sorted(found, key=lambda r: (self.f.text(r, PROV + "endedAtTime"), str(r)))
+
+    def _review(self, node: Term) -> ReviewView:
+        f = self.f
+        association = f.one(node, PROV + "qualifiedAssociation")
+        agent = f.one(node, PROV + "wasAssociatedWith")
+        artifact = f.one(node, KG + "usedArtifact")
+        checksum = f.one(artifact, SPDX + "checksum")
+        methods = sorted(f.all(node, KG + "method"), key=f.order)
+        checks = [(f.concept(f.one(c, KG + "method")), f.concept(f.one(c, KG + "outcome")),
+                   f.text(c, RDFS + "comment")) for c in f.all(node, KG + "check")]
+        return ReviewView(
+            node=node.value, href=self.href(node),
+            agent=self._link(agent, RDFS + "label") or Link(""),
+            role=f.concept(f.one(association, PROV + "hadRole")),
+            reviewer_note=f.text(association, RDFS + "comment"),
+            reviewed_at=f.text(node, PROV + "endedAtTime"),
+            status=f.concept(f.one(node, KG + "reviewStatus")),
+            methods=[local_name(m) for m in methods],
+            method_note=f.text(node, KG + "methodNote"),
+            note=f.text(node, KG + "outcomeNote"),
+            sha256=f.text(checksum, SPDX + "checksumValue"),
+            retrieval_url=f.text(artifact, DCAT + "downloadURL"),
+            hash_scope=self._value(f.one(artifact, KG + "hashScope")) if artifact else "",
+            origin=f.concept(f.one(node, KG + "origin")),
+            checks=checks,
+        )
+
+    def _run(self, node: Term) -> dict[str, Any]:
+        f = self.f
+        measurements = [
+            (f.text(m, RDFS + "label"), f.text(m, QUDT + "numericValue"),
+             f.concept(f.one(m, QUDT + "unit"), _RDFS.label))
+            for m in f.all(node, PROV + "generated")]
+        return {"href": self.href(node), "id": local_name(node),
+                "ended_at": f.text(node, PROV + "endedAtTime"),
+                "verdict": f.concept(f.one(node, KG + "verdict")),
+                "tolerance": f.text(node, KG + "tolerance"),
+                "gpu": f.text(f.one(node, KG + "hardware"), KG + "gpuModel"),
+                "measurements": measurements}
+
+    def _row(self, node: Term) -> RowView:
+        f = self.f
+        prop = f.one(node, KG + "statementProperty")
+        citation = f.one(node, KG + "citationType")
+        locator = f.one(node, KG + "locator")
+        reviews = [r for r in self.reviews
+                   if ox.NamedNode(r.node) in f.all(node, KG + "reviewedBy")]
+        return RowView(
+            anchor=_fragment(node), position=int(f.text(node, KG + "position") or 0),
+            property=f.concept(prop), property_id=local_name(prop),
+            statement=f.text(node, RDF + "value"),
+            citation=f.concept(citation), citation_id=local_name(citation),
+            shared=f.text(node, KG + "sharedLocator") == "true",
+            source=self.source(f.one(node, CITO + "citesAsEvidence")),
+            locator=f.text(locator, RDFS + "label"),
+            reviews=reviews,
+        )
+
+
+def _author_list(families: list[str]) -> str:
+    """How the registry cites authors: "A", "A and B", "A et al."."""
+    if len(families) > 2:
+        return f"{families[0]} et al."
+    return " and ".join(families)
+
+
+def _fragment(term: Term | None) -> str:
+    if isinstance(term, ox.NamedNode) and "#" in term.value:
+        return term.value.rsplit("#", 1)[1]
+    return ""
+
+
+def _qudt(name: str):
+    from rdflib import URIRef
+
+    return URIRef(QUDT + name)

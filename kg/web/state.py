@@ -1,0 +1,46 @@
+"""What the app keeps between requests: the read-only store handle and the catalogue."""
+
+from __future__ import annotations
+
+import threading
+
+from flask import Flask, current_app
+
+from ..catalog import Catalog
+from ..config import Settings
+from ..store import GraphStore, open_store
+from ..vocabulary import Terms, load_terms
+
+
+class AppState:
+    """Opened lazily, once per process: a read-only store is a snapshot safe to share
+    between threads, and opening one per request would cost more than the request."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self._lock = threading.Lock()
+        self._store: GraphStore | None = None
+        self._catalog: Catalog | None = None
+
+    @property
+    def store(self) -> GraphStore:
+        with self._lock:
+            if self._store is None:
+                self._store = open_store(self.settings, read_only=True)
+            return self._store
+
+    @property
+    def catalog(self) -> Catalog:
+        store = self.store
+        with self._lock:
+            if self._catalog is None:
+                self._catalog = Catalog.from_store(store)
+            return self._catalog
+
+    @property
+    def terms(self) -> Terms:
+        return load_terms()
+
+
+def state(app: Flask | None = None) -> AppState:
+    return (app or current_app).extensions["kg"]
