@@ -28,7 +28,7 @@ from .errors import NotFoundError, UsageError
 from .namespaces import KGV
 from .resources import resource_dir
 
-ID_KINDS = ("record", "source", "agent", "evaluation", "activity")
+ID_KINDS = ("record", "source", "agent", "evaluation", "activity", "release")
 PARAM_KINDS = ("literal", "iri", "decimal", "concept", *ID_KINDS)
 _HEADER = re.compile(r"^#\s*(title|description|param):\s*(.*)$")
 _PARAM = re.compile(r"^(\w+)\s+\((\w+)\)\s*(.*)$")

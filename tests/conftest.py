@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
+import requests
 from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,3 +48,43 @@ def open_test_store(path: Path, read_only: bool = False):
     from kg.store import EmbeddedStore
 
     return EmbeddedStore(path, read_only=read_only)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Debian's Chromium (Playwright's own browser download does not work here)."""
+    return {
+        **browser_type_launch_args,
+        "executable_path": shutil.which("chromium") or "/usr/bin/chromium",
+        "args": ["--disable-gpu", "--disable-background-networking"],
+    }
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory) -> str:
+    """`kg serve` on a free port over a copy of the data, first start creating the store."""
+    root = tmp_path_factory.mktemp("server")
+    shutil.copytree(DATA, root / "data")
+    env = {**os.environ, "KG_STORE": str(root / "store"), "KG_DATA": str(root / "data")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kg.cli", "serve", "--port", "0"], cwd=root, env=env,
+        stderr=subprocess.PIPE, text=True)
+    url = None
+    deadline = time.monotonic() + 60
+    while url is None and time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if not line and proc.poll() is not None:
+            pytest.fail(f"kg serve exited with {proc.returncode}")
+        match = re.search(r"serving (http://\S+?)/ ", line)
+        if match:
+            url = match.group(1)
+    assert url, "kg serve did not say where it listens"
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(url + "/healthz", timeout=2).status_code == 200:
+                break
+        except requests.ConnectionError:
+            time.sleep(0.05)
+    yield url
+    proc.terminate()
+    proc.wait(timeout=10)

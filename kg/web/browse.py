@@ -11,7 +11,7 @@ import pyoxigraph as ox
 from flask import Blueprint, Response, render_template, request, url_for
 
 from ..catalog import FACETS
-from ..errors import NotFoundError
+from ..errors import NotFoundError, UsageError
 from ..jsonld import compact
 from ..negotiation import FORMATS, RDF_MEDIA_TYPES, negotiate, split_suffix
 from ..output import write_graph
@@ -48,7 +48,7 @@ def index(suffix: str | None = None) -> Response:
     catalog = app.catalog
     query = request.args.get("q", "").strip()
     filters = {name: request.args.get(name, "") for name in FACETS if request.args.get(name)}
-    limit = min(max(int(request.args.get("limit", PAGE_SIZE) or PAGE_SIZE), 1), 1000)
+    limit = _int_arg("limit", PAGE_SIZE, 1, 1000)
     page = catalog.page(query, filters, request.args.get("after") or None, limit)
     if media_type == "application/json":
         next_url = (url_for("browse.index", suffix="json", **_args(after=page.next_after))
@@ -74,6 +74,15 @@ def index(suffix: str | None = None) -> Response:
         args=_args, next_url=(url_for("browse.index", **_args(after=page.next_after))
                               if page.next_after else None),
     ), "text/html")
+
+
+def _int_arg(name: str, default: int, low: int, high: int) -> int:
+    raw = request.args.get(name, "")
+    if not raw:
+        return default
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        raise UsageError(f"?{name}= takes a whole number from {low} to {high} (got {raw!r})")
+    return int(raw)
 
 
 FACET_TITLES = {
@@ -107,11 +116,11 @@ def resource(kind: str, name: str) -> Response:
     if kind not in KINDS:
         raise NotFoundError(f"no such page: /{kind}/{name}")
     ident, suffix = split_suffix(name)
-    media_type = negotiate(request.accept_mimetypes, RDF_OFFERED,
-                           suffix or request.args.get("format"))
     app = state()
     settings = app.settings
-    quads = describe(app.store, settings.base, kind, ident)
+    quads = describe(app.store, settings.base, kind, ident)  # an unknown id is 404 before 406
+    media_type = negotiate(request.accept_mimetypes, RDF_OFFERED,
+                           suffix or request.args.get("format"))
     if media_type != "text/html":
         fmt = RDF_MEDIA_TYPES[media_type]
         if fmt == "jsonld":

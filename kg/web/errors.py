@@ -8,15 +8,20 @@ from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from ..errors import KgError
-from ..negotiation import NotAcceptable, negotiate
+from ..negotiation import FORMATS, NotAcceptable, negotiate, split_suffix
 
 log = logging.getLogger(__name__)
 _OFFERED = ["text/html", "application/json"]
 
 
 def _answer(status: int, title: str, message: str) -> Response:
+    # A page asked for as data (".json", "?format=json") gets its error as JSON too.
+    _, suffix = split_suffix(request.path.rsplit("/", 1)[-1])
+    override = suffix or request.args.get("format")
+    if override and FORMATS.get(override, override) not in _OFFERED:
+        override = None
     try:
-        media_type = negotiate(request.accept_mimetypes, _OFFERED)
+        media_type = negotiate(request.accept_mimetypes, _OFFERED, override)
     except NotAcceptable:
         media_type = "text/plain"
     if media_type == "application/json":

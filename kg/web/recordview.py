@@ -120,6 +120,9 @@ class ViewBase:
             return ""
         if isinstance(term, ox.Literal):
             return term.value
+        wording = self.f.text(term, RDFS + "comment")
+        if wording:  # the upstream registry's own words for the gap
+            return wording
         reason = self.f.one(term, KG + "reason")
         if said:  # "Not reported by the source"
             return self.f.concept(reason, _SKOS.definition).rstrip(".")

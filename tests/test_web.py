@@ -1,0 +1,174 @@
+"""The browser served for real: kg serve on 127.0.0.1, real HTTP clients."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import pytest
+import requests
+from conftest import BASE, SEED_ID
+from pyld import jsonld
+from rdflib import Dataset
+
+RECORD = f"/record/{SEED_ID}"
+SOURCE = "/source/saadat-fellay-2026-genomic-lm-efficiency"
+REVIEW = f"/activity/{SEED_ID}-review-1"
+
+
+def test_healthz(server: str) -> None:
+    response = requests.get(server + "/healthz")
+    assert response.status_code == 200 and response.text == "ok\n"
+
+
+NEGOTIATION = [
+    # (path, Accept header, status, content type)
+    (RECORD, None, 200, "text/html"),
+    (RECORD, "text/html,application/xhtml+xml,*/*;q=0.8", 200, "text/html"),
+    (RECORD, "*/*", 200, "text/html"),
+    (RECORD, "text/turtle", 200, "text/turtle"),
+    (RECORD, "application/n-triples", 200, "application/n-triples"),
+    (RECORD, "application/n-quads", 200, "application/n-quads"),
+    (RECORD, "application/ld+json", 200, "application/ld+json"),
+    (RECORD, "application/rdf+xml", 200, "application/rdf+xml"),
+    (RECORD, "text/turtle;q=0.5, application/ld+json;q=0.9", 200, "application/ld+json"),
+    (RECORD, "application/ld+json;q=0.1, text/turtle", 200, "text/turtle"),
+    (RECORD, "text/html;q=0, text/turtle;q=0.2", 200, "text/turtle"),
+    (RECORD + ".ttl", "text/html", 200, "text/turtle"),
+    (RECORD + ".nt", None, 200, "application/n-triples"),
+    (RECORD + ".nq", None, 200, "application/n-quads"),
+    (RECORD + ".jsonld", None, 200, "application/ld+json"),
+    (RECORD + ".rdf", None, 200, "application/rdf+xml"),
+    (RECORD + "?format=ttl", "text/html", 200, "text/turtle"),
+    (RECORD, "image/png", 406, None),
+    (RECORD + "?format=png", None, 406, None),
+    (SOURCE, "text/turtle", 200, "text/turtle"),
+    (SOURCE + ".jsonld", None, 200, "application/ld+json"),
+    ("/agent/claude", None, 200, "text/html"),
+    ("/agent/claude.nt", None, 200, "application/n-triples"),
+    ("/evaluation/nt-2-5b-training-peak-memory-stage-deepspeed.ttl", None, 200, "text/turtle"),
+    (REVIEW, None, 200, "text/html"),
+    (REVIEW + ".ttl", None, 200, "text/turtle"),
+    ("/record/no-such-record", None, 404, "text/html"),
+    ("/record/no-such-record", "application/json", 404, "application/json"),
+    ("/release/2026-10-22-1b7cf027e4f6", None, 404, "text/html"),
+    ("/nothing/here", None, 404, "text/html"),
+    ("/", None, 200, "text/html"),
+    ("/records.json", None, 200, "application/json"),
+    ("/records.csv", None, 200, "text/csv"),
+    ("/", "application/json", 200, "application/json"),
+    ("/", "image/png", 406, None),
+]
+
+
+@pytest.mark.parametrize(("path", "accept", "status", "media_type"), NEGOTIATION)
+def test_negotiation(server: str, path: str, accept: str | None, status: int,
+                     media_type: str | None) -> None:
+    headers = {"Accept": accept} if accept else {}
+    response = requests.get(server + path, headers=headers)
+    assert response.status_code == status, response.text[:500]
+    if media_type:
+        assert response.headers["Content-Type"].split(";")[0] == media_type
+    if status in (200, 406) and not path.startswith("/records") and path != "/":
+        assert "Accept" in response.headers.get("Vary", "")
+
+
+RDF_FORMATS = {"text/turtle": "turtle", "application/n-triples": "nt",
+               "application/rdf+xml": "xml", "application/ld+json": "json-ld"}
+
+
+@pytest.mark.parametrize("path", [RECORD, SOURCE, "/agent/claude", REVIEW])
+@pytest.mark.parametrize("media_type", list(RDF_FORMATS))
+def test_rdf_parses_back_with_rdflib(server: str, path: str, media_type: str) -> None:
+    response = requests.get(server + path, headers={"Accept": media_type})
+    graph = Dataset().parse(data=response.text, format=RDF_FORMATS[media_type])
+    assert len(graph) > 3
+    subjects = {str(q[0]) for q in graph.quads()}
+    assert BASE + path.lstrip("/") in subjects
+
+
+def test_nquads_keep_the_named_graphs(server: str) -> None:
+    response = requests.get(server + RECORD + ".nq")
+    dataset = Dataset().parse(data=response.text, format="nquads")
+    names = {str(g.identifier) for g in dataset.graphs()}
+    assert f"{BASE}record/{SEED_ID}" in names
+    assert f"{BASE}source/saadat-fellay-2026-genomic-lm-efficiency" in names
+
+
+def test_jsonld_has_its_context_inline_and_expands_offline(server: str) -> None:
+    doc = requests.get(server + RECORD + ".jsonld").json()
+    assert isinstance(doc["@context"], dict)
+    assert doc["@context"]["kg"] == "https://w3id.org/claimgraph/ns#"
+
+    def no_remote(url, options=None):
+        raise AssertionError(f"tried to fetch {url}")
+
+    expanded = jsonld.expand(doc, {"documentLoader": no_remote})
+    text = json.dumps(expanded)
+    assert "https://w3id.org/claimgraph/ns#printedValue" in text
+    turtle = requests.get(server + RECORD + ".nq").text
+    assert len(jsonld.to_rdf(doc, {"format": "application/n-quads",
+                                   "documentLoader": no_remote}).splitlines()) == len(
+        turtle.splitlines())
+
+
+def test_friendly_404(server: str) -> None:
+    response = requests.get(server + "/record/no-such-record")
+    assert "no record with id" in response.text and "Search the registry" in response.text
+
+
+def test_record_page_has_citation_tags_and_schema_org(server: str) -> None:
+    html = requests.get(server + RECORD).text
+    assert '<meta name="citation_title" content="Optimizing genomic language models for ' \
+           'efficient training, fine-tuning, and inference">' in html
+    assert '<meta name="citation_author" content="Saadat">' in html
+    assert '<meta name="citation_author" content="Fellay">' in html
+    assert '<meta name="citation_publication_date" content="2026">' in html
+    assert '<meta name="citation_conference_title" content="ICLR 2026 workshop">' in html
+    assert '<meta name="citation_pdf_url" content="https://openreview.net/pdf?id=NUleWh1GFx">' in html
+    block = re.search(r'<script type="application/ld\+json">(.*?)</script>', html, re.S).group(1)
+    data = json.loads(block)
+    assert data["@type"] == "Dataset" and data["identifier"] == SEED_ID
+    assert data["citation"]["@type"] == "ScholarlyArticle"
+    source_html = requests.get(server + SOURCE).text
+    assert '<meta name="citation_title"' in source_html
+    assert SEED_ID in source_html  # the records quoted from it are listed
+
+
+def test_every_link_on_the_record_page_resolves(server: str) -> None:
+    html = requests.get(server + RECORD).text
+    links = set(re.findall(r'href="(/[^"#]*)', html))
+    assert {SOURCE, "/agent/claude", REVIEW,
+            "/evaluation/nt-2-5b-training-peak-memory-stage-deepspeed"} <= links
+    for link in links:
+        assert requests.get(server + link).status_code == 200, link
+
+
+def test_values_are_escaped(server: str) -> None:
+    response = requests.get(server + "/", params={"q": "<script>alert(1)</script>"})
+    assert "<script>alert(1)</script>" not in response.text
+    assert "&lt;script&gt;" in response.text
+
+
+def test_index_search_facets_and_listings(server: str) -> None:
+    found = requests.get(server + "/records.json", params={"q": "ZeRO offload"}).json()
+    assert found["total"] == 1 and found["rows"][0]["id"] == SEED_ID
+    assert requests.get(server + "/records.json", params={"q": "ResNet"}).json()["total"] == 0
+    facets = found["facets"]
+    assert facets["metric"] == [{"value": "peak-memory", "label": "Peak memory", "count": 1}]
+    assert facets["review_status"][0]["label"] == "source checked"
+    assert {f["label"] for f in facets["method"]} == {
+        "source-hash-verification", "pdf-text-parse", "independent-cell-check",
+        "rendered-source-visual-check"}
+    filtered = requests.get(server + "/records.json", params={"model": "NT 500M"}).json()
+    assert filtered["total"] == 0
+    rows = list(csv.DictReader(io.StringIO(requests.get(server + "/records.csv").text)))
+    assert rows[0]["id"] == SEED_ID and rows[0]["printed_value"] == "11.49"
+
+
+def test_bad_parameters_are_400(server: str) -> None:
+    response = requests.get(server + "/records.json", params={"limit": "many"})
+    assert response.status_code == 400
+    assert "takes a whole number" in response.json()["message"]
