@@ -7,6 +7,7 @@ a failed check, 2 usage. Standard output carries only results.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections import Counter
 from pathlib import Path
@@ -231,13 +232,13 @@ def serve(settings: Settings, host: str, port: int, threads: int) -> None:
     from waitress.server import create_server
 
     from .web import create_app
+    from .web.state import close as close_app
 
     report = ensure_loaded(settings, progress=_progress("loading"))
     if report is not None:
         click.echo(f"kg: first start: {report.summary()}", err=True)
-    server = create_server(create_app({"base": settings.base, "store": settings.store,
-                                       "data": settings.data}),
-                           host=host, port=port, threads=threads, ident="claimgraph")
+    app = create_app(dataclasses.asdict(settings))
+    server = create_server(app, host=host, port=port, threads=threads, ident="claimgraph")
     click.echo(f"kg: serving http://{server.effective_host}:{server.effective_port}/ "
                "(Ctrl-C to stop)", err=True)
     try:
@@ -246,6 +247,7 @@ def serve(settings: Settings, host: str, port: int, threads: int) -> None:
         pass
     finally:
         server.close()
+        close_app(app)
 
 
 @main.command()

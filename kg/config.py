@@ -23,6 +23,14 @@ class Settings:
     store: Path = Path(".kg/store")
     #: The data directory loaded by default.
     data: Path = Path("data")
+    #: SPARQL endpoint: seconds a query may run before its worker is stopped.
+    query_timeout: float = 10.0
+    #: SPARQL endpoint: rows (or triples) a result may hold; beyond, it is cut and marked.
+    max_rows: int = 10_000
+    #: SPARQL endpoint: worker processes that run queries (each a read-only store handle).
+    query_workers: int = 2
+    #: SPARQL endpoint: the largest query (or request body) accepted, in bytes.
+    max_query_bytes: int = 100_000
 
     def __post_init__(self) -> None:
         parts = urlsplit(self.base)
@@ -51,6 +59,16 @@ def load_settings(
     for key, value in (overrides or {}).items():
         if value is not None:
             values[key] = value
+    types = {f.name: f.type for f in fields(Settings)}
+    for key, value in list(values.items()):
+        kind = types.get(key)
+        if kind not in ("Path", "float", "int") or not isinstance(value, str):
+            continue
+        try:
+            values[key] = {"Path": Path, "float": float, "int": int}[kind](value)
+        except ValueError:
+            word = {"Path": "path", "float": "number", "int": "whole number"}[kind]
+            raise ConfigError(f"setting {key} must be a {word} (got {value!r})") from None
     for key in ("store", "data"):
         if key in values:
             values[key] = Path(str(values[key]))

@@ -28,6 +28,12 @@ FORMATS: dict[str, str] = {
     "tsv": "text/tab-separated-values",
     "srj": "application/sparql-results+json",
     "srx": "application/sparql-results+xml",
+    "xml": "application/sparql-results+xml",
+    # the names SPARQL clients (SPARQLWrapper) send as format=; Turtle is valid N3
+    "turtle": "text/turtle",
+    "n3": "text/turtle",
+    "json-ld": "application/ld+json",
+    "rdf+xml": "application/rdf+xml",
 }
 #: The media types each RDF format name is written as by the output module.
 RDF_MEDIA_TYPES: dict[str, str] = {

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -60,12 +61,27 @@ def browser_type_launch_args(browser_type_launch_args):
     }
 
 
+@dataclass(frozen=True)
+class Served:
+    url: str
+    pid: int
+    store: Path
+
+
 @pytest.fixture(scope="session")
-def server(tmp_path_factory) -> str:
+def server(served: Served) -> str:
+    """The URL of the running server."""
+    return served.url
+
+
+@pytest.fixture(scope="session")
+def served(tmp_path_factory):
     """`kg serve` on a free port over a copy of the data, first start creating the store."""
     root = tmp_path_factory.mktemp("server")
     shutil.copytree(DATA, root / "data")
-    env = {**os.environ, "KG_STORE": str(root / "store"), "KG_DATA": str(root / "data")}
+    # A short time limit and a small row cap, so the tests can reach both.
+    env = {**os.environ, "KG_STORE": str(root / "store"), "KG_DATA": str(root / "data"),
+           "KG_QUERY_TIMEOUT": "2", "KG_MAX_ROWS": "500"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "kg.cli", "serve", "--port", "0"], cwd=root, env=env,
         stderr=subprocess.PIPE, text=True)
@@ -85,6 +101,6 @@ def server(tmp_path_factory) -> str:
                 break
         except requests.ConnectionError:
             time.sleep(0.05)
-    yield url
+    yield Served(url, proc.pid, root / "store")
     proc.terminate()
     proc.wait(timeout=10)

@@ -79,3 +79,15 @@ def test_a_facet_click_filters(page, server: str) -> None:
     page.locator("[data-facet=review_status] a", has_text="source checked").click()
     page.wait_for_url(re.compile(r"review_status="))
     assert page.locator("section.results td a").count() == 1
+
+
+def test_a_canned_query_from_the_form(page, server: str, tmp_path: Path) -> None:
+    page.goto(server + "/sparql")
+    form = page.locator("form.canned[data-query=results-for-model]")
+    form.locator("input[name=model]").fill("NT 2.5B")
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(re.compile(r"canned=results-for-model"))
+    link = page.locator("table.results a", has_text=f"record/{SEED_ID}")
+    assert link.count() == 1
+    assert link.get_attribute("href") == f"/record/{SEED_ID}"
+    page.screenshot(path=str(tmp_path / "sparql.png"), full_page=True)

@@ -9,13 +9,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import fields
 from typing import Any
 
 from flask import Flask
 
-from ..config import load_settings
+from ..config import Settings, load_settings
 from .browse import browse
 from .errors import register_error_handlers
+from .sparql import sparql
 from .state import AppState
 
 
@@ -25,9 +27,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     config = dict(config or {})
     app = Flask(__name__)
     app.config.update({k: v for k, v in config.items() if k.isupper()})
-    settings = load_settings({k: v for k, v in config.items() if k in ("base", "store", "data")})
+    known = {f.name for f in fields(Settings)}
+    settings = load_settings({k: v for k, v in config.items() if k in known})
     app.extensions["kg"] = AppState(settings)
+    app.config.setdefault("MAX_CONTENT_LENGTH", 4 * settings.max_query_bytes)
     app.register_blueprint(browse)
+    app.register_blueprint(sparql)
     register_error_handlers(app)
 
     @app.get("/healthz")

@@ -39,8 +39,8 @@ def _answer(status: int, title: str, message: str) -> Response:
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(KgError)
     def kg_error(exc: KgError) -> Response:
-        title = {400: "Bad request", 404: "Not found", 406: "Not acceptable",
-                 503: "Unavailable"}.get(exc.http_status, "Error")
+        title = {400: "Bad request", 403: "Forbidden", 404: "Not found", 406: "Not acceptable",
+                 413: "Too large", 503: "Unavailable"}.get(exc.http_status, "Error")
         if exc.http_status >= 500:
             log.error("%s", exc)
         return _answer(exc.http_status, title, "\n".join(exc.lines()))

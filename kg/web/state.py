@@ -8,6 +8,7 @@ from flask import Flask, current_app
 
 from ..catalog import Catalog
 from ..config import Settings
+from ..query_pool import QueryPool
 from ..store import GraphStore, open_store
 from ..vocabulary import Terms, load_terms
 
@@ -19,8 +20,12 @@ class AppState:
     def __init__(self, settings: Settings):
         self.settings = settings
         self._lock = threading.Lock()
+        #: Guards what is started lazily outside this class (the query workers).
+        self.lock = threading.Lock()
         self._store: GraphStore | None = None
         self._catalog: Catalog | None = None
+        #: The SPARQL endpoint's worker processes (kg.web.sparql starts them).
+        self.query_pool: QueryPool | None = None
 
     @property
     def store(self) -> GraphStore:
@@ -44,3 +49,10 @@ class AppState:
 
 def state(app: Flask | None = None) -> AppState:
     return (app or current_app).extensions["kg"]
+
+
+def close(app: Flask) -> None:
+    """Stop what the app started (query workers)."""
+    app_state = state(app)
+    if app_state.query_pool is not None:
+        app_state.query_pool.close()

@@ -1,0 +1,186 @@
+"""/sparql: the SPARQL 1.1 Protocol, read-only, with a time limit, a row cap and a form."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, render_template, request
+from rdflib import BNode, Graph, Literal, Namespace, URIRef
+from rdflib.namespace import RDF, RDFS, XSD
+
+from ..errors import UsageError
+from ..namespaces import KG
+from ..negotiation import negotiate
+from ..query_pool import QueryPool, QueryRequest
+from ..sparql import canned_queries, canned_query
+from ..sparql_guard import Refused, check_query, tokens
+from .state import state
+
+sparql = Blueprint("sparql", __name__)
+
+SD = Namespace("http://www.w3.org/ns/sparql-service-description#")
+FORMATS_NS = Namespace("http://www.w3.org/ns/formats/")
+SELECT_OFFERED = ["application/sparql-results+json", "application/sparql-results+xml",
+                  "text/csv", "text/tab-separated-values", "application/json", "text/html"]
+GRAPH_OFFERED = ["text/turtle", "application/n-triples", "application/ld+json",
+                 "application/rdf+xml", "text/html"]
+DESCRIPTION_OFFERED = ["text/html", "text/turtle", "application/n-triples",
+                       "application/ld+json", "application/rdf+xml"]
+RESERVED = {"query", "canned", "format", "default-graph-uri", "named-graph-uri"}
+CORS = {"Access-Control-Allow-Origin": "*",
+        "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+        "Access-Control-Allow-Headers": "Content-Type, Accept",
+        "Access-Control-Expose-Headers": "X-Truncated, X-Rows"}
+
+
+def pool() -> QueryPool:
+    """The app's query workers, started on first use."""
+    app_state = state()
+    with app_state.lock:
+        if app_state.query_pool is None:
+            settings = app_state.settings
+            app_state.query_pool = QueryPool(settings.store, settings.query_workers,
+                                             settings.query_timeout)
+        return app_state.query_pool
+
+
+@sparql.route("/sparql", methods=["OPTIONS"])
+def preflight() -> Response:
+    return Response(status=204, headers=CORS)
+
+
+@sparql.route("/sparql", methods=["GET", "POST"])
+def endpoint() -> Response:
+    settings = state().settings
+    if "update" in request.values or request.mimetype == "application/sparql-update":
+        raise Refused("this endpoint is read-only: SPARQL updates are refused")
+    text, bindings, canned = _query_text(settings.base)
+    override = request.values.get("format")
+    if text is None:
+        media_type = negotiate(request.accept_mimetypes, DESCRIPTION_OFFERED, override)
+        if media_type == "text/html":
+            return _page(render_template("sparql.html", **_form_context()), "text/html")
+        return _page(service_description(media_type), media_type)
+
+    if len(text.encode()) > settings.max_query_bytes:
+        raise UsageError(f"the query is longer than {settings.max_query_bytes} bytes")
+    check_query(text)
+    offered = GRAPH_OFFERED if _is_graph_query(text) else SELECT_OFFERED
+    media_type = negotiate(request.accept_mimetypes, offered, override)
+    worker_type = "application/sparql-results+json" if (
+        media_type == "text/html" and offered is SELECT_OFFERED) else (
+        "text/turtle" if media_type == "text/html" else media_type)
+    answer = pool().run(QueryRequest(
+        text=text, media_type=worker_type, max_rows=settings.max_rows, bindings=bindings,
+        default_graphs=tuple(request.values.getlist("default-graph-uri")),
+        named_graphs=tuple(request.values.getlist("named-graph-uri")),
+    ))
+    headers = {"X-Truncated": "true" if answer.truncated else "false",
+               "X-Rows": str(answer.rows)}
+    if media_type != "text/html":
+        return _page(answer.body, media_type, headers)
+    table = (_table(json.loads(answer.body), settings.base) if worker_type != "text/turtle"
+             else None)
+    html = render_template("sparql.html", **_form_context(), query=text, canned_name=canned,
+                           table=table, graph=None if table else answer.body.decode(),
+                           truncated=answer.truncated, rows=answer.rows,
+                           max_rows=settings.max_rows)
+    return _page(html, "text/html", headers)
+
+
+def _query_text(base: str) -> tuple[str | None, dict[str, tuple[str, ...]], str | None]:
+    """The query of the request: ``query=`` (GET or form), a body of type
+    application/sparql-query, or ``canned=NAME`` with that query's parameters."""
+    if request.method == "POST" and request.mimetype == "application/sparql-query":
+        return request.get_data(as_text=True), {}, None
+    name = request.values.get("canned")
+    if name:
+        query = canned_query(name)
+        values = {p.name: request.values.get(p.name, "") for p in query.params
+                  if request.values.get(p.name)}
+        bindings = {}
+        for var, term in query.bindings(values, base).items():
+            if hasattr(term, "datatype"):
+                bindings[var] = ("literal", term.value, term.datatype.value)
+            else:
+                bindings[var] = ("iri", term.value)
+        return query.text, bindings, name
+    text = request.values.get("query")
+    return (text if text and text.strip() else None), {}, None
+
+
+def _is_graph_query(text: str) -> bool:
+    bare = tokens(text).upper()
+    forms = {form: bare.find(form) for form in ("SELECT", "ASK", "CONSTRUCT", "DESCRIBE")
+             if form in bare}
+    return bool(forms) and min(forms, key=forms.get) in ("CONSTRUCT", "DESCRIBE")
+
+
+def _page(body: str | bytes, media_type: str, headers: dict[str, str] | None = None) -> Response:
+    response = Response(body, mimetype=media_type, headers={**CORS, **(headers or {})})
+    response.vary.add("Accept")
+    return response
+
+
+def _form_context() -> dict[str, Any]:
+    return {"canned": list(canned_queries().values()), "values": request.values,
+            "settings": state().settings}
+
+
+def _table(doc: dict[str, Any], base: str) -> dict[str, Any]:
+    """SPARQL JSON results as rows of (text, link) cells; our IRIs link to their pages."""
+    if "boolean" in doc:
+        return {"vars": ["result"], "rows": [[("true" if doc["boolean"] else "false", "")]]}
+    variables = doc["head"]["vars"]
+    rows = []
+    for binding in doc["results"]["bindings"]:
+        row = []
+        for var in variables:
+            term = binding.get(var)
+            if term is None:
+                row.append(("", ""))
+            elif term["type"] == "uri":
+                value = term["value"]
+                href = "/" + value[len(base):] if value.startswith(base) else value
+                row.append((value, href))
+            else:
+                row.append((term["value"], ""))
+        rows.append(row)
+    return {"vars": variables, "rows": rows}
+
+
+def service_description(media_type: str) -> bytes:
+    """A SPARQL 1.1 Service Description of this endpoint, built as RDF."""
+    settings = state().settings
+    graph = Graph()
+    graph.bind("sd", SD)
+    graph.bind("formats", FORMATS_NS)
+    graph.bind("kg", KG)
+    service = BNode()
+    endpoint_iri = URIRef(request.url_root.rstrip("/") + "/sparql")
+    graph.add((service, RDF.type, SD.Service))
+    graph.add((service, SD.endpoint, endpoint_iri))
+    graph.add((service, SD.supportedLanguage, SD.SPARQL11Query))
+    graph.add((service, SD.feature, SD.UnionDefaultGraph))
+    for name in ("SPARQL_Results_JSON", "SPARQL_Results_XML", "SPARQL_Results_CSV",
+                 "SPARQL_Results_TSV", "Turtle", "N-Triples", "JSON-LD", "RDF_XML"):
+        graph.add((service, SD.resultFormat, FORMATS_NS[name]))
+    dataset = BNode()
+    graph.add((service, SD.defaultDataset, dataset))
+    graph.add((dataset, RDF.type, SD.Dataset))
+    default_graph = BNode()
+    graph.add((dataset, SD.defaultGraph, default_graph))
+    graph.add((default_graph, RDF.type, SD.Graph))
+    graph.add((default_graph, RDFS.comment, Literal(
+        "The union of the registry's named graphs: one per data file.")))
+    graph.add((service, RDFS.comment, Literal(
+        f"Read-only: updates and SERVICE are refused. A query may run "
+        f"{settings.query_timeout:g} s and return {settings.max_rows} rows; a cut result is "
+        "marked (header X-Truncated: true).")))
+    graph.add((service, KG.maxRows, Literal(settings.max_rows, datatype=XSD.integer)))
+    graph.add((service, KG.queryTimeout, Literal(settings.query_timeout, datatype=XSD.decimal)))
+    fmt = {"text/turtle": "turtle", "application/n-triples": "nt",
+           "application/ld+json": "json-ld", "application/rdf+xml": "xml"}[media_type]
+    return graph.serialize(format=fmt, encoding="utf-8")
+

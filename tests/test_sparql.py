@@ -1,0 +1,239 @@
+"""The SPARQL endpoint on the running server, with real clients."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import requests
+from conftest import SEED_ID, Served
+from rdflib import Graph
+from rdflib.plugins.stores.sparqlstore import SPARQLStore
+from SPARQLWrapper import CSV, JSON, N3, TSV, XML, SPARQLWrapper
+
+from kg.sparql import canned_queries
+
+COUNT_CLAIMS = ("PREFIX kg: <https://w3id.org/claimgraph/ns#> "
+                "SELECT (COUNT(?r) AS ?n) WHERE { ?r a kg:Claim }")
+TITLE = "SELECT ?t WHERE { ?r a <https://w3id.org/claimgraph/ns#Claim> ; <http://purl.org/dc/terms/title> ?t }"
+SAMPLE_PARAMS = {"model": "NT 2.5B", "status": "source-checked",
+                 "sha256": "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60"}
+PATHOLOGICAL = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n2 ?o }"
+
+
+def wrapper(server: str, query: str, fmt: str) -> SPARQLWrapper:
+    client = SPARQLWrapper(server + "/sparql")
+    client.setQuery(query)
+    client.setReturnFormat(fmt)
+    return client
+
+
+def test_sparqlwrapper_json(server: str) -> None:
+    result = wrapper(server, COUNT_CLAIMS, JSON).query().convert()
+    assert result["results"]["bindings"][0]["n"]["value"] == "1"
+
+
+def test_sparqlwrapper_xml(server: str) -> None:
+    doc = wrapper(server, TITLE, XML).query().convert()
+    literals = doc.getElementsByTagName("literal")
+    assert literals[0].firstChild.data.startswith("Peak memory (Training")
+
+
+def test_sparqlwrapper_csv_and_tsv(server: str) -> None:
+    csv_text = wrapper(server, COUNT_CLAIMS, CSV).query().convert().decode()
+    assert csv_text.splitlines() == ["n", "1"]
+    tsv_text = wrapper(server, COUNT_CLAIMS, TSV).query().convert().decode()
+    assert tsv_text.splitlines()[0] == "?n" and tsv_text.splitlines()[1].startswith('"1"')
+
+
+def test_sparqlwrapper_construct(server: str) -> None:
+    client = wrapper(server, f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH <https://claimgraph.example/record/{SEED_ID}> {{ ?s ?p ?o }} }}", N3)
+    graph = Graph().parse(data=client.query().convert(), format="turtle")
+    assert len(graph) > 100
+
+
+@pytest.mark.parametrize("media_type,rdflib_format", [
+    ("text/turtle", "turtle"), ("application/n-triples", "nt"),
+    ("application/ld+json", "json-ld"), ("application/rdf+xml", "xml")])
+def test_construct_formats(server: str, media_type: str, rdflib_format: str) -> None:
+    query = "DESCRIBE <https://claimgraph.example/agent/claude>"
+    response = requests.get(server + "/sparql", params={"query": query},
+                            headers={"Accept": media_type})
+    assert response.headers["Content-Type"].startswith(media_type)
+    graph = Graph().parse(data=response.text, format=rdflib_format)
+    assert len(graph) >= 4
+
+
+def test_rdflib_sparqlstore(server: str) -> None:
+    graph = Graph(store=SPARQLStore(server + "/sparql", returnFormat="json"))
+    rows = list(graph.query(TITLE))
+    assert len(rows) == 1 and str(rows[0][0]).startswith("Peak memory")
+
+
+def test_post_forms(server: str) -> None:
+    form = requests.post(server + "/sparql", data={"query": COUNT_CLAIMS},
+                         headers={"Accept": "application/sparql-results+json"})
+    direct = requests.post(server + "/sparql", data=COUNT_CLAIMS.encode(),
+                           headers={"Content-Type": "application/sparql-query",
+                                    "Accept": "application/sparql-results+json"})
+    assert form.json() == direct.json()
+    assert form.headers["Access-Control-Allow-Origin"] == "*"
+
+
+def test_dataset_parameters(server: str) -> None:
+    query = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+    record_graph = f"https://claimgraph.example/record/{SEED_ID}"
+    one = requests.get(server + "/sparql", params={"query": query, "default-graph-uri": record_graph},
+                       headers={"Accept": "application/json"}).json()
+    everything = requests.get(server + "/sparql", params={"query": query},
+                              headers={"Accept": "application/json"}).json()
+    n_one = int(one["results"]["bindings"][0]["n"]["value"])
+    assert 100 < n_one < int(everything["results"]["bindings"][0]["n"]["value"])
+    named = requests.get(server + "/sparql", params={
+        "query": "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }", "named-graph-uri": record_graph},
+        headers={"Accept": "application/json"}).json()
+    assert [b["g"]["value"] for b in named["results"]["bindings"]] == [record_graph]
+
+
+def test_every_canned_query_matches_kg_query(served: Served) -> None:
+    for name, query in canned_queries().items():
+        params = {p.name: SAMPLE_PARAMS[p.name] for p in query.params}
+        response = requests.get(served.url + "/sparql", params={"canned": name, **params},
+                                headers={"Accept": "application/sparql-results+json"})
+        assert response.status_code == 200, (name, response.text)
+        cli = subprocess.run(
+            [sys.executable, "-m", "kg.cli", "--store", str(served.store), "query", name,
+             "--format", "json", *[a for k, v in params.items() for a in ("-p", f"{k}={v}")]],
+            capture_output=True, text=True, check=True)
+
+        def rows(doc):
+            return sorted(json.dumps(b, sort_keys=True) for b in doc["results"]["bindings"])
+        assert rows(response.json()) == rows(json.loads(cli.stdout)), name
+
+
+@pytest.mark.parametrize("params,data,content_type", [
+    ({"query": "INSERT DATA { <urn:a> <urn:b> <urn:c> }"}, None, None),
+    ({"update": "INSERT DATA { <urn:a> <urn:b> <urn:c> }"}, None, None),
+    ({}, b"DELETE WHERE { ?s ?p ?o }", "application/sparql-update"),
+    ({"query": "DROP ALL"}, None, None),
+    ({"query": "SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }"}, None, None),
+])
+def test_updates_and_service_are_refused(server: str, params, data, content_type) -> None:
+    headers = {"Accept": "application/json"}
+    if content_type:
+        headers["Content-Type"] = content_type
+        response = requests.post(server + "/sparql", data=data, headers=headers)
+    else:
+        response = requests.get(server + "/sparql", params=params, headers=headers)
+    assert response.status_code == 403
+    assert "refused" in response.json()["message"]
+    count = requests.get(server + "/sparql", params={"query": COUNT_CLAIMS},
+                         headers={"Accept": "application/json"}).json()
+    assert count["results"]["bindings"][0]["n"]["value"] == "1"
+
+
+def test_syntax_error_is_400_with_position(server: str) -> None:
+    response = requests.get(server + "/sparql", params={"query": "SELECT ?x WHERE { ?x"},
+                            headers={"Accept": "application/json"})
+    assert response.status_code == 400
+    assert "error at 1:" in response.json()["message"]
+
+
+def test_truncation_is_marked_in_every_format(server: str) -> None:
+    query = "SELECT * WHERE { ?s ?p ?o }"  # the ontology alone holds more than 500 triples
+    for accept in ("application/sparql-results+json", "application/sparql-results+xml",
+                   "text/csv", "text/tab-separated-values"):
+        response = requests.get(server + "/sparql", params={"query": query},
+                                headers={"Accept": accept})
+        assert response.headers["X-Truncated"] == "true", accept
+        assert response.headers["X-Rows"] == "500"
+    doc = requests.get(server + "/sparql", params={"query": query},
+                       headers={"Accept": "application/json"}).json()
+    assert doc["truncated"] is True and len(doc["results"]["bindings"]) == 500
+    assert "urn:x-claimgraph:truncated" in requests.get(
+        server + "/sparql", params={"query": query},
+        headers={"Accept": "application/sparql-results+xml"}).text
+    html = requests.get(server + "/sparql", params={"query": query, "format": "html"}).text
+    assert "truncated: the result was cut at 500 rows" in html
+    small = requests.get(server + "/sparql", params={"query": COUNT_CLAIMS},
+                         headers={"Accept": "application/json"})
+    assert small.headers["X-Truncated"] == "false"
+
+
+def test_request_size_limit(server: str) -> None:
+    huge = "SELECT * WHERE { ?s ?p ?o } #" + "x" * 200_000
+    response = requests.post(server + "/sparql", data={"query": huge},
+                             headers={"Accept": "application/json"})
+    assert response.status_code in (400, 413)
+
+
+def test_service_description_and_form(server: str) -> None:
+    turtle = requests.get(server + "/sparql", headers={"Accept": "text/turtle"}).text
+    graph = Graph().parse(data=turtle, format="turtle")
+    sd = "http://www.w3.org/ns/sparql-service-description#"
+    assert any(str(o) == sd + "SPARQL11Query" for o in graph.objects())
+    html = requests.get(server + "/sparql", headers={"Accept": "text/html"}).text
+    for name in canned_queries():
+        assert f'data-query="{name}"' in html
+    assert 'name="model"' in html
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / 100  # utime + stime, in clock ticks
+    return total
+
+
+def _tree(pid: int) -> list[int]:
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [pid, *(int(c) for c in children)]
+
+
+def test_a_pathological_query_is_stopped_while_others_are_answered(served: Served) -> None:
+    outcome = {}
+
+    def slow() -> None:
+        started = time.monotonic()
+        outcome["response"] = requests.get(served.url + "/sparql", params={"query": PATHOLOGICAL},
+                                           headers={"Accept": "application/json"})
+        outcome["seconds"] = time.monotonic() - started
+
+    thread = threading.Thread(target=slow)
+    thread.start()
+    time.sleep(0.5)
+    answered = 0
+    while thread.is_alive():  # another client keeps being answered meanwhile
+        response = requests.get(served.url + "/sparql", params={"query": COUNT_CLAIMS},
+                                headers={"Accept": "application/json"}, timeout=5)
+        assert response.status_code == 200
+        answered += 1
+        time.sleep(0.1)
+    thread.join()
+    assert answered >= 3
+    assert outcome["response"].status_code == 503
+    assert "ran longer than the limit of 2 s" in outcome["response"].json()["message"]
+    assert outcome["seconds"] < 5
+    # The work really stopped: the server and its workers use (almost) no CPU now.
+    time.sleep(0.5)
+    before = _cpu_seconds(_tree(served.pid))
+    time.sleep(1.5)
+    after = _cpu_seconds(_tree(served.pid))
+    assert after - before < 0.5, f"{after - before:.2f} s of CPU in 1.5 s after the limit"
+
+
+def test_html_results_link_to_pages(server: str) -> None:
+    html = requests.get(server + "/sparql", params={
+        "canned": "results-for-model", "model": "NT 2.5B"}, headers={"Accept": "text/html"}).text
+    assert f'href="/record/{SEED_ID}"' in html
+    assert io.StringIO(html)
