@@ -211,6 +211,75 @@ flashattention-checkpointing-zero2 --format nq
 
 
 @main.command()
+@click.argument("record", metavar="RECORD_ID")
+@click.option("--recipe", help="The recipe's name (default: the one that declares the record).")
+@click.option("--stage", "stages", multiple=True, help="A stage to run (repeatable; default all).")
+@click.option("--param", "-p", "params", multiple=True, metavar="NAME=VALUE",
+              help="A recipe parameter (repeatable).")
+@click.option("-o", "--output", required=True, type=click.Path(path_type=Path),
+              help="The run file, or a directory to write <run id>.yaml into (and logs/).")
+@click.option("--agent", default="claimgraph-runner", show_default=True,
+              help="The id of the agent file of whoever runs it.")
+@click.pass_obj
+def reproduce(settings: Settings, record: str, recipe: str | None, stages: tuple[str, ...],
+              params: tuple[str, ...], output: Path, agent: str) -> None:
+    """Run a recipe that measures RECORD_ID's claim again, here, and write a run file.
+
+    Each stage runs in a process of its own; the environment (GPU, driver, CUDA,
+    CPU, RAM, Python, package versions, a hash of the host name) is captured, and
+    the verdict compares the claim measurement with the record's value using the
+    tolerance fixed in the recipe. Load the run file with kg load. See docs/runs.md.
+
+    \b
+    Example:
+      kg reproduce saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-\
+flashattention-checkpointing-zero2 --param precision=bf16 -o data/runs/
+    """
+    from .reproduce import ReproduceError
+    from .reproduce import reproduce as run_recipe
+
+    given = dict(_split_params(params))
+    try:
+        doc = run_recipe(record, recipe, list(stages) or None, given, settings.data, output,
+                         agent, progress=lambda m: click.echo(f"kg: {m}", err=True))
+    except ReproduceError as exc:
+        raise UsageError(str(exc)) from None
+    click.echo(f"kg: wrote {doc['file']}: {doc['status']}, verdict {doc['verdict']['outcome']}",
+               err=True)
+    if doc["status"] != "completed":
+        raise click.exceptions.Exit(1)
+
+
+def _split_params(params: tuple[str, ...]):
+    for item in params:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--param takes NAME=VALUE (got {item!r})")
+        yield name, value
+
+
+@main.command()
+@click.argument("ident", metavar="ID")
+@click.option("--format", "-f", "fmt", required=True, type=click.Choice(["ro-crate"]),
+              help="ro-crate: a reproduction run as a Process Run Crate (a directory).")
+@click.option("-o", "--output", required=True, type=click.Path(path_type=Path),
+              help="Where to write it.")
+@click.pass_obj
+def export(settings: Settings, ident: str, fmt: str, output: Path) -> None:
+    """Export a record or run in a format for other tools.
+
+    \b
+    Example:
+      kg export nt-peak-memory-20261130t084842z-c90d873f --format ro-crate -o crate/
+    """
+    from .rocrate import write_run_crate
+
+    with open_store(settings, read_only=True) as store:
+        path = write_run_crate(store, settings.base, ident, output)
+    click.echo(f"kg: wrote {path}", err=True)
+
+
+@main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(0, 65535),
               help="Port to listen on (0: any free port).")

@@ -86,7 +86,7 @@ def find_recipe(record: str, name: str | None) -> Recipe:
     if name is not None:
         chosen = [r for r in recipes if r.name == name]
     else:
-        chosen = [r for r in recipes if r.module.RECORD == record]
+        chosen = [r for r in recipes if record == r.module.RECORD]
     if len(chosen) != 1:
         known = ", ".join(f"{r.name} (record {r.module.RECORD})" for r in recipes)
         what = f"named {name!r}" if name else f"for record {record!r}"
@@ -206,7 +206,7 @@ def reproduce(
 ) -> dict[str, Any]:
     """Run a recipe's stages and write the run file ``out`` (and its log beside it)."""
     recipe = find_recipe(record, recipe_name)
-    if recipe.module.RECORD != record:
+    if record != recipe.module.RECORD:
         raise ReproduceError(f"recipe {recipe.name} re-measures {recipe.module.RECORD}, "
                              f"not {record}")
     params = parameters(recipe, given)
@@ -220,8 +220,11 @@ def reproduce(
     started = datetime.now(UTC).replace(microsecond=0)
     digest = hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()[:8]
     run_id = f"{recipe.name}-{started:%Y%m%dt%H%M%Sz}-{digest}"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    log_file = out.with_suffix(".log")
+    if out.suffix not in (".yaml", ".yml"):  # a directory: the file is named by the run's id
+        out = out / f"{run_id}.yaml"
+    # The log sits in logs/ beside the run file: a data directory loads only .yaml files.
+    log_file = out.parent / "logs" / f"{out.stem}.log"
+    log_file.parent.mkdir(parents=True, exist_ok=True)
     log_file.write_text(f"claimgraph run {run_id}: recipe {recipe.name} "
                         f"({recipe.sha256}), parameters {json.dumps(params, sort_keys=True)}\n")
     environment = capture_environment(recipe)
@@ -270,6 +273,7 @@ def reproduce(
         "verdict": verdict(recipe, claim, measurements),
     }
     out.write_text(yaml.safe_dump(_strings(doc), sort_keys=False, allow_unicode=True, width=100))
+    doc["file"] = str(out)
     return doc
 
 
@@ -292,7 +296,8 @@ def verdict(recipe: Recipe, claim: dict[str, str], measurements: list[dict]) -> 
              and m["quantity"] == target["quantity"] and m["unit"] == target["unit"]]
     if claim["unit"] != target["unit"]:
         return {**out, "outcome": "not-comparable",
-                "note": f"the record's unit ({claim['unit']}) is not the recipe's ({target['unit']})"}
+                "note": f"the record's unit ({claim['unit']}) is not the recipe's "
+                        f"({target['unit']})"}
     if not found:
         return {**out, "outcome": "not-comparable",
                 "note": f"no {target['quantity']} was measured at stage {target['stage']}"}
@@ -329,7 +334,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--data", type=Path, default=Path("data"))
     parser.add_argument("--agent", default=RUNNER_AGENT)
-    parser.add_argument("-o", "--output", type=Path)
+    parser.add_argument("-o", "--output", type=Path,
+                        help="the run file, or a directory to write <run id>.yaml into")
     parser.add_argument("--stage-worker", nargs=4, metavar=("RECIPE", "STAGE", "PARAMS", "OUT"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -344,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
     except ReproduceError as exc:
         print(f"kg reproduce: error: {exc}", file=sys.stderr)
         return 1
-    print(f"wrote {args.output}: {doc['status']}, verdict {doc['verdict']['outcome']}",
+    print(f"wrote {doc['file']}: {doc['status']}, verdict {doc['verdict']['outcome']}",
           file=sys.stderr)
     return 0 if doc["status"] == "completed" else 1
 

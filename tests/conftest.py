@@ -22,6 +22,9 @@ SEED_ID = (
     "saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero2"
 )
 SEED_RECORD = f"records/{SEED_ID}.yaml"
+#: How many data files the repository bundles (the seed's four, the runner agent, the runs).
+DATA_FILES = len(list(DATA.rglob("*.yaml")))
+RUNS = len(list((DATA / "runs").glob("*.yaml")))
 SEED_SOURCE = "sources/saadat-fellay-2026-genomic-lm-efficiency.yaml"
 AGENT_FILE = "agents/claude.yaml"
 

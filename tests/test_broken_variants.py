@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import BASE, SEED_ID, SEED_RECORD, SEED_SOURCE
+from conftest import BASE, DATA_FILES, SEED_ID, SEED_RECORD, SEED_SOURCE
 
 from kg.cli import main
 from kg.datafiles import parse_yaml
@@ -16,6 +16,7 @@ from kg.errors import InvalidDataError
 from kg.validation import validate_paths
 
 AGENT = "agents/claude.yaml"
+RUN = "runs/nt-peak-memory-20261130t085235z-3ca60460.yaml"  # the fp32 run: inconsistent
 EVALUATION = "evaluations/nt-2-5b-training-peak-memory-stage-deepspeed.yaml"
 Doc = dict[str, Any]
 
@@ -113,6 +114,18 @@ VARIANTS = [
     ("vague-source-date", SEED_SOURCE, setter("date", value="spring 2026"),
      "date", "not a date (YYYY, YYYY-MM or YYYY-MM-DD) ('spring 2026')"),
     ("missing-evaluation-title", EVALUATION, deleter("title"), "title", "missing (required)"),
+    ("run-outcome-edited", RUN, setter("verdict", "outcome", value="consistent"),
+     "verdict.outcome", "the outcome does not follow from the measured value"),
+    ("run-claim-edited", RUN, setter("verdict", "claimed", value="24.00"),
+     "verdict.claimed", "the claimed value 24.00 is not the record's value (11.49)"),
+    ("run-measurement-edited", RUN, setter("verdict", "measured", value="11.60"),
+     "verdict.measured", "the measured value 11.60 is not the run's measurement"),
+    ("run-unknown-status", RUN, setter("status", value="fine"),
+     "status", "not a run status (one of: completed, failed, out-of-memory, skipped)"),
+    ("run-bad-log-hash", RUN, setter("log_sha256", value="abc"),
+     "log_sha256", "not a SHA-256"),
+    ("run-of-missing-record", RUN, setter("record", value="nothing"),
+     "record", "refers to a record that no record file defines ('nothing')"),
     ("mapping-for-a-list", SEED_RECORD, setter("reviews", 0, "methods", value={"a": "b"}),
      "reviews[0].methods", "expected a list, got a mapping"),
 ]
@@ -148,7 +161,7 @@ def test_enough_kinds_of_violation() -> None:
 
 
 def test_the_seed_is_valid(data_copy: Path) -> None:
-    assert len(validate_paths([data_copy], BASE)) == 4
+    assert len(validate_paths([data_copy], BASE)) == DATA_FILES
 
 
 def test_duplicate_id_across_files(data_copy: Path) -> None:
@@ -180,7 +193,7 @@ def test_cli_exit_codes(data_copy: Path, runner, monkeypatch) -> None:
     monkeypatch.chdir(data_copy.parent)
     ok = runner.invoke(main, ["validate", "data"])
     assert ok.exit_code == 0, ok.output
-    assert "4 file(s) valid" in ok.stderr
+    assert f"{DATA_FILES} file(s) valid" in ok.stderr
     single = runner.invoke(main, ["validate", f"data/{SEED_RECORD}"])
     assert single.exit_code == 0, single.output  # references resolve against data/
     alone = runner.invoke(main, ["validate", "--no-context", f"data/{SEED_RECORD}"])

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
-from conftest import BASE, SEED_ID, SEED_SOURCE
+from conftest import BASE, DATA_FILES, RUNS, SEED_ID, SEED_SOURCE
 
 from kg.cli import main
 
@@ -30,7 +30,7 @@ def test_load_then_query(kg) -> None:
     loaded = kg("load")
     assert loaded.exit_code == 0, loaded.output
     assert loaded.stdout == ""
-    assert loaded.stderr.startswith("kg: loaded 4 file(s), ")
+    assert loaded.stderr.startswith(f"kg: loaded {DATA_FILES} file(s), ")
     assert Path(".kg/store").is_dir()
 
     result = kg("query", "results-for-model", "--param", "model=NT 2.5B", "--format", "csv")
@@ -82,10 +82,12 @@ def test_show_prints_the_closure(kg) -> None:
     assert result.exit_code == 0, result.output
     quads = list(ox.parse(result.stdout_bytes, ox.RdfFormat.N_QUADS))
     graphs = {q.graph_name.value for q in quads}
-    assert graphs == {f"{BASE}record/{SEED_ID}",
-                      f"{BASE}source/saadat-fellay-2026-genomic-lm-efficiency",
-                      f"{BASE}agent/claude",
-                      f"{BASE}evaluation/nt-2-5b-training-peak-memory-stage-deepspeed"}
+    expected = {f"{BASE}record/{SEED_ID}",
+                f"{BASE}source/saadat-fellay-2026-genomic-lm-efficiency",
+                f"{BASE}agent/claude", f"{BASE}agent/claimgraph-runner",
+                f"{BASE}evaluation/nt-2-5b-training-peak-memory-stage-deepspeed"}
+    runs = {g for g in graphs if g.startswith(f"{BASE}activity/nt-peak-memory-")}
+    assert graphs == expected | runs and len(runs) == RUNS
     turtle = kg("show", SEED_ID)
     assert "@prefix kg: <https://w3id.org/claimgraph/ns#>" in turtle.stdout
     triples = list(ox.parse(turtle.stdout_bytes, ox.RdfFormat.TURTLE))
@@ -121,7 +123,8 @@ def test_stats(kg) -> None:
     kg("load")
     result = kg("stats", "--format", "json")
     counts = {k: v["value"] for k, v in json.loads(result.stdout)["results"]["bindings"][0].items()}
-    assert counts["records"] == "1" and counts["graphs"] == "4" and counts["runs"] == "0"
+    assert counts["records"] == "1" and counts["graphs"] == str(DATA_FILES)
+    assert counts["runs"] == str(RUNS)
 
 
 def test_invalid_load_exits_1_and_changes_nothing(kg, data_copy: Path) -> None:

@@ -13,12 +13,15 @@ from kg.datafiles import parse_yaml
 from kg.validation import map_paths, validate_paths
 
 DOC = (ROOT / "docs" / "records.md").read_text()
-EXAMPLES = re.findall(r"```yaml\n(.*?)```", DOC, flags=re.S)
+RUNS_DOC = (ROOT / "docs" / "runs.md").read_text()
+EXAMPLES = re.findall(r"```yaml\n(.*?)```", DOC + RUNS_DOC, flags=re.S)
 
 
 def sections() -> dict[str, str]:
     parts = re.split(r"^## `kind: (\w+)`", DOC, flags=re.M)
-    return dict(zip(parts[1::2], parts[2::2], strict=True))
+    found = dict(zip(parts[1::2], parts[2::2], strict=True))
+    found["run"] = RUNS_DOC  # run files have a page of their own
+    return found
 
 
 def documented_keys(section: str) -> set[str]:
@@ -50,13 +53,16 @@ def test_one_example_per_kind() -> None:
 
 
 def test_examples_are_valid(examples: Path) -> None:
-    assert len(validate_paths([examples], BASE)) == 6
+    kinds = {m.file.kind for m in validate_paths([examples], BASE)}
+    assert kinds == {"record", "source", "agent", "evaluation", "review", "run"}
 
 
 def test_seed_files_are_the_examples() -> None:
     """The record, source, agent and evaluation examples are the bundled seed files, verbatim."""
-    for path in DATA.rglob("*.yaml"):
-        assert path.read_text().rstrip() in DOC, path
+    for kind in ("records", "sources", "evaluations"):
+        for path in (DATA / kind).glob("*.yaml"):
+            assert path.read_text().rstrip() in DOC, path
+    assert (DATA / "agents" / "claude.yaml").read_text().rstrip() in DOC
 
 
 def test_every_key_is_documented(examples: Path) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
-from conftest import BASE, SEED_ID, SEED_RECORD, open_test_store
+from conftest import BASE, DATA_FILES, RUNS, SEED_ID, SEED_RECORD, open_test_store
 
 from kg.errors import NotFoundError, QueryError, UsageError
 from kg.load import load_paths
@@ -72,8 +72,26 @@ def test_results_by_review_status(seed_store) -> None:
     assert rows(seed_store, "results-by-review-status", status="independently-reproduced") == []
 
 
-def test_results_without_reproduction(seed_store) -> None:
-    assert [r["record"] for r in rows(seed_store, "results-without-reproduction")] == [RECORD]
+def test_results_without_reproduction(seed_store, tmp_path) -> None:
+    assert rows(seed_store, "results-without-reproduction") == []  # the bundled runs
+    import shutil
+
+    from conftest import DATA
+
+    shutil.copytree(DATA, tmp_path / "data", ignore=shutil.ignore_patterns("runs"))
+    with open_test_store(tmp_path / "store") as store:
+        load_paths(store, [tmp_path / "data"], BASE)
+        assert [r["record"] for r in rows(store, "results-without-reproduction")] == [RECORD]
+
+
+def test_runs_and_verdicts(seed_store) -> None:
+    found = rows(seed_store, "runs-and-verdicts")
+    assert len(found) == RUNS
+    by_precision = {r["precision"]: r for r in found}
+    assert by_precision["bf16"]["verdict"] == "consistent"
+    assert by_precision["bf16"]["measured"] == "12.12" and by_precision["bf16"]["claimed"] == "11.49"
+    assert by_precision["fp32"]["verdict"] == "inconsistent"
+    assert {r["gpu"] for r in found} == {"NVIDIA H200"}
 
 
 def test_source_by_sha256(seed_store) -> None:
@@ -105,8 +123,8 @@ def test_missing_metadata(seed_store) -> None:
 def test_stats(seed_store) -> None:
     [row] = rows(seed_store, "stats")
     assert {k: int(v) for k, v in row.items() if k != "triples"} == {
-        "records": 1, "sources": 1, "agents": 1, "evaluations": 1, "reviews": 1, "runs": 0,
-        "graphs": 4}
+        "records": 1, "sources": 1, "agents": 2, "evaluations": 1, "reviews": 1, "runs": RUNS,
+        "graphs": DATA_FILES}
     assert int(row["triples"]) > 100
 
 

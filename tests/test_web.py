@@ -172,3 +172,14 @@ def test_bad_parameters_are_400(server: str) -> None:
     response = requests.get(server + "/records.json", params={"limit": "many"})
     assert response.status_code == 400
     assert "takes a whole number" in response.json()["message"]
+
+
+def test_record_page_shows_the_runs(server: str) -> None:
+    html = requests.get(server + RECORD).text
+    assert "Reproduction runs (claimgraph)" in html
+    assert "NVIDIA H200" in html and "12.12" in html and "24.17" in html
+    assert "Verdict: <strong>consistent</strong>" in html
+    assert "Verdict: <strong>inconsistent</strong>" in html
+    run = re.search(r'href="(/activity/nt-peak-memory-[^"]+)"', html).group(1)
+    page = requests.get(server + run).text
+    assert "transformers" in page and "5.17.0" in page and "deepspeed" in page

@@ -227,7 +227,8 @@ class RecordView(ViewBase):
         self.upstream_recipe_note = f.text(repro, KG + "upstreamRecipeNote")
 
         self.reviews = [self._review(r) for r in self._reviews()]
-        self.runs = [self._run(r) for r in f.subjects(KG + "reproduces", record)]
+        self.runs = sorted((self._run(r) for r in f.subjects(KG + "reproduces", record)),
+                           key=lambda run: (run["ended_at"], run["id"]))
         self.rows = sorted((self._row(r) for r in f.all(record, KG + "evidenceRow")),
                            key=lambda r: r.position)
         self.missing = [
@@ -302,17 +303,44 @@ class RecordView(ViewBase):
         )
 
     def _run(self, node: Term) -> dict[str, Any]:
+        """A run as the Reproduction section shows it: hardware, the claim's quantity at each
+        stage, and the verdict."""
         f = self.f
-        measurements = [
-            (f.text(m, RDFS + "label"), f.text(m, QUDT + "numericValue"),
-             f.concept(f.one(m, QUDT + "unit"), _RDFS.label))
-            for m in f.all(node, PROV + "generated")]
-        return {"href": self.href(node), "id": local_name(node),
-                "ended_at": f.text(node, PROV + "endedAtTime"),
-                "verdict": f.concept(f.one(node, KG + "verdict")),
-                "tolerance": f.text(node, KG + "tolerance"),
-                "gpu": f.text(f.one(node, KG + "hardware"), KG + "gpuModel"),
-                "measurements": measurements}
+        env = f.one(node, KG + "environment")
+        verdict = f.one(node, KG + "verdict")
+        quantity = f.text(verdict, KG + "quantity")
+        unit = f.one(verdict, QUDT + "unit")
+        measured = {}
+        for m in f.all(node, PROV + "generated"):
+            if f.text(m, KG + "quantity") == quantity and f.one(m, QUDT + "unit") == unit:
+                measured[f.text(m, KG + "stage")] = f.text(m, QUDT + "numericValue")
+        stages = []
+        for s_ in sorted(f.all(node, KG + "stageResult"),
+                         key=lambda x: int(f.text(x, KG + "position") or 0)):
+            name = f.text(s_, KG + "stage")
+            stages.append({"stage": name, "status": f.concept(f.one(s_, KG + "runStatus")),
+                           "value": measured.get(name, ""),
+                           "claim": name == f.text(verdict, KG + "stage")})
+        params = {f.text(p, RDFS + "label"): f.text(p, RDF + "value")
+                  for p in f.all(node, KG + "parameter")}
+        difference = f.text(verdict, KG + "relativeDifference")
+        return {
+            "href": self.href(node), "id": local_name(node),
+            "ended_at": f.text(node, PROV + "endedAtTime"),
+            "status": f.concept(f.one(node, KG + "runStatus")),
+            "gpu": " x ".join(p for p in (f.text(env, KG + "gpuCount"),
+                                          f.text(env, KG + "gpuModel")) if p),
+            "gpu_memory": f.text(env, KG + "gpuMemory"),
+            "precision": params.get("precision", ""),
+            "quantity": quantity, "unit": self.f.concept(unit, _RDFS.label),
+            "stages": stages,
+            "verdict": f.concept(f.one(verdict, KG + "outcome")),
+            "claimed": f.text(verdict, KG + "claimedValue"),
+            "measured": f.text(verdict, KG + "measuredValue"),
+            "difference": f"{float(difference) * 100:+.1f} %" if difference else "",
+            "tolerance": f"{float(f.text(verdict, KG + 'tolerance') or 0) * 100:.0f} %",
+            "note": f.text(verdict, RDFS + "comment"),
+        }
 
     def _row(self, node: Term) -> RowView:
         f = self.f
