@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from .errors import InvalidDataError, Problem
 from .mapping import MappedFile, map_file
 from .namespaces import RDF, SH, SKOS
 from .resources import resource_dir
+from .shacl_engine import Engine, Index, Result
 from .vocabulary import load_terms
 
 
@@ -60,14 +60,42 @@ def duplicate_ids(mapped: list[MappedFile]) -> list[Problem]:
     return problems
 
 
-def validate_mapped(mapped: list[MappedFile], context: Graph | None = None) -> None:
+@cache
+def engine() -> Engine:
+    """The shapes compiled for the fast engine (once per process)."""
+    return Engine(shapes_graph(), load_terms().graph)
+
+
+def validate_mapped(
+    mapped: list[MappedFile], context: Graph | None = None, *, reference: bool = False,
+) -> None:
     """Run the shapes over ``mapped`` (plus ``context``, which references may resolve against).
 
     Only problems of ``mapped`` are reported; ``context`` (other files, or what a
-    store already holds) is there for its nodes' types.
+    store already holds) is there for its nodes' types. ``reference=True`` runs
+    pyshacl instead of the compiled engine (they give the same results; pyshacl is
+    the reference the engine is tested against, and much slower).
 
     :raises InvalidDataError: when any shape is violated.
     """
+    results = shacl_results(mapped, context, reference=reference)
+    problems = Translator(mapped, load_terms().graph).problems(results)
+    if problems:
+        raise InvalidDataError(problems)
+
+
+def shacl_results(
+    mapped: list[MappedFile], context: Graph | None = None, *, reference: bool = False,
+) -> list[Result]:
+    """The raw SHACL results for the nodes of ``mapped``."""
+    owned = {node for m in mapped for node in m.origins.nodes}
+    if not reference:
+        index = Index()
+        for m in mapped:
+            index.add_all(m.triples)
+        if context is not None:
+            index.add_all(context)
+        return engine().validate(index, owned)
     # An ill-typed literal ("2026-13-45T...") is a user error the shapes report; rdflib
     # would also log a traceback for it.
     logging.getLogger("rdflib.term").setLevel(logging.ERROR)
@@ -75,8 +103,7 @@ def validate_mapped(mapped: list[MappedFile], context: Graph | None = None) -> N
     for m in mapped:
         for triple in m.triples:
             data.add(triple)
-    terms = load_terms().graph
-    data += terms
+    data += load_terms().graph
     if context is not None:
         data += context
     conforms, report, _ = shacl_validate(
@@ -84,10 +111,20 @@ def validate_mapped(mapped: list[MappedFile], context: Graph | None = None) -> N
         allow_warnings=True,
     )
     if conforms:
-        return
-    problems = Translator(mapped, terms).problems(report)
-    if problems:
-        raise InvalidDataError(problems)
+        return []
+    results = []
+    for result in report.subjects(RDF.type, SH.ValidationResult):
+        focus = report.value(result, SH.focusNode)
+        if focus not in owned:
+            continue
+        results.append(Result(
+            focus=focus, path=_uri(report.value(result, SH.resultPath)),
+            value=report.value(result, SH.value),
+            component=_local_name(report.value(result, SH.sourceConstraintComponent)),
+            shape=report.value(result, SH.sourceShape),
+            message=str(report.value(result, SH.resultMessage) or ""),
+        ))
+    return results
 
 
 def validate_paths(
@@ -123,16 +160,6 @@ def map_files(files: Iterable[Path], base: str) -> tuple[list[MappedFile], list[
     return mapped, problems
 
 
-@dataclass
-class _Result:
-    focus: Term
-    path: URIRef | None
-    value: Term | None
-    component: URIRef
-    shape: Term
-    message: str
-
-
 class Translator:
     """Turns a SHACL report into problems named by file, record and YAML field."""
 
@@ -143,32 +170,24 @@ class Translator:
             for node in m.origins.nodes:
                 self.owner.setdefault(node, m)
 
-    def problems(self, report: Graph) -> list[Problem]:
+    def problems(self, results: Iterable[Result]) -> list[Problem]:
         out = []
-        for result in report.subjects(RDF.type, SH.ValidationResult):
-            r = _Result(
-                focus=report.value(result, SH.focusNode),
-                path=_uri(report.value(result, SH.resultPath)),
-                value=report.value(result, SH.value),
-                component=report.value(result, SH.sourceConstraintComponent),
-                shape=report.value(result, SH.sourceShape),
-                message=str(report.value(result, SH.resultMessage) or ""),
-            )
+        for r in results:
             owner = self.owner.get(r.focus)
             if owner is None:
                 continue  # a node of the context (another file, the store), not ours to report
-            field, message = self._describe(owner, r, report)
+            field, message = self._describe(owner, r)
             out.append(Problem(owner.file.name, owner.label, field, message))
         return out
 
-    def _describe(self, owner: MappedFile, r: _Result, report: Graph) -> tuple[str, str]:
+    def _describe(self, owner: MappedFile, r: Result) -> tuple[str, str]:
         origins = owner.origins
         field = origins.fields.get((r.focus, r.path)) if r.path is not None else None
         if field is None:
             node_path = origins.nodes.get(r.focus, "")
             suffix = _local_name(r.path) if r.path is not None else ""
             field = ".".join(p for p in (node_path, suffix) if p)
-        component = _local_name(r.component)
+        component = r.component
         if component == "MinCountConstraintComponent":
             return field, "missing (required)"
         if component == "MaxCountConstraintComponent":
@@ -178,9 +197,12 @@ class Translator:
             where = origins.values.get((r.focus, r.path, r.value))
             if where is not None:
                 field, raw = where
-        message = r.message or "does not conform"
+        # The shape's own sh:message, the same whichever engine ran it (SPARQL messages are
+        # templates filled by the engine).
+        message = (r.message if component == "SPARQLConstraintComponent"
+                   else str(shapes_graph().value(r.shape, SH.message) or "") or "does not conform")
         if component == "NodeConstraintComponent":
-            members = self._scheme_members(r.shape, report)
+            members = self._scheme_members(r.shape)
             if members:
                 message += " (one of: " + ", ".join(members) + ")"
         if raw is None and r.value is not None and not isinstance(r.value, BNode):
@@ -189,7 +211,7 @@ class Translator:
             message += f" ({raw!r})"
         return field, message
 
-    def _scheme_members(self, shape: Term, report: Graph) -> list[str]:
+    def _scheme_members(self, shape: Term) -> list[str]:
         """The concepts a 'must be in scheme S' shape allows, by the names files use."""
         shapes = shapes_graph()
         for node_shape in shapes.objects(shape, SH.node):

@@ -1,0 +1,84 @@
+"""The compiled engine gives the same results as pyshacl, the reference, over the same shapes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import BASE, ROOT
+from rdflib import Graph, Literal, URIRef
+from test_broken_variants import VARIANTS, break_file
+
+from kg.errors import InvalidDataError
+from kg.namespaces import SH, XSD
+from kg.shacl_engine import Engine, UnsupportedShape, lexical_ok
+from kg.validation import Translator, map_paths, shacl_results
+from kg.vocabulary import load_terms
+
+
+def both(paths: list[Path]):
+    mapped = map_paths(paths, BASE)
+    fast = shacl_results(mapped)
+    reference = shacl_results(mapped, reference=True)
+    translator = Translator(mapped, load_terms().graph)
+    return fast, reference, translator
+
+
+def keys(results) -> set[tuple]:
+    return {(r.focus, r.path, r.component) for r in results}
+
+
+def assert_same(paths: list[Path]) -> None:
+    fast, reference, translator = both(paths)
+    assert keys(fast) == keys(reference)
+    assert sorted(translator.problems(fast)) == sorted(translator.problems(reference))
+
+
+def test_the_seed_and_its_runs(data_copy: Path) -> None:
+    fast, reference, _ = both([data_copy])
+    assert fast == reference == []
+
+
+def test_a_generated_corpus(tmp_path: Path) -> None:
+    subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), "60", "--seed", "7",
+                    "-o", str(tmp_path / "corpus")], check=True, capture_output=True)
+    assert_same([tmp_path / "corpus"])
+
+
+@pytest.mark.parametrize(("relative", "change", "field", "message"),
+                         [pytest.param(*v[1:], id=v[0]) for v in VARIANTS])
+def test_every_broken_variant(data_copy: Path, relative, change, field, message) -> None:
+    break_file(data_copy, relative, change)
+    try:
+        mapped = map_paths([data_copy], BASE)
+    except InvalidDataError:
+        return  # rejected by the mapping (a list for a value, a misspelt key): no shape runs
+    fast, reference = shacl_results(mapped), shacl_results(mapped, reference=True)
+    translator = Translator(mapped, load_terms().graph)
+    assert fast, "the engine found nothing wrong"
+    assert keys(fast) == keys(reference)
+    assert sorted(translator.problems(fast)) == sorted(translator.problems(reference))
+
+
+@pytest.mark.parametrize(("text", "datatype", "ok"), [
+    ("11.49", XSD.decimal, True), ("11,49", XSD.decimal, False), ("-.5", XSD.decimal, True),
+    ("2026-10-15T22:00:00Z", XSD.dateTime, True), ("2026-13-45T22:00:00Z", XSD.dateTime, False),
+    ("2026-02-29T00:00:00Z", XSD.dateTime, False), ("2024-02-29T00:00:00Z", XSD.dateTime, True),
+    ("2026-03-09", XSD.date, True), ("2026-02-30", XSD.date, False), ("2026", XSD.gYear, True),
+    ("2026-13", XSD.gYearMonth, False), ("0", XSD.positiveInteger, False),
+    ("11", XSD.positiveInteger, True), ("-1", XSD.nonNegativeInteger, False),
+    ("true", XSD.boolean, True), ("yes", XSD.boolean, False),
+])
+def test_lexical_forms(text: str, datatype: URIRef, ok: bool) -> None:
+    assert lexical_ok(text, datatype) is ok
+
+
+def test_unsupported_shapes_are_refused() -> None:
+    shapes = Graph()
+    shape = URIRef("urn:s")
+    shapes.add((shape, SH.targetClass, URIRef("urn:C")))
+    shapes.add((shape, SH.closed, Literal(True)))
+    with pytest.raises(UnsupportedShape, match="closed"):
+        Engine(shapes, Graph())
