@@ -75,6 +75,8 @@ class _SparqlConstraint:
     shape: Term
     query: str
     message: str
+    #: The IRIs the query names: only triples with these predicates can matter to it.
+    predicates: frozenset[URIRef] = frozenset()
 
 
 @dataclass
@@ -111,9 +113,10 @@ class Engine:
                 f"<{self.shapes.value(d, SH.namespace)}>\n"
                 for source in self.shapes.objects(constraint, SH.prefixes)
                 for d in self.shapes.objects(source, SH.declare))
+            query = prefixes + str(select).replace("$this", "?this")
             sparql.append(_SparqlConstraint(
-                shape, prefixes + str(select).replace("$this", "?this"),
-                str(self.shapes.value(constraint, SH.message) or "")))
+                shape, query, str(self.shapes.value(constraint, SH.message) or ""),
+                _named_iris(query)))
         targets = {t for t in self.shapes.objects(shape, SH.targetClass) if isinstance(t, URIRef)}
         return _NodeShape(shape, targets, compiled.properties, sparql)
 
@@ -168,7 +171,8 @@ class Engine:
             if shape.sparql and focus:
                 sparql_jobs.append((shape, focus))
         if sparql_jobs:
-            store = _store(index)
+            wanted = frozenset().union(*(c.predicates for s, _ in sparql_jobs for c in s.sparql))
+            store = _store(index, wanted | {RDF.type})
             for shape, focus in sparql_jobs:
                 for constraint in shape.sparql:
                     results += _run_sparql(store, index, constraint, focus)
@@ -372,11 +376,28 @@ def _zone_ok(match: re.Match[str], group: int) -> bool:
 
 
 # -- SHACL-SPARQL -----------------------------------------------------------------------------
-def _store(index: Overlay) -> ox.Store:
+def _store(index: Overlay, predicates: frozenset[URIRef]) -> ox.Store:
+    """The triples the SPARQL constraints can see, in an in-memory store."""
     store = ox.Store()
     store.extend(ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.DefaultGraph())  # type: ignore[arg-type]
-                 for layer in index.layers for s, p, o in layer.triples)
+                 for layer in index.layers for s, p, o in layer.triples if p in predicates)
     return store
+
+
+_PREFIX = re.compile(r"PREFIX\s+(\w*):\s*<([^>]*)>", re.IGNORECASE)
+_IRI = re.compile(r"<([^>\s]*)>")
+_PNAME = re.compile(r"(?<![\w?$])(\w+):(\w[\w.-]*)")
+
+
+def _named_iris(query: str) -> frozenset[URIRef]:
+    """Every IRI a query names, written in full or as a prefixed name. A constraint whose
+    query has a variable in predicate position would need every triple: the engine's
+    differential test against pyshacl would show it."""
+    prefixes = dict(_PREFIX.findall(query))
+    body = _PREFIX.sub(" ", query)
+    found = {URIRef(iri) for iri in _IRI.findall(body)}
+    found |= {URIRef(prefixes[p] + local) for p, local in _PNAME.findall(body) if p in prefixes}
+    return frozenset(found)
 
 
 _TEMPLATE = re.compile(r"\{[?$](\w+)\}")

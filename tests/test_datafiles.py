@@ -18,7 +18,9 @@ def test_scalars_stay_strings() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("a: &x [1]\nb: *x\n", "anchors"),
+        ("a: &x [1]\nb: *x\n", "aliases"),
+        ("a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\nd: &d [*c, *c]\ne: [*d, *d]\n",
+         "aliases"),
         ("a: !!python/object/apply:os.system ['true']\n", "tags"),
         ("a: 1\na: 2\n", "duplicate key 'a'"),
         ("a: [\n", "YAML error: line"),
