@@ -135,14 +135,19 @@ def worker_main(conn: Connection, store_path: str) -> None:
     import pyoxigraph as ox
 
     from .results import write
+    from .store.embedded import live_version
 
-    store = ox.Store.read_only(store_path)
+    root = Path(store_path)
+    version, store = None, None
     while True:
         try:
             request: QueryRequest = conn.recv()
         except (EOFError, OSError):
             return  # the server is gone
         try:
+            current = live_version(root)
+            if current != version:  # a load made a new version: read that one from now on
+                version, store = current, ox.Store.read_only(str(current))
             bindings = {ox.Variable(name): _term(ox, spec)
                         for name, spec in request.bindings.items()}
             options = {"substitutions": bindings or None}

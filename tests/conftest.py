@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -83,27 +84,37 @@ def served(tmp_path_factory):
     root = tmp_path_factory.mktemp("server")
     shutil.copytree(DATA, root / "data")
     # A short time limit and a small row cap, so the tests can reach both.
+    with running_server(root, {"KG_QUERY_TIMEOUT": "2", "KG_MAX_ROWS": "500"}) as served:
+        yield served
+
+
+@contextlib.contextmanager
+def running_server(root: Path, env: dict[str, str] | None = None):
+    """Run `kg serve --port 0` in ``root`` (data in root/data, store in root/store) until
+    the block ends; wait for /healthz, never a fixed sleep."""
     env = {**os.environ, "KG_STORE": str(root / "store"), "KG_DATA": str(root / "data"),
-           "KG_QUERY_TIMEOUT": "2", "KG_MAX_ROWS": "500"}
+           **(env or {})}
     proc = subprocess.Popen(
         [sys.executable, "-m", "kg.cli", "serve", "--port", "0"], cwd=root, env=env,
         stderr=subprocess.PIPE, text=True)
-    url = None
-    deadline = time.monotonic() + 60
-    while url is None and time.monotonic() < deadline:
-        line = proc.stderr.readline()
-        if not line and proc.poll() is not None:
-            pytest.fail(f"kg serve exited with {proc.returncode}")
-        match = re.search(r"serving (http://\S+?)/ ", line)
-        if match:
-            url = match.group(1)
-    assert url, "kg serve did not say where it listens"
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(url + "/healthz", timeout=2).status_code == 200:
-                break
-        except requests.ConnectionError:
-            time.sleep(0.05)
-    yield Served(url, proc.pid, root / "store")
-    proc.terminate()
-    proc.wait(timeout=10)
+    try:
+        url = None
+        deadline = time.monotonic() + 60
+        while url is None and time.monotonic() < deadline:
+            line = proc.stderr.readline()
+            if not line and proc.poll() is not None:
+                pytest.fail(f"kg serve exited with {proc.returncode}")
+            match = re.search(r"serving (http://\S+?)/ ", line)
+            if match:
+                url = match.group(1)
+        assert url, "kg serve did not say where it listens"
+        while time.monotonic() < deadline:
+            try:
+                if requests.get(url + "/healthz", timeout=2).status_code == 200:
+                    break
+            except requests.ConnectionError:
+                time.sleep(0.05)
+        yield Served(url, proc.pid, root / "store")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -1,12 +1,25 @@
-"""The embedded store: pyoxigraph on disk.
+"""The embedded store: pyoxigraph on disk, in immutable versions switched atomically.
 
-pyoxigraph allows one read-write handle per directory (in any process); a
-read-only handle opens beside it as a frozen snapshot. Commands that only read
-open read-only, so they work while another process writes.
+Layout of the store directory::
+
+    .kg/store/
+      live -> v-1764491234567890123     the version readers open (a symlink)
+      v-1764491234567890123/             a pyoxigraph (RocksDB) directory
+      write.lock                         held by the one process that writes
+
+A write never touches the live version: it checkpoints it into a new version (hard
+links, milliseconds), changes that one (a SPARQL Update for small batches; dropping the
+graphs and bulk-loading their quads for large ones), then repoints ``live`` with one
+atomic rename. A crash leaves ``live`` on the old version; readers that opened it keep a
+consistent snapshot; the next reader (or a server checking ``live``) sees the new one.
 """
 
 from __future__ import annotations
 
+import fcntl
+import os
+import shutil
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
@@ -15,29 +28,61 @@ import pyoxigraph as ox
 from ..errors import QueryError, StoreError
 from .base import GraphStore, QueryResult, Term, insert_data_update
 
+LIVE = "live"
+LOCK = "write.lock"
+#: Above this many quads a write drops graphs and bulk-loads instead of one SPARQL Update.
+BULK_THRESHOLD = 20_000
+KEEP_VERSIONS = 2
+
+
+def live_version(root: Path) -> Path | None:
+    """The version directory readers should open, or None for a store never written."""
+    link = root / LIVE
+    if not link.is_symlink():
+        return None
+    target = root / os.readlink(link)
+    return target if target.is_dir() else None
+
 
 class EmbeddedStore(GraphStore):
-    """A pyoxigraph store in a directory (or in memory when ``path`` is None)."""
+    """A pyoxigraph store in a directory (or in memory when ``path`` is None).
+
+    Opened read-only it is a snapshot of the live version. Opened for writing it holds
+    the store's write lock until closed; each :meth:`replace_graphs` makes a new version.
+    """
 
     def __init__(self, path: Path | None, *, read_only: bool = False):
         self.path = path
+        self._lock_file = None
+        self.version: Path | None = None
+        if path is None:
+            self._store = ox.Store()
+            return
+        if read_only:
+            version = live_version(path)
+            if version is None:
+                raise StoreError(f"no store at {path} (run 'kg load' to create it)")
+            self._store = self._open(version, read_only=True)
+            self.version = version
+            return
+        path.mkdir(parents=True, exist_ok=True)
+        self._lock_file = (path / LOCK).open("w")
         try:
-            if path is None:
-                self._store = ox.Store()
-            elif read_only:
-                if not path.is_dir():
-                    raise StoreError(f"no store at {path} (run 'kg load' to create it)")
-                self._store = ox.Store.read_only(str(path))
-            else:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                self._store = ox.Store(str(path))
+            fcntl.flock(self._lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._lock_file.close()
+            self._lock_file = None
+            raise StoreError(f"the store at {path} is open for writing in another process "
+                             "(one writer at a time); stop it or wait") from None
+        self.version = live_version(path)
+        self._store = self._open(self.version, read_only=True) if self.version else ox.Store()
+
+    @staticmethod
+    def _open(version: Path, read_only: bool) -> ox.Store:
+        try:
+            return ox.Store.read_only(str(version)) if read_only else ox.Store(str(version))
         except OSError as exc:
-            if "lock" in str(exc).lower():
-                raise StoreError(
-                    f"the store at {path} is open for writing in another process "
-                    "(one writer at a time); stop it or wait"
-                ) from None
-            raise StoreError(f"cannot open the store at {path}: {exc}") from None
+            raise StoreError(f"cannot open the store version {version}: {exc}") from None
 
     def query(self, sparql: str, bindings: Mapping[str, Term] | None = None) -> QueryResult:
         substitutions = {ox.Variable(k): v for k, v in (bindings or {}).items()}
@@ -53,14 +98,43 @@ class EmbeddedStore(GraphStore):
     def replace_graphs(
         self, graphs: Mapping[str, Iterable[ox.Quad]], remove: Iterable[str] = (),
     ) -> None:
-        update = insert_data_update(graphs, remove)
-        if not update:
+        graphs = {name: list(quads) for name, quads in graphs.items()}
+        remove = list(remove)
+        if self.path is None:  # in memory: one transaction in place
+            update = insert_data_update(graphs, remove)
+            if update:
+                self._store.update(update)
             return
+        if self._lock_file is None:
+            raise StoreError("the store was opened read-only")
+        root = self.path
+        new = root / f"v-{time.time_ns()}"
         try:
-            self._store.update(update)
-            self._store.flush()
+            if self.version is not None:
+                self._store.backup(str(new))  # a checkpoint: hard links, no copy
+            writer = self._open(new, read_only=False)
+            total = sum(len(q) for q in graphs.values())
+            if total > BULK_THRESHOLD:
+                # Private until the switch below, so non-transactional bulk writes are safe.
+                for name in {*graphs, *remove}:
+                    writer.remove_graph(ox.NamedNode(name))
+                writer.bulk_extend(q for quads in graphs.values() for q in quads)
+            else:
+                update = insert_data_update(graphs, remove)
+                if update:
+                    writer.update(update)
+            writer.flush()
+            del writer
         except OSError as exc:
-            raise StoreError(f"cannot write the store at {self.path}: {exc}") from None
+            shutil.rmtree(new, ignore_errors=True)
+            raise StoreError(f"cannot write the store at {root}: {exc}") from None
+        except BaseException:
+            shutil.rmtree(new, ignore_errors=True)
+            raise
+        _switch(root, new)
+        self.version = new
+        self._store = self._open(new, read_only=True)
+        _prune(root, keep={new})
 
     def named_graphs(self) -> set[str]:
         return {g.value for g in self._store.named_graphs() if isinstance(g, ox.NamedNode)}
@@ -73,5 +147,31 @@ class EmbeddedStore(GraphStore):
             yield from self._store.quads_for_pattern(None, None, None, ox.NamedNode(name))
 
     def close(self) -> None:
-        # pyoxigraph releases the directory lock when the handle is garbage collected.
+        # pyoxigraph releases a handle when it is garbage collected.
         self._store = None  # type: ignore[assignment]
+        if self._lock_file is not None:
+            fcntl.flock(self._lock_file, fcntl.LOCK_UN)
+            self._lock_file.close()
+            self._lock_file = None
+
+
+def _switch(root: Path, version: Path) -> None:
+    """Point ``live`` at ``version`` in one atomic rename, durably."""
+    temporary = root / f".{LIVE}-{version.name}"
+    temporary.unlink(missing_ok=True)
+    os.symlink(version.name, temporary)
+    os.replace(temporary, root / LIVE)
+    directory = os.open(root, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+
+
+def _prune(root: Path, keep: set[Path]) -> None:
+    """Drop old versions, keeping the newest few (a reader may still hold the previous one;
+    its open files stay readable after the unlink in any case)."""
+    versions = sorted((p for p in root.glob("v-*") if p.is_dir()), key=lambda p: p.name)
+    for old in versions[:-KEEP_VERSIONS]:
+        if old not in keep:
+            shutil.rmtree(old, ignore_errors=True)

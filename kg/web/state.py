@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import threading
+import time
+from pathlib import Path
 
 from flask import Flask, current_app
 
@@ -10,6 +12,7 @@ from ..catalog import Catalog
 from ..config import Settings
 from ..query_pool import QueryPool
 from ..store import GraphStore, open_store
+from ..store.embedded import live_version
 from ..vocabulary import Terms, load_terms
 
 
@@ -23,15 +26,25 @@ class AppState:
         #: Guards what is started lazily outside this class (the query workers).
         self.lock = threading.Lock()
         self._store: GraphStore | None = None
+        self._version: Path | None = None
+        self._checked = 0.0
         self._catalog: Catalog | None = None
         #: The SPARQL endpoint's worker processes (kg.web.sparql starts them).
         self.query_pool: QueryPool | None = None
 
     @property
     def store(self) -> GraphStore:
+        """The live version of the store; a new one (after a ``kg load``) is picked up at
+        most a second after it appears, with no restart."""
         with self._lock:
-            if self._store is None:
-                self._store = open_store(self.settings, read_only=True)
+            now = time.monotonic()
+            if self._store is None or now - self._checked > 1.0:
+                self._checked = now
+                live = live_version(self.settings.store)
+                if self._store is None or live != self._version:
+                    self._store = open_store(self.settings, read_only=True)
+                    self._version = live
+                    self._catalog = None
             return self._store
 
     @property
