@@ -16,14 +16,13 @@ import click
 
 from . import __version__
 from .config import Settings, load_settings
-from .datafiles import find_data_files
 from .errors import KgError, UsageError
+from .ingest import validate_files
 from .load import ensure_loaded, load_paths
 from .output import GRAPH_FORMATS, RESULT_FORMATS, write_graph, write_result
 from .records import record_closure
 from .sparql import canned_queries, canned_query, read_sparql_file
 from .store import open_store
-from .validation import context_graph, validate_paths
 
 
 class KgGroup(click.Group):
@@ -79,29 +78,26 @@ def validate(settings: Settings, paths: tuple[Path, ...], context: bool) -> None
       kg validate data
       kg validate data/records/my-record.yaml
     """
-    extra = None
-    if context and settings.data.is_dir():
-        extra = context_graph([settings.data], settings.base, exclude=_files_under(paths))
-    mapped = validate_paths(paths, settings.base, extra)
-    kinds = Counter(m.file.kind for m in mapped)
+    extra = [settings.data] if context and settings.data.is_dir() else []
+    outcomes = validate_files(paths, settings.base, extra, progress=_progress("validating"))
+    kinds = Counter(o.kind for o in outcomes)
     detail = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
-    click.echo(f"kg: {len(mapped)} file(s) valid ({detail})", err=True)
-
-
-def _files_under(paths: tuple[Path, ...]) -> list[Path]:
-    return find_data_files(paths)
+    click.echo(f"kg: {len(outcomes)} file(s) valid ({detail})", err=True)
 
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--force", is_flag=True, help="Validate and write every file, changed or not.")
 @click.pass_obj
-def load(settings: Settings, paths: tuple[Path, ...]) -> None:
+def load(settings: Settings, paths: tuple[Path, ...], force: bool) -> None:
     """Validate data files and load them into the store, all or nothing.
 
     PATHS are files or directories (default: the data directory). Everything is
     validated first; one invalid file and nothing is written. Reloading a file
     replaces its graph; loading a directory also removes the graphs of files
-    deleted from it since the last load.
+    deleted from it since the last load. Files unchanged since they were loaded
+    (same size and time, or same SHA-256) are skipped, unless the shapes or the
+    ontology changed or --force is given.
 
     \b
     Example:
@@ -110,27 +106,20 @@ def load(settings: Settings, paths: tuple[Path, ...]) -> None:
     """
     targets = list(paths) or [settings.data]
     with open_store(settings) as store:
-        report = load_paths(store, targets, settings.base, progress=_progress("validating"))
+        report = load_paths(store, targets, settings.base, progress=_progress("validating"),
+                            force=force)
     click.echo(f"kg: {report.summary()}", err=True)
 
 
 def _progress(label: str):
     """A progress bar on standard error for long batches (hidden when it is not a terminal)."""
-    def wrap(items):
-        items = list(items)
-        if len(items) < 50:
-            return items
-        return _ProgressIter(items, label)
-    return wrap
-
-
-class _ProgressIter:
-    def __init__(self, items: list[Path], label: str):
-        self.items, self.label = items, label
-
-    def __iter__(self):
-        with click.progressbar(self.items, label=self.label, file=sys.stderr) as bar:
+    def wrap(items, length: int):
+        if length < 50:
+            yield from items
+            return
+        with click.progressbar(items, length=length, label=label, file=sys.stderr) as bar:
             yield from bar
+    return wrap
 
 
 @main.command()

@@ -2,38 +2,36 @@
 
 A batch with one invalid file writes nothing. Reloading a file replaces its graph;
 loading a directory also drops the graphs of files that were loaded from under it
-before and are gone now. A system graph (the load manifest) remembers which file each
-graph came from and that file's SHA-256; it is written in the same step as the data.
+before and are gone now. The store's load manifest remembers, for each graph, the file
+it came from with its size, modification time and SHA-256: a file that has not changed
+is neither validated nor written again, so changing one record of many reloads in
+moments. A change of the shapes or the ontology revalidates everything.
 """
 
 from __future__ import annotations
 
 import hashlib
+import resource
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 import pyoxigraph as ox
-from rdflib import Graph, URIRef
 
 from .config import Settings
 from .datafiles import find_data_files
 from .errors import InvalidDataError
-from .mapping import MappedFile
-from .namespaces import KG, RDF
-from .rdfterms import to_quads
+from .ingest import Progress, ingest
 from .resources import resource_dir
 from .sparql import internal_query
 from .store import GraphStore, open_store
-from .validation import map_files, validate_mapped
+from .store.base import Manifest, ManifestEntry
 
-MANIFEST_GRAPH = "urn:x-claimgraph:load-manifest"
 ONTOLOGY_GRAPHS = "https://w3id.org/claimgraph/ontology/"
-_XSD_STRING = ox.NamedNode("http://www.w3.org/2001/XMLSchema#string")
-
-Progress = Callable[[Iterable[Path]], Iterable[Path]]
+#: The manifest entry that records which shapes and ontology the data was validated with.
+SCHEMA_ENTRY = "urn:x-claimgraph:schema"
 
 
 @dataclass
@@ -41,26 +39,28 @@ class LoadReport:
     """What a load did."""
 
     files: int = 0
+    changed: int = 0
     triples: int = 0
     removed: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    peak_memory_mb: float = 0.0
 
     def summary(self) -> str:
         removed = f", removed {len(self.removed)} graph(s) of deleted files" if self.removed else ""
-        return (f"loaded {self.files} file(s), {self.triples} triples{removed} "
-                f"in {self.seconds:.2f} s")
-
-
-@dataclass(frozen=True)
-class ManifestEntry:
-    file: str
-    sha256: str
+        unchanged = self.files - self.changed
+        skipped = f" ({unchanged} unchanged)" if unchanged else ""
+        rate = (f", {self.changed / self.seconds:,.0f} files/s"
+                if self.changed and self.seconds else "")
+        return (f"loaded {self.changed} of {self.files} file(s){skipped}, {self.triples} triples"
+                f"{removed} in {self.seconds:.2f} s{rate}, peak memory "
+                f"{self.peak_memory_mb:,.0f} MB")
 
 
 def load_paths(
     store: GraphStore, paths: Iterable[Path], base: str, progress: Progress | None = None,
+    force: bool = False,
 ) -> LoadReport:
-    """Validate every data file under ``paths`` and load them in one atomic step.
+    """Validate every changed data file under ``paths`` and load them in one atomic step.
 
     :raises InvalidDataError: naming every problem; the store is left as it was.
     :raises UsageError: when a path does not exist.
@@ -68,99 +68,143 @@ def load_paths(
     started = time.perf_counter()
     paths = list(paths)
     files = find_data_files(paths)
-    mapped, problems = map_files(progress(files) if progress else files, base)
-    digests = {m.file.path: hashlib.sha256(m.file.path.read_bytes()).hexdigest() for m in mapped}
+    manifest = store.manifest()
+    schema = schema_hash()
+    same_schema = manifest.get(SCHEMA_ENTRY, ManifestEntry("", "")).sha256 == schema
+    by_file = {entry.file: graph for graph, entry in manifest.items() if graph != SCHEMA_ENTRY}
+    changed = [f for f in files if force or not same_schema or not _unchanged(f, manifest, by_file)]
 
-    manifest = read_manifest(store)
-    batch = {str(m.graph) for m in mapped}
+    present = {str(f.resolve()) for f in files}
     directories = [p.resolve() for p in paths if p.is_dir()]
     removed = sorted(
         graph for graph, entry in manifest.items()
-        if graph not in batch and any(Path(entry.file).is_relative_to(d) for d in directories)
+        if graph != SCHEMA_ENTRY and entry.file not in present
+        and any(Path(entry.file).is_relative_to(d) for d in directories)
     )
-    context = store_context(store, mapped, exclude=batch | set(removed))
-    try:
-        validate_mapped(mapped, context)
-    except InvalidDataError as exc:
-        problems.extend(exc.problems)
+    replaced = {by_file[str(f.resolve())] for f in changed if str(f.resolve()) in by_file}
+
+    def external_types(nodes: set[str]) -> dict[str, set[str]]:
+        return store_types(store, nodes, exclude=replaced | set(removed))
+
+    outcomes, problems = ingest(changed, base, external_types, progress)
+    # Files that were not in the batch but point at a node the batch removes (a deleted
+    # source, an artifact whose hash changed) are validated again, in the same batch.
+    dependents = _dependents(store, removed, replaced, outcomes, by_file,
+                             {str(f.resolve()) for f in changed})
+    if dependents:
+        more, more_problems = ingest(dependents, base, external_types)
+        outcomes += more
+        problems += more_problems
     if problems:
         raise InvalidDataError(problems, consequence="nothing was loaded; the store is unchanged")
 
-    graphs: dict[str, list[ox.Quad]] = {
-        str(m.graph): list(to_quads(m.triples, str(m.graph))) for m in mapped
-    }
-    graphs.update(ontology_graphs())
-    for graph in (*batch, *removed):
+    graphs = {o.graph for o in outcomes}
+    # A graph whose file moved is dropped under its old name too.
+    stale = sorted(replaced - graphs)
+    for graph in (*removed, *stale):
         manifest.pop(graph, None)
-    for m in mapped:
-        manifest[str(m.graph)] = ManifestEntry(str(m.file.path.resolve()), digests[m.file.path])
-    graphs[MANIFEST_GRAPH] = manifest_quads(manifest)
-    store.replace_graphs(graphs, removed)
+    for o in outcomes:
+        assert o.entry is not None
+        manifest[o.graph] = o.entry
+    nquads = [o.nquads for o in outcomes]
+    if not same_schema or not manifest.get(SCHEMA_ENTRY):
+        nquads.append(ontology_nquads())
+        graphs |= ontology_graph_names()
+    manifest[SCHEMA_ENTRY] = ManifestEntry("shapes/ and ontology/", schema)
+    if outcomes or removed or stale or not same_schema:
+        store.load_nquads(b"".join(nquads), graphs, [*removed, *stale], manifest)
 
+    peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+               resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
     return LoadReport(
-        files=len(mapped),
-        triples=sum(len(m.triples) for m in mapped),
-        removed=removed,
-        seconds=time.perf_counter() - started,
+        files=len(files), changed=len(outcomes), triples=sum(o.triples for o in outcomes),
+        removed=removed, seconds=time.perf_counter() - started, peak_memory_mb=peak,
     )
 
 
-def read_manifest(store: GraphStore) -> dict[str, ManifestEntry]:
-    """Which file each data graph in the store was loaded from."""
-    return {
-        row["graph"].value: ManifestEntry(row["file"].value, row["sha256"].value)
-        for row in store.query(internal_query("load-manifest").text)
-    }
+def _unchanged(path: Path, manifest: Manifest, by_file: dict[str, str]) -> bool:
+    """Unchanged when size and modification time match; a hash settles a touched file."""
+    key = str(path.resolve())
+    graph = by_file.get(key)
+    if graph is None:
+        return False
+    entry = manifest[graph]
+    stat = path.stat()
+    if stat.st_size != entry.size:
+        return False
+    if stat.st_mtime_ns == entry.mtime_ns:
+        return True
+    return hashlib.sha256(path.read_bytes()).hexdigest() == entry.sha256
 
 
-def manifest_quads(manifest: dict[str, ManifestEntry]) -> list[ox.Quad]:
-    graph = ox.NamedNode(MANIFEST_GRAPH)
-    quads = []
-    for name, entry in sorted(manifest.items()):
-        node = ox.NamedNode(name)
-        quads.append(ox.Quad(node, ox.NamedNode(str(KG.sourceFile)), ox.Literal(entry.file), graph))
-        quads.append(ox.Quad(node, ox.NamedNode(str(KG.fileSha256)), ox.Literal(entry.sha256),
-                             graph))
-    return quads
+def _dependents(store: GraphStore, removed: list[str], replaced: set[str], outcomes,
+                by_file: dict[str, str], batch: set[str]) -> list[Path]:
+    """Unchanged files that refer to a node which the batch removes."""
+    old_nodes: set[str] = set()
+    query = internal_query("graph-subjects").text
+    for graph in (*removed, *replaced):
+        old_nodes |= {row["node"].value
+                      for row in store.query(query, {"graph": ox.NamedNode(graph)})}
+    new_nodes = {node for o in outcomes for node, _ in o.types}
+    vanished = old_nodes - new_nodes
+    if not vanished:
+        return []
+    gone = set(removed) | replaced
+    file_of = {graph: file for file, graph in by_file.items()}
+    referrers = internal_query("referrers").text
+    files = set()
+    for node in vanished:
+        for row in store.query(referrers, {"target": ox.NamedNode(node)}):
+            graph = row["graph"].value
+            file = file_of.get(graph)
+            if graph not in gone and file and file not in batch and Path(file).is_file():
+                files.add(file)
+    return [Path(f) for f in sorted(files)]
+
+
+def store_types(store: GraphStore, nodes: set[str], exclude: set[str]) -> dict[str, set[str]]:
+    """The types the store gives ``nodes``, outside the graphs in ``exclude``."""
+    query = internal_query("types-of").text
+    found: dict[str, set[str]] = {}
+    for node in nodes:
+        try:
+            term = ox.NamedNode(node)
+        except ValueError:
+            continue
+        for row in store.query(query, {"node": term}):
+            if row["graph"].value not in exclude:
+                found.setdefault(node, set()).add(row["type"].value)
+    return found
 
 
 @cache
-def _ontology_files() -> tuple[tuple[str, str], ...]:
-    return tuple(
-        (f"{ONTOLOGY_GRAPHS}{path.stem}", path.read_text(encoding="utf-8"))
-        for path in sorted(resource_dir("ontology").glob("*.ttl"))
-    )
+def _ontology_files() -> tuple[tuple[str, bytes], ...]:
+    return tuple((f"{ONTOLOGY_GRAPHS}{path.stem}", path.read_bytes())
+                 for path in sorted(resource_dir("ontology").glob("*.ttl")))
 
 
-def ontology_graphs() -> dict[str, list[ox.Quad]]:
+def ontology_graph_names() -> set[str]:
+    return {name for name, _ in _ontology_files()}
+
+
+def ontology_nquads() -> bytes:
     """The ontology, vocabularies and unit table, one graph per file, so queries see labels."""
-    graphs = {}
+    quads = []
     for name, text in _ontology_files():
         graph = ox.NamedNode(name)
-        graphs[name] = [
-            ox.Quad(t.subject, t.predicate, t.object, graph)
-            for t in ox.parse(text.encode(), ox.RdfFormat.TURTLE)
-        ]
-    return graphs
+        quads += [ox.Quad(t.subject, t.predicate, t.object, graph)
+                  for t in ox.parse(text, ox.RdfFormat.TURTLE)]
+    return ox.serialize(quads, format=ox.RdfFormat.N_QUADS)
 
 
-def store_context(store: GraphStore, mapped: list[MappedFile], exclude: set[str]) -> Graph:
-    """The types the store gives the nodes ``mapped`` refers to but does not define.
-
-    Graphs in ``exclude`` (those being replaced or removed) do not count.
-    """
-    defined = {s for m in mapped for s, _, _ in m.triples}
-    referenced = {
-        o for m in mapped for _, p, o in m.triples
-        if isinstance(o, URIRef) and p != RDF.type and o not in defined
-    }
-    query = internal_query("types-of").text
-    context = Graph()
-    for node in referenced:
-        for row in store.query(query, {"node": ox.NamedNode(str(node))}):
-            if row["graph"].value not in exclude:
-                context.add((node, RDF.type, URIRef(row["type"].value)))
-    return context
+@cache
+def schema_hash() -> str:
+    """One hash over the shapes and the ontology: data validated under others is revalidated."""
+    digest = hashlib.sha256()
+    for directory in ("shapes", "ontology"):
+        for path in sorted(resource_dir(directory).glob("*")):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
 
 
 def ensure_loaded(settings: Settings, progress: Progress | None = None) -> LoadReport | None:
@@ -168,9 +212,9 @@ def ensure_loaded(settings: Settings, progress: Progress | None = None) -> LoadR
 
     :raises InvalidDataError: when the bundled data is invalid (nothing is written).
     """
-    if settings.store.is_dir():
-        with open_store(settings, read_only=True) as store:
-            if read_manifest(store):
-                return None
+    from .store.embedded import live_version
+
+    if live_version(settings.store) is not None:
+        return None
     with open_store(settings) as store:
         return load_paths(store, [settings.data], settings.base, progress)

@@ -16,7 +16,6 @@ from typing import Any
 import pyoxigraph as ox
 
 from .errors import NotFoundError
-from .load import read_manifest
 from .records import describe
 from .resources import resource_dir
 from .store import GraphStore
@@ -43,7 +42,7 @@ def write_run_crate(store: GraphStore, base: str, run_id: str, out: Path) -> Pat
     if not facts.has(run, "http://www.w3.org/1999/02/22-rdf-syntax-ns#type",
                      ox.NamedNode(KG + "ReproductionRun")):
         raise NotFoundError(f"{run_id!r} is not a reproduction run")
-    entry = read_manifest(store).get(iri)
+    entry = store.manifest().get(iri)
     if entry is None:
         raise NotFoundError(f"the store does not say which file run {run_id!r} came from")
     run_file = Path(entry.file)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import calendar
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
@@ -68,6 +68,20 @@ class _Constraints:
     alternatives: list[_Constraints] = field(default_factory=list)
     properties: list[_Constraints] = field(default_factory=list)
     message: str = ""
+
+
+@dataclass(frozen=True)
+class Deferred:
+    """A class check on a value defined in another file, decided once every file is read."""
+
+    focus: Term
+    path: URIRef | None
+    value: URIRef
+    constraints: _Constraints = field(hash=False, compare=False)
+
+    def result(self, component: str) -> Result:
+        return Result(self.focus, self.path, self.value, component, self.constraints.shape,
+                      self.constraints.message)
 
 
 @dataclass
@@ -151,37 +165,76 @@ class Engine:
         return c
 
     # -- validating ---------------------------------------------------------------------
-    def validate(self, data: Index, focus_filter: set[Term] | None = None) -> list[Result]:
+    def validate(
+        self, data: Index, focus_filter: set[Term] | None = None,
+        deferred: list[Deferred] | None = None, sparql: bool = True,
+    ) -> list[Result]:
         """Results for the focus nodes in ``data`` (optionally only those in ``focus_filter``).
 
         ``data`` must hold the batch and the types of what it refers to; the ontology and
-        vocabularies are added here.
+        vocabularies are added here. With ``deferred`` given, a class check on an IRI that
+        ``data`` knows nothing about is not decided but appended there, to be decided
+        where the types of every file are known (:meth:`check_deferred`); with
+        ``sparql=False`` the SHACL-SPARQL constraints are left to the caller.
         """
         index = Overlay(data, self.terms_index)
         results: list[Result] = []
         sparql_jobs = []
         for shape in self.node_shapes:
-            classes = {c for t in shape.targets for c in self._subclasses(t)}
-            focus = {n for c in classes for n in data.instances.get(c, ())}
+            focus = self.focus_nodes(shape, data)
             if focus_filter is not None:
                 focus &= focus_filter
             for node in sorted(focus, key=str):
                 for prop in shape.properties:
-                    self._property(index, node, prop, results)
-            if shape.sparql and focus:
+                    self._property(index, node, prop, results, deferred)
+            if sparql and shape.sparql and focus:
                 sparql_jobs.append((shape, focus))
         if sparql_jobs:
             wanted = frozenset().union(*(c.predicates for s, _ in sparql_jobs for c in s.sparql))
             store = _store(index, wanted | {RDF.type})
             for shape, focus in sparql_jobs:
                 for constraint in shape.sparql:
-                    results += _run_sparql(store, index, constraint, focus)
+                    results += _run_sparql(store, index.objects, constraint, focus)
         return results
+
+    def focus_nodes(self, shape: _NodeShape, data: Index) -> set[Term]:
+        classes = {c for t in shape.targets for c in self._subclasses(t)}
+        return {n for c in classes for n in data.instances.get(c, ())}
+
+    def check_deferred(self, item: Deferred, types: Iterable[URIRef]) -> list[str]:
+        """Decide a deferred class check, given every type the value has anywhere."""
+        tiny = Index()
+        for cls in types:
+            tiny.add(item.value, RDF.type, cls)
+        return [component for component in self._value_failures(
+            Overlay(tiny, self.terms_index), item.value, item.constraints)
+            if component in ("ClassConstraintComponent", "OrConstraintComponent")]
+
+    def sparql_results(self, store: ox.Store, focus_by_shape: dict[Term, set[Term]],
+                       written: Callable[[Term, URIRef], list[Term]]) -> list[Result]:
+        """The SHACL-SPARQL constraints over ``store``, for the given focus nodes;
+        ``written(node, predicate)`` gives values as the data wrote them (for messages)."""
+        results = []
+        for shape in self.node_shapes:
+            focus = focus_by_shape.get(shape.shape)
+            if focus:
+                for constraint in shape.sparql:
+                    results += _run_sparql(store, written, constraint, focus)
+        return results
+
+    @property
+    def sparql_predicates(self) -> frozenset[URIRef]:
+        """Every predicate a SHACL-SPARQL constraint names (and rdf:type)."""
+        return frozenset({RDF.type}).union(
+            *(c.predicates for shape in self.node_shapes for c in shape.sparql))
 
     def _subclasses(self, cls: URIRef) -> set[URIRef]:
         return {c for c, supers in self.superclasses.items() if cls in supers} | {cls}
 
-    def _property(self, index: Overlay, node: Term, c: _Constraints, out: list[Result]) -> None:
+    def _property(
+        self, index: Overlay, node: Term, c: _Constraints, out: list[Result],
+        deferred: list[Deferred] | None = None,
+    ) -> None:
         values = index.objects(node, c.path)
         count = len(values)
         if c.min_count is not None and count < c.min_count:
@@ -194,16 +247,23 @@ class Engine:
             out.append(Result(node, c.path, None, "HasValueConstraintComponent", c.shape,
                               c.message))
         for value in values:
-            for component in self._value_failures(index, value, c):
+            external = (deferred is not None and isinstance(value, URIRef)
+                        and (c.classes or any(a.classes for a in c.alternatives))
+                        and not index.types(value))
+            if external:
+                deferred.append(Deferred(node, c.path, value, c))
+            for component in self._value_failures(index, value, c, skip_classes=external):
                 out.append(Result(node, c.path, value, component, c.shape, c.message))
 
-    def _value_failures(self, index: Overlay, value: Term, c: _Constraints) -> Iterable[str]:
+    def _value_failures(
+        self, index: Overlay, value: Term, c: _Constraints, skip_classes: bool = False,
+    ) -> Iterable[str]:
         if c.datatype is not None and not datatype_ok(value, c.datatype):
             yield "DatatypeConstraintComponent"
         if c.pattern is not None and (isinstance(value, BNode)
                                       or not c.pattern.search(str(value))):
             yield "PatternConstraintComponent"
-        for cls in c.classes:
+        for cls in () if skip_classes else c.classes:
             if not self._is_instance(index, value, cls):
                 yield "ClassConstraintComponent"
         if c.node_kind is not None and not _kind_ok(value, c.node_kind):
@@ -211,7 +271,8 @@ class Engine:
         for node in c.nodes:
             if not self.conforms(index, value, node):
                 yield "NodeConstraintComponent"
-        if c.alternatives and not any(self.conforms(index, value, a) for a in c.alternatives):
+        if (c.alternatives and not skip_classes
+                and not any(self.conforms(index, value, a) for a in c.alternatives)):
             yield "OrConstraintComponent"
 
     def conforms(self, index: Overlay, node: Term, c: _Constraints) -> bool:
@@ -404,7 +465,8 @@ _TEMPLATE = re.compile(r"\{[?$](\w+)\}")
 
 
 def _run_sparql(
-    store: ox.Store, index: Overlay, constraint: _SparqlConstraint, focus: set[Term],
+    store: ox.Store, written: Callable[[Term, URIRef], list[Term]],
+    constraint: _SparqlConstraint, focus: set[Term],
 ) -> list[Result]:
     """Run the constraint once for all focus nodes; each solution is a violation."""
     results = []
@@ -420,9 +482,9 @@ def _run_sparql(
         if isinstance(value, Literal) and isinstance(path, URIRef):
             # The store writes numbers canonically ("24.00" -> "24"); report the value as
             # the data holds it.
-            written = [o for o in index.objects(this, path) if o == value or (
+            original = [o for o in written(this, path) if o == value or (
                 isinstance(o, Literal) and o.datatype == value.datatype and _same(o, value))]
-            value = written[0] if written else value
+            value = original[0] if original else value
         texts = {name: (term.value if term is not None else None)
                  for name, term in bindings.items()}
         if value is not None:

@@ -46,17 +46,19 @@ def map_paths(paths: Iterable[Path], base: str) -> list[MappedFile]:
     return mapped
 
 
-def duplicate_ids(mapped: list[MappedFile]) -> list[Problem]:
-    """Two files that define the same thing (the same graph IRI) are an error in the later one."""
-    first: dict[URIRef, MappedFile] = {}
+def duplicate_ids(files: Iterable[tuple[str, str, str]]) -> list[Problem]:
+    """Two files that define the same thing (the same graph IRI) are an error in the later one.
+
+    ``files`` are (graph IRI, file name, label) triples.
+    """
+    first: dict[str, str] = {}
     problems = []
-    for m in mapped:
-        if m.graph in first:
-            problems.append(Problem(
-                m.file.name, m.label, "id",
-                f"the id is already used by {first[m.graph].file.name}"))
+    for graph, name, label in files:
+        if str(graph) in first:
+            problems.append(Problem(name, label, "id",
+                                    f"the id is already used by {first[str(graph)]}"))
         else:
-            first.setdefault(m.graph, m)
+            first[str(graph)] = name
     return problems
 
 
@@ -127,26 +129,6 @@ def shacl_results(
     return results
 
 
-def validate_paths(
-    paths: Iterable[Path], base: str, context: Graph | None = None,
-) -> list[MappedFile]:
-    """Read, map and validate every data file under ``paths``; return them mapped.
-
-    Files that map are validated even when others do not, so one run reports every
-    problem of every file.
-
-    :raises InvalidDataError: naming every problem, by file, record and field.
-    """
-    mapped, problems = map_files(find_data_files(paths), base)
-    try:
-        validate_mapped(mapped, context)
-    except InvalidDataError as exc:
-        problems.extend(exc.problems)
-    if problems:
-        raise InvalidDataError(problems)
-    return mapped
-
-
 def map_files(files: Iterable[Path], base: str) -> tuple[list[MappedFile], list[Problem]]:
     """Map what can be mapped; return the mapped files and the problems of the others."""
     mapped: list[MappedFile] = []
@@ -156,7 +138,7 @@ def map_files(files: Iterable[Path], base: str) -> tuple[list[MappedFile], list[
             mapped.append(map_file(read_data_file(path), base))
         except InvalidDataError as exc:
             problems.extend(exc.problems)
-    problems.extend(duplicate_ids(mapped))
+    problems.extend(duplicate_ids([(m.graph, m.file.name, m.label) for m in mapped]))
     return mapped, problems
 
 
@@ -235,23 +217,3 @@ def _local_name(iri: Term | None) -> str:
         if sep in text:
             text = text.rsplit(sep, 1)[-1]
     return text
-
-
-def context_graph(paths: Iterable[Path], base: str, exclude: Iterable[Path] = ()) -> Graph:
-    """The mapped content of other data files, for references to resolve against.
-
-    Files that cannot be read or mapped are skipped: they are context, not what is
-    being validated.
-    """
-    skip = {p.resolve() for p in exclude}
-    graph = Graph()
-    for path in find_data_files(paths):
-        if path.resolve() in skip:
-            continue
-        try:
-            mapped = map_file(read_data_file(path), base)
-        except InvalidDataError:
-            continue
-        for triple in mapped.triples:
-            graph.add(triple)
-    return graph

@@ -13,7 +13,7 @@ from conftest import BASE, DATA_FILES, SEED_ID, SEED_RECORD, SEED_SOURCE
 from kg.cli import main
 from kg.datafiles import parse_yaml
 from kg.errors import InvalidDataError
-from kg.validation import validate_paths
+from kg.ingest import validate_files as validate_paths
 
 AGENT = "agents/claude.yaml"
 RUN = "runs/nt-peak-memory-20261130t085235z-3ca60460.yaml"  # the fp32 run: inconsistent

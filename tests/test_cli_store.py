@@ -30,7 +30,7 @@ def test_load_then_query(kg) -> None:
     loaded = kg("load")
     assert loaded.exit_code == 0, loaded.output
     assert loaded.stdout == ""
-    assert loaded.stderr.startswith(f"kg: loaded {DATA_FILES} file(s), ")
+    assert loaded.stderr.startswith(f"kg: loaded {DATA_FILES} of {DATA_FILES} file(s), ")
     assert Path(".kg/store").is_dir()
 
     result = kg("query", "results-for-model", "--param", "model=NT 2.5B", "--format", "csv")

@@ -10,7 +10,8 @@ import pytest
 from conftest import BASE, DATA, ROOT
 
 from kg.datafiles import parse_yaml
-from kg.validation import map_paths, validate_paths
+from kg.ingest import validate_files
+from kg.validation import map_paths
 
 DOC = (ROOT / "docs" / "records.md").read_text()
 RUNS_DOC = (ROOT / "docs" / "runs.md").read_text()
@@ -53,7 +54,7 @@ def test_one_example_per_kind() -> None:
 
 
 def test_examples_are_valid(examples: Path) -> None:
-    kinds = {m.file.kind for m in validate_paths([examples], BASE)}
+    kinds = {o.kind for o in validate_files([examples], BASE)}
     assert kinds == {"record", "source", "agent", "evaluation", "review", "run"}
 
 

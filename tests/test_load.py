@@ -18,7 +18,7 @@ from conftest import (
 
 from kg.canonical import canonical_nquads
 from kg.errors import InvalidDataError, StoreError
-from kg.load import MANIFEST_GRAPH, load_paths, read_manifest
+from kg.load import SCHEMA_ENTRY, load_paths
 from kg.records import record_closure
 from kg.store.embedded import live_version
 
@@ -39,9 +39,8 @@ def test_load_writes_one_graph_per_file(data_copy: Path, store_dir: Path) -> Non
     with open_test_store(store_dir, read_only=True) as store:
         graphs = store.named_graphs()
         assert f"{BASE}record/{SEED_ID}" in graphs
-        assert MANIFEST_GRAPH in graphs
         assert any(g.startswith("https://w3id.org/claimgraph/ontology/") for g in graphs)
-        manifest = set(read_manifest(store))
+        manifest = set(store.manifest()) - {SCHEMA_ENTRY}
         assert len(manifest) == DATA_FILES
         assert {f"{BASE}record/{SEED_ID}", f"{BASE}source/saadat-fellay-2026-genomic-lm-efficiency",
                 f"{BASE}agent/claude", f"{BASE}evaluation/nt-2-5b-training-peak-memory-stage-deepspeed",
@@ -99,7 +98,7 @@ def test_full_reload_removes_deleted_files(data_copy: Path, store_dir: Path) -> 
     assert report.removed == [f"{BASE}agent/second"]
     with open_test_store(store_dir, read_only=True) as store:
         assert f"{BASE}agent/second" not in store.named_graphs()
-        assert f"{BASE}agent/second" not in read_manifest(store)
+        assert f"{BASE}agent/second" not in store.manifest()
 
 
 def test_loading_one_file_does_not_remove_the_others(data_copy: Path, store_dir: Path) -> None:
@@ -151,3 +150,45 @@ def test_reading_a_missing_store_says_how_to_make_one(tmp_path: Path) -> None:
     with pytest.raises(StoreError) as info:
         open_test_store(tmp_path / "nothing", read_only=True)
     assert "kg load" in str(info.value)
+
+
+def test_only_changed_files_are_loaded_again(data_copy: Path, store_dir: Path) -> None:
+    first = load(store_dir, data_copy)
+    assert first.changed == first.files == DATA_FILES
+    again = load(store_dir, data_copy)
+    assert again.changed == 0 and again.files == DATA_FILES
+    record = data_copy / SEED_RECORD
+    record.write_text(record.read_text().replace("hardware: NVIDIA H100", "hardware: NVIDIA  H100"))
+    one = load(store_dir, data_copy)
+    assert one.changed == 1
+    record.touch()  # a new time but the same bytes: the hash says unchanged
+    source = data_copy / SEED_SOURCE
+    source.write_text(source.read_text())
+    assert load(store_dir, data_copy).changed == 0
+
+
+def test_a_change_that_breaks_unchanged_files_is_refused(data_copy: Path, store_dir: Path) -> None:
+    load(store_dir, data_copy)
+    before = dump(store_dir)
+    # A new hash for the source's artifact: the record's review (unchanged) names the old one.
+    source = data_copy / SEED_SOURCE
+    source.write_text(source.read_text().replace(
+        "sha256: 4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60",
+        "sha256: " + "0" * 64))
+    with pytest.raises(InvalidDataError) as info:
+        load(store_dir, data_copy / "sources")
+    text = "\n".join(info.value.lines())
+    assert f"record {SEED_ID}: reviews[0].artifact_sha256: matches no artifact" in text
+    assert dump(store_dir) == before
+
+
+def test_deleting_a_source_that_unchanged_records_cite_is_refused(
+    data_copy: Path, store_dir: Path,
+) -> None:
+    load(store_dir, data_copy)
+    before = dump(store_dir)
+    (data_copy / SEED_SOURCE).unlink()
+    with pytest.raises(InvalidDataError) as info:
+        load(store_dir, data_copy / "sources")
+    assert "source: refers to a source that no source file defines" in "\n".join(info.value.lines())
+    assert dump(store_dir) == before

@@ -6,7 +6,8 @@ import pyoxigraph as ox
 import pytest
 from conftest import BASE, DATA, SEED_ID
 
-from kg.validation import validate_paths
+from kg.ingest import validate_files
+from kg.validation import map_paths
 
 PREFIXES = """
 PREFIX kg: <https://w3id.org/claimgraph/ns#>
@@ -31,7 +32,8 @@ CLAIM = f"<{BASE}record/{SEED_ID}>"
 def store() -> ox.Store:
     """The seed data mapped and loaded, one named graph per file, as the store will hold it."""
     store = ox.Store()
-    for mapped in validate_paths([DATA], BASE):
+    validate_files([DATA], BASE)
+    for mapped in map_paths([DATA], BASE):
         graph = ox.NamedNode(str(mapped.graph))
         store.extend(ox.Quad(*_ox(t), graph) for t in mapped.triples)
     return store

@@ -17,6 +17,7 @@ consistent snapshot; the next reader (or a server checking ``live``) sees the ne
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import shutil
 import time
@@ -26,7 +27,7 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from ..errors import QueryError, StoreError
-from .base import GraphStore, QueryResult, Term, insert_data_update
+from .base import GraphStore, Manifest, ManifestEntry, QueryResult, Term, insert_data_update
 
 LIVE = "live"
 LOCK = "write.lock"
@@ -55,8 +56,10 @@ class EmbeddedStore(GraphStore):
         self.path = path
         self._lock_file = None
         self.version: Path | None = None
+        self._manifest: Manifest | None = None
         if path is None:
             self._store = ox.Store()
+            self._manifest = {}
             return
         if read_only:
             version = live_version(path)
@@ -95,15 +98,52 @@ class EmbeddedStore(GraphStore):
         except (RuntimeError, ValueError) as exc:
             raise QueryError(f"the query cannot be run: {exc}") from None
 
+    def manifest(self) -> Manifest:
+        if self._manifest is None:
+            self._manifest = _read_manifest(self.version) if self.version else {}
+        return dict(self._manifest)
+
     def replace_graphs(
         self, graphs: Mapping[str, Iterable[ox.Quad]], remove: Iterable[str] = (),
+        manifest: Manifest | None = None,
     ) -> None:
         graphs = {name: list(quads) for name, quads in graphs.items()}
         remove = list(remove)
-        if self.path is None:  # in memory: one transaction in place
-            update = insert_data_update(graphs, remove)
-            if update:
-                self._store.update(update)
+        total = sum(len(q) for q in graphs.values())
+
+        def write(writer: ox.Store) -> None:
+            if total > BULK_THRESHOLD:
+                # Private until the switch, so non-transactional bulk writes are safe.
+                for name in {*graphs, *remove}:
+                    writer.remove_graph(ox.NamedNode(name))
+                writer.bulk_extend(q for quads in graphs.values() for q in quads)
+            else:
+                update = insert_data_update(graphs, remove)
+                if update:
+                    writer.update(update)
+        self._new_version(write, manifest)
+
+    def load_nquads(
+        self, nquads: bytes, graphs: Iterable[str], remove: Iterable[str] = (),
+        manifest: Manifest | None = None,
+    ) -> None:
+        graphs, remove = list(graphs), list(remove)
+        if self.path is None or len(nquads) < 200 * BULK_THRESHOLD:
+            super().load_nquads(nquads, graphs, remove, manifest)
+            return
+
+        def write(writer: ox.Store) -> None:
+            for name in {*graphs, *remove}:
+                writer.remove_graph(ox.NamedNode(name))
+            writer.bulk_load(nquads, format=ox.RdfFormat.N_QUADS)
+        self._new_version(write, manifest)
+
+    def _new_version(self, write, manifest: Manifest | None) -> None:
+        """Checkpoint the live version, ``write`` into the copy, switch ``live`` to it."""
+        if self.path is None:  # in memory: in place (each write is its own transaction)
+            write(self._store)
+            if manifest is not None:
+                self._manifest = dict(manifest)
             return
         if self._lock_file is None:
             raise StoreError("the store was opened read-only")
@@ -113,27 +153,20 @@ class EmbeddedStore(GraphStore):
             if self.version is not None:
                 self._store.backup(str(new))  # a checkpoint: hard links, no copy
             writer = self._open(new, read_only=False)
-            total = sum(len(q) for q in graphs.values())
-            if total > BULK_THRESHOLD:
-                # Private until the switch below, so non-transactional bulk writes are safe.
-                for name in {*graphs, *remove}:
-                    writer.remove_graph(ox.NamedNode(name))
-                writer.bulk_extend(q for quads in graphs.values() for q in quads)
-            else:
-                update = insert_data_update(graphs, remove)
-                if update:
-                    writer.update(update)
+            write(writer)
             writer.flush()
             del writer
+            _write_manifest(new, manifest if manifest is not None else self.manifest())
         except OSError as exc:
-            shutil.rmtree(new, ignore_errors=True)
+            _remove_version(new)
             raise StoreError(f"cannot write the store at {root}: {exc}") from None
         except BaseException:
-            shutil.rmtree(new, ignore_errors=True)
+            _remove_version(new)
             raise
         _switch(root, new)
         self.version = new
         self._store = self._open(new, read_only=True)
+        self._manifest = None
         _prune(root, keep={new})
 
     def named_graphs(self) -> set[str]:
@@ -168,10 +201,36 @@ def _switch(root: Path, version: Path) -> None:
         os.close(directory)
 
 
+def _manifest_path(version: Path) -> Path:
+    return version.with_name(version.name + ".manifest.json")
+
+
+def _read_manifest(version: Path) -> Manifest:
+    path = _manifest_path(version)
+    if not path.exists():
+        return {}
+    return {graph: ManifestEntry(**entry) for graph, entry in json.loads(path.read_text()).items()}
+
+
+def _write_manifest(version: Path, manifest: Manifest) -> None:
+    """The load manifest of a version, beside it (written before the version goes live)."""
+    path = _manifest_path(version)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps({g: e.__dict__ for g, e in sorted(manifest.items())}))
+    with temporary.open("rb") as handle:
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+
+
+def _remove_version(version: Path) -> None:
+    shutil.rmtree(version, ignore_errors=True)
+    _manifest_path(version).unlink(missing_ok=True)
+
+
 def _prune(root: Path, keep: set[Path]) -> None:
     """Drop old versions, keeping the newest few (a reader may still hold the previous one;
     its open files stay readable after the unlink in any case)."""
     versions = sorted((p for p in root.glob("v-*") if p.is_dir()), key=lambda p: p.name)
     for old in versions[:-KEEP_VERSIONS]:
         if old not in keep:
-            shutil.rmtree(old, ignore_errors=True)
+            _remove_version(old)

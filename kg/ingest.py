@@ -1,0 +1,230 @@
+"""Ingest: data files to validated N-Quads, on every core.
+
+Each file is read, parsed, mapped and validated on its own (in worker processes for
+large batches): everything SHACL checks within one file is decided there, and the
+results are turned into problems in terms of the file while its origins are at hand.
+What needs other files is sent back as plain data and decided once all files are in:
+
+- class checks on values defined elsewhere (a record's source, a review's agent) come
+  back as *obligations*, each with the problem it would be, decided against the types
+  every file declares (and, for a partial load, what the store holds);
+- the SHACL-SPARQL constraints (which join across files) run once over the triples
+  they name, collected from every file.
+
+The content comes back as N-Quads, ready for a bulk load.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyoxigraph as ox
+from rdflib import URIRef
+
+from .datafiles import display_name, find_data_files, read_data_file
+from .errors import InvalidDataError, Problem
+from .mapping import map_file
+from .namespaces import RDF
+from .rdfterms import to_ox, to_quads
+from .shacl_engine import Deferred, Index
+from .store.base import ManifestEntry
+from .validation import Translator, duplicate_ids, engine
+from .vocabulary import load_terms
+
+#: Below this many files, starting worker processes costs more than it saves.
+PARALLEL_FROM = 300
+
+
+@dataclass
+class Obligation:
+    """A deferred class check: the value, the shape, and the problem it is if it fails."""
+
+    value: str
+    shape: str
+    problems: dict[str, Problem]  # component -> problem
+
+
+@dataclass
+class FileOutcome:
+    """One file, ingested: plain data, so that it crosses process boundaries cheaply."""
+
+    path: str
+    graph: str = ""
+    nquads: bytes = b""
+    triples: int = 0
+    types: list[tuple[str, str]] = field(default_factory=list)
+    sparql_quads: bytes = b""
+    obligations: list[Obligation] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    entry: ManifestEntry | None = None
+    label: str = ""
+    name: str = ""
+    kind: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.graph)
+
+
+def ingest_file(job: tuple[Path, str]) -> FileOutcome:
+    """Read, map and validate one file as far as it can be alone."""
+    path, base = job
+    outcome = FileOutcome(path=str(path))
+    try:
+        stat = path.stat()
+        datafile = read_data_file(path)
+        mapped = map_file(datafile, base)
+    except InvalidDataError as exc:
+        outcome.problems = exc.problems
+        return outcome
+    eng = engine()
+    index = Index()
+    index.add_all(mapped.triples)
+    deferred: list[Deferred] = []
+    results = eng.validate(index, set(mapped.origins.nodes), deferred, sparql=False)
+    translator = Translator([mapped], load_terms().graph)
+    outcome.problems = translator.problems(results)
+    for item in deferred:
+        outcome.obligations.append(Obligation(
+            value=str(item.value), shape=str(item.constraints.shape),
+            problems={component: translator.problems([item.result(component)])[0]
+                      for component in ("ClassConstraintComponent", "OrConstraintComponent")}))
+    graph = str(mapped.graph)
+    quads = list(to_quads(mapped.triples, graph))
+    outcome.graph = graph
+    outcome.label, outcome.name, outcome.kind = mapped.label, datafile.name, datafile.kind
+    outcome.nquads = ox.serialize(quads, format=ox.RdfFormat.N_QUADS)
+    outcome.triples = len(quads)
+    outcome.types = [(str(s), str(o)) for s, p, o in mapped.triples
+                     if p == RDF.type and isinstance(s, URIRef)]  # blank nodes stay in a file
+    wanted = eng.sparql_predicates
+    outcome.sparql_quads = ox.serialize(
+        [ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.DefaultGraph())  # type: ignore[arg-type]
+         for s, p, o in mapped.triples if p in wanted], format=ox.RdfFormat.N_QUADS)
+    outcome.entry = ManifestEntry(str(path.resolve()), hashlib.sha256(path.read_bytes())
+                                  .hexdigest(), stat.st_size, stat.st_mtime_ns)
+    return outcome
+
+
+Progress = Callable[[Iterable[FileOutcome], int], Iterable[FileOutcome]]
+
+
+def ingest(
+    files: list[Path], base: str,
+    external_types: Callable[[set[str]], dict[str, set[str]]] | None = None,
+    progress: Progress | None = None,
+) -> tuple[list[FileOutcome], list[Problem]]:
+    """Ingest ``files``; return the outcomes of those that mapped, and every problem.
+
+    ``external_types`` gives the types of IRIs no file of the batch defines (what a
+    store already holds); without it such references are unresolved.
+    """
+    eng = engine()  # compiled before the workers fork, so they share it
+    jobs = [(path, base) for path in files]
+    workers = min(os.cpu_count() or 1, 8)
+    if len(jobs) >= PARALLEL_FROM and workers > 1:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            stream = pool.imap(ingest_file, jobs, chunksize=64)
+            outcomes = list(progress(stream, len(jobs)) if progress else stream)
+    else:
+        stream = (ingest_file(job) for job in jobs)
+        outcomes = list(progress(stream, len(jobs)) if progress else stream)
+    problems = [p for o in outcomes for p in o.problems]
+    good = [o for o in outcomes if o.ok]
+    problems += duplicate_ids((o.graph, o.name, o.label) for o in good)
+
+    types: dict[str, set[str]] = defaultdict(set)
+    owner: dict[str, FileOutcome] = {}
+    for o in good:
+        for node, cls in o.types:
+            types[node].add(cls)
+            owner.setdefault(node, o)
+    unknown = {ob.value for o in good for ob in o.obligations if ob.value not in types}
+    external = external_types(unknown) if unknown and external_types is not None else {}
+    for node, classes in external.items():
+        types[node] |= classes
+
+    shapes = {str(k): c for k, c in eng._compiled.items()}
+    for o in good:
+        for ob in o.obligations:
+            item = Deferred(URIRef("urn:x"), None, URIRef(ob.value), shapes[ob.shape])
+            for component in eng.check_deferred(item, [URIRef(t) for t in types[ob.value]]):
+                problems.append(ob.problems[component])
+    problems += _sparql_problems(good, types, owner, base, external)
+    return good, problems
+
+
+def _sparql_problems(good: list[FileOutcome], types: dict[str, set[str]],
+                     owner: dict[str, FileOutcome], base: str,
+                     external: dict[str, set[str]]) -> list[Problem]:
+    eng = engine()
+    focus_by_shape: dict = {}
+    for shape in eng.node_shapes:
+        if shape.sparql:
+            classes = {str(c) for t in shape.targets for c in eng._subclasses(t)}
+            focus = {URIRef(n) for n, cs in types.items() if cs & classes}
+            if focus:
+                focus_by_shape[shape.shape] = focus
+    if not focus_by_shape:
+        return []
+    store = ox.Store()
+    # The triples the constraints name (rdf:type included), from every file of the batch.
+    store.bulk_load(b"".join(o.sparql_quads for o in good), format=ox.RdfFormat.N_QUADS)
+    extra = [(s, p, o) for s, p, o in load_terms().graph if p in eng.sparql_predicates]
+    extra += [(URIRef(node), RDF.type, URIRef(cls))
+              for node, classes in external.items() for cls in classes]
+    store.extend(ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.DefaultGraph())  # type: ignore[arg-type]
+                 for s, p, o in extra)
+
+    remapped: dict[str, Index] = {}
+
+    def file_index(node) -> tuple[FileOutcome | None, Index]:
+        outcome = owner.get(str(node))
+        if outcome is None:
+            return None, Index()
+        if outcome.path not in remapped:  # rare: only for a violation
+            index = Index()
+            index.add_all(map_file(read_data_file(Path(outcome.path)), base).triples)
+            remapped[outcome.path] = index
+        return outcome, remapped[outcome.path]
+
+    def written(node, predicate):
+        _, index = file_index(node)
+        return list(index.spo.get(node, {}).get(predicate, ()))
+
+    problems = []
+    for result in eng.sparql_results(store, focus_by_shape, written):
+        outcome, _ = file_index(result.focus)
+        if outcome is None:
+            continue
+        mapped = map_file(read_data_file(Path(outcome.path)), base)
+        problems += Translator([mapped], load_terms().graph).problems([result])
+    return problems
+
+
+def validate_files(
+    paths: Iterable[Path], base: str, context: Iterable[Path] = (),
+    progress: Progress | None = None,
+) -> list[FileOutcome]:
+    """Validate the data files under ``paths``; references may also resolve against the
+    files under ``context`` (whose own problems are not reported).
+
+    :raises InvalidDataError: naming every problem, by file, record and field.
+    :raises UsageError: when a path does not exist.
+    """
+    files = find_data_files(paths)
+    chosen = {f.resolve() for f in files}
+    extra = [f for f in find_data_files(context) if f.resolve() not in chosen] if context else []
+    outcomes, problems = ingest(files + extra, base, progress=progress)
+    names = {o.name for o in outcomes if Path(o.path).resolve() in chosen}
+    mine = {display_name(f) for f in files}
+    problems = [p for p in problems if p.file in mine or p.file in names]
+    if problems:
+        raise InvalidDataError(problems)
+    return [o for o in outcomes if Path(o.path).resolve() in chosen]
