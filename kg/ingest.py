@@ -23,6 +23,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 import pyoxigraph as ox
 from rdflib import URIRef
@@ -118,12 +119,14 @@ Progress = Callable[[Iterable[FileOutcome], int], Iterable[FileOutcome]]
 def ingest(
     files: list[Path], base: str,
     external_types: Callable[[set[str]], dict[str, set[str]]] | None = None,
-    progress: Progress | None = None,
+    progress: Progress | None = None, spool: BinaryIO | None = None,
 ) -> tuple[list[FileOutcome], list[Problem]]:
     """Ingest ``files``; return the outcomes of those that mapped, and every problem.
 
     ``external_types`` gives the types of IRIs no file of the batch defines (what a
-    store already holds); without it such references are unresolved.
+    store already holds); without it such references are unresolved. With ``spool``,
+    each file's N-Quads are written there as it comes in (and not kept), so a large
+    batch never holds all its content in memory.
     """
     eng = engine()  # compiled before the workers fork, so they share it
     jobs = [(path, base) for path in files]
@@ -131,10 +134,10 @@ def ingest(
     if len(jobs) >= PARALLEL_FROM and workers > 1:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             stream = pool.imap(ingest_file, jobs, chunksize=64)
-            outcomes = list(progress(stream, len(jobs)) if progress else stream)
+            outcomes = list(_spooled(progress(stream, len(jobs)) if progress else stream, spool))
     else:
         stream = (ingest_file(job) for job in jobs)
-        outcomes = list(progress(stream, len(jobs)) if progress else stream)
+        outcomes = list(_spooled(progress(stream, len(jobs)) if progress else stream, spool))
     problems = [p for o in outcomes for p in o.problems]
     good = [o for o in outcomes if o.ok]
     problems += duplicate_ids((o.graph, o.name, o.label) for o in good)
@@ -158,6 +161,14 @@ def ingest(
                 problems.append(ob.problems[component])
     problems += _sparql_problems(good, types, owner, base, external)
     return good, problems
+
+
+def _spooled(outcomes: Iterable[FileOutcome], spool: BinaryIO | None) -> Iterable[FileOutcome]:
+    for outcome in outcomes:
+        if spool is not None:
+            spool.write(outcome.nquads)
+            outcome.nquads = b""
+        yield outcome
 
 
 def _sparql_problems(good: list[FileOutcome], types: dict[str, set[str]],

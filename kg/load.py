@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import resource
+import tempfile
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -86,33 +87,35 @@ def load_paths(
     def external_types(nodes: set[str]) -> dict[str, set[str]]:
         return store_types(store, nodes, exclude=replaced | set(removed))
 
-    outcomes, problems = ingest(changed, base, external_types, progress)
-    # Files that were not in the batch but point at a node the batch removes (a deleted
-    # source, an artifact whose hash changed) are validated again, in the same batch.
-    dependents = _dependents(store, removed, replaced, outcomes, by_file,
-                             {str(f.resolve()) for f in changed})
-    if dependents:
-        more, more_problems = ingest(dependents, base, external_types)
-        outcomes += more
-        problems += more_problems
-    if problems:
-        raise InvalidDataError(problems, consequence="nothing was loaded; the store is unchanged")
+    # The content goes to a spool file as it is made, never all into memory.
+    with tempfile.NamedTemporaryFile(prefix="kg-load-", suffix=".nq") as spool:
+        outcomes, problems = ingest(changed, base, external_types, progress, spool)
+        # Files not in the batch that point at a node the batch removes (a deleted source,
+        # an artifact whose hash changed) are validated again, in the same batch.
+        dependents = _dependents(store, removed, replaced, outcomes, by_file,
+                                 {str(f.resolve()) for f in changed})
+        if dependents:
+            more, more_problems = ingest(dependents, base, external_types, spool=spool)
+            outcomes += more
+            problems += more_problems
+        if problems:
+            raise InvalidDataError(problems,
+                                   consequence="nothing was loaded; the store is unchanged")
 
-    graphs = {o.graph for o in outcomes}
-    # A graph whose file moved is dropped under its old name too.
-    stale = sorted(replaced - graphs)
-    for graph in (*removed, *stale):
-        manifest.pop(graph, None)
-    for o in outcomes:
-        assert o.entry is not None
-        manifest[o.graph] = o.entry
-    nquads = [o.nquads for o in outcomes]
-    if not same_schema or not manifest.get(SCHEMA_ENTRY):
-        nquads.append(ontology_nquads())
-        graphs |= ontology_graph_names()
-    manifest[SCHEMA_ENTRY] = ManifestEntry("shapes/ and ontology/", schema)
-    if outcomes or removed or stale or not same_schema:
-        store.load_nquads(b"".join(nquads), graphs, [*removed, *stale], manifest)
+        graphs = {o.graph for o in outcomes}
+        stale = sorted(replaced - graphs)  # a graph whose file now names another id
+        for graph in (*removed, *stale):
+            manifest.pop(graph, None)
+        for o in outcomes:
+            assert o.entry is not None
+            manifest[o.graph] = o.entry
+        if not same_schema:
+            spool.write(ontology_nquads())
+            graphs |= ontology_graph_names()
+        manifest[SCHEMA_ENTRY] = ManifestEntry("shapes/ and ontology/", schema)
+        if outcomes or removed or stale or not same_schema:
+            spool.flush()
+            store.load_nquads(Path(spool.name), graphs, [*removed, *stale], manifest)
 
     peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
                resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024

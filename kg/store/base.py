@@ -5,6 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TypeAlias
 
 import pyoxigraph as ox
@@ -53,13 +54,13 @@ class GraphStore(ABC):
         """
 
     def load_nquads(
-        self, nquads: bytes, graphs: Iterable[str], remove: Iterable[str] = (),
+        self, nquads: Path, graphs: Iterable[str], remove: Iterable[str] = (),
         manifest: Manifest | None = None,
     ) -> None:
-        """Like :meth:`replace_graphs`, with the new content of ``graphs`` as N-Quads
-        (what a bulk loader reads fastest)."""
+        """Like :meth:`replace_graphs`, with the new content of ``graphs`` in an N-Quads
+        file (what a bulk loader reads fastest)."""
         content: dict[str, list[ox.Quad]] = {name: [] for name in graphs}
-        for quad in ox.parse(nquads, ox.RdfFormat.N_QUADS):
+        for quad in ox.parse(path=str(nquads), format=ox.RdfFormat.N_QUADS):
             content[quad.graph_name.value].append(quad)
         self.replace_graphs(content, remove, manifest)
 

@@ -124,18 +124,18 @@ class EmbeddedStore(GraphStore):
         self._new_version(write, manifest)
 
     def load_nquads(
-        self, nquads: bytes, graphs: Iterable[str], remove: Iterable[str] = (),
+        self, nquads: Path, graphs: Iterable[str], remove: Iterable[str] = (),
         manifest: Manifest | None = None,
     ) -> None:
         graphs, remove = list(graphs), list(remove)
-        if self.path is None or len(nquads) < 200 * BULK_THRESHOLD:
+        if self.path is None or nquads.stat().st_size < 200 * BULK_THRESHOLD:
             super().load_nquads(nquads, graphs, remove, manifest)
             return
 
         def write(writer: ox.Store) -> None:
             for name in {*graphs, *remove}:
                 writer.remove_graph(ox.NamedNode(name))
-            writer.bulk_load(nquads, format=ox.RdfFormat.N_QUADS)
+            writer.bulk_load(path=str(nquads), format=ox.RdfFormat.N_QUADS)
         self._new_version(write, manifest)
 
     def _new_version(self, write, manifest: Manifest | None) -> None:
