@@ -44,11 +44,12 @@ PARALLEL_FROM = 300
 
 @dataclass
 class Obligation:
-    """A deferred class check: the value, the shape, and the problem it is if it fails."""
+    """A deferred class check: on ``value`` at ``focus``/``path``, by the shape ``shape``."""
 
+    focus: str
+    path: str
     value: str
     shape: str
-    problems: dict[str, Problem]  # component -> problem
 
 
 @dataclass
@@ -91,11 +92,9 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
     results = eng.validate(index, set(mapped.origins.nodes), deferred, sparql=False)
     translator = Translator([mapped], load_terms().graph)
     outcome.problems = translator.problems(results)
-    for item in deferred:
-        outcome.obligations.append(Obligation(
-            value=str(item.value), shape=str(item.constraints.shape),
-            problems={component: translator.problems([item.result(component)])[0]
-                      for component in ("ClassConstraintComponent", "OrConstraintComponent")}))
+    # Decided later; a failure (rare) maps the file again to say which field is wrong.
+    outcome.obligations = [Obligation(str(d.focus), str(d.path), str(d.value),
+                                      str(d.constraints.shape)) for d in deferred]
     graph = str(mapped.graph)
     quads = list(to_quads(mapped.triples, graph))
     outcome.graph = graph
@@ -104,10 +103,10 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
     outcome.triples = len(quads)
     outcome.types = [(str(s), str(o)) for s, p, o in mapped.triples
                      if p == RDF.type and isinstance(s, URIRef)]  # blank nodes stay in a file
-    wanted = eng.sparql_predicates
+    wanted = {str(p) for p in eng.sparql_predicates}
     outcome.sparql_quads = ox.serialize(
-        [ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.DefaultGraph())  # type: ignore[arg-type]
-         for s, p, o in mapped.triples if p in wanted], format=ox.RdfFormat.N_QUADS)
+        [ox.Quad(q.subject, q.predicate, q.object) for q in quads if q.predicate.value in wanted],
+        format=ox.RdfFormat.N_QUADS)
     outcome.entry = ManifestEntry(str(path.resolve()), hashlib.sha256(path.read_bytes())
                                   .hexdigest(), stat.st_size, stat.st_mtime_ns)
     return outcome
@@ -155,10 +154,13 @@ def ingest(
 
     shapes = {str(k): c for k, c in eng._compiled.items()}
     for o in good:
+        failed = []
         for ob in o.obligations:
-            item = Deferred(URIRef("urn:x"), None, URIRef(ob.value), shapes[ob.shape])
-            for component in eng.check_deferred(item, [URIRef(t) for t in types[ob.value]]):
-                problems.append(ob.problems[component])
+            item = Deferred(URIRef(ob.focus), URIRef(ob.path), URIRef(ob.value), shapes[ob.shape])
+            failed += [item.result(component) for component in
+                       eng.check_deferred(item, [URIRef(t) for t in types[ob.value]])]
+        if failed:
+            problems += _translate(o, failed, base)
     problems += _sparql_problems(good, types, owner, base, external)
     return good, problems
 
@@ -212,11 +214,15 @@ def _sparql_problems(good: list[FileOutcome], types: dict[str, set[str]],
     problems = []
     for result in eng.sparql_results(store, focus_by_shape, written):
         outcome, _ = file_index(result.focus)
-        if outcome is None:
-            continue
-        mapped = map_file(read_data_file(Path(outcome.path)), base)
-        problems += Translator([mapped], load_terms().graph).problems([result])
+        if outcome is not None:
+            problems += _translate(outcome, [result], base)
     return problems
+
+
+def _translate(outcome: FileOutcome, results: list, base: str) -> list[Problem]:
+    """Results about one file in terms of the file: map it again for its origins."""
+    mapped = map_file(read_data_file(Path(outcome.path)), base)
+    return Translator([mapped], load_terms().graph).problems(results)
 
 
 def validate_files(

@@ -11,10 +11,18 @@ from rdflib.term import Node
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 
 
+_NAMED: dict[str, ox.NamedNode] = {}
+
+
 def to_ox(term: Node) -> ox.NamedNode | ox.BlankNode | ox.Literal:
     """One term, its lexical form kept exactly as written."""
     if isinstance(term, URIRef):
-        return ox.NamedNode(str(term))
+        named = _NAMED.get(term)
+        if named is None:
+            named = ox.NamedNode(str(term))
+            if len(_NAMED) < 50_000:  # predicates, classes, shared nodes repeat
+                _NAMED[term] = named
+        return named
     if isinstance(term, BNode):
         return ox.BlankNode(str(term))
     if isinstance(term, Literal):

@@ -59,6 +59,7 @@ def map_file(datafile: DataFile, base: str, terms: Terms | None = None) -> Mappe
         ctx.problem("id", "missing 'id' (every data file names what it holds by an id)")
         raise InvalidDataError(ctx.problems)
     subject = ctx.iri(segment, ident)
+    ctx.name_blank_nodes(str(subject))
     node = Node(ctx, subject, datafile.content, "")
     ctx.origins.nodes[subject] = ""
     node.declare("kind")

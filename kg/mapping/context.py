@@ -10,6 +10,7 @@ to the YAML field path (``reviews[0].reviewed_at``) and the value as written.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -51,6 +52,18 @@ class MapContext:
         self.problems: list[Problem] = []
         #: Every key path the mappers asked for, lists written "[]": the file format's keys.
         self.keys: set[str] = set()
+        self._blank = 0
+        self._blank_prefix = ""
+
+    def bnode(self) -> BNode:
+        """A blank node whose label is the same each time the file is mapped, and unique to
+        the file: mapping a file again (to explain a problem found later) finds the same
+        nodes, and the N-Quads of many files never share a label."""
+        self._blank += 1
+        return BNode(f"{self._blank_prefix}n{self._blank}")
+
+    def name_blank_nodes(self, graph: str) -> None:
+        self._blank_prefix = "b" + hashlib.sha256(graph.encode()).hexdigest()[:16]
 
     def iri(self, kind: str, ident: str) -> URIRef:
         """The minted IRI of a thing of ``kind`` with id ``ident``."""
@@ -205,7 +218,7 @@ class Node:
         raw = self.declare(key, predicate)
         if raw is None:
             return None
-        sub = subject if subject is not None else BNode()
+        sub = subject if subject is not None else self.ctx.bnode()
         node = self.ctx.node(sub, raw, self._path(key))
         if node is None:
             return None
@@ -228,7 +241,7 @@ class Node:
             return []
         nodes = []
         for i, item in enumerate(raw):
-            sub = subject(i + 1) if subject else BNode()
+            sub = subject(i + 1) if subject else self.ctx.bnode()
             node = self.ctx.node(sub, item, f"{self._path(key)}[{i}]")
             if node is None:
                 continue

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rdflib import BNode, Literal, URIRef
+from rdflib import Literal, URIRef
 
 from ..namespaces import CITO, DCTERMS, KG, OA, PROV, QUDT, RDF, RDFS, XSD
 from .context import Node
@@ -129,14 +129,14 @@ def _locator(source: URIRef | None):
         page = node.literal("page", KG.page, XSD.positiveInteger)
         quote = node.scalar("quote", OA.exact)
         if quote is not None:
-            selector = BNode()
+            selector = ctx.bnode()
             ctx.add(node.subject, OA.hasSelector, selector)
             ctx.add(selector, RDF.type, OA.TextQuoteSelector)
             node.facet(selector).emit("quote", OA.exact, Literal(quote), quote)
             ctx.origins.fields[(selector, OA.exact)] = node._path("quote")
         if page is not None:
             # Paired with the quote: a PDF page fragment alone is fragile.
-            selector = BNode()
+            selector = ctx.bnode()
             ctx.add(node.subject, OA.hasSelector, selector)
             ctx.add(selector, RDF.type, OA.FragmentSelector)
             ctx.add(selector, DCTERMS.conformsTo, PDF_FRAGMENT)

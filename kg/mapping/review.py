@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rdflib import BNode, URIRef
+from rdflib import URIRef
 
 from ..namespaces import KG, KGV, PROV, RDFS, XSD
 from .context import Node
@@ -18,7 +18,7 @@ def build_review(node: Node, source: URIRef | None, origin: str) -> None:
     node.ctx.add(node.subject, KG.origin, KGV[origin])
 
     node.ref("agent", PROV.wasAssociatedWith, "agent")
-    association = node.facet(BNode())
+    association = node.facet(node.ctx.bnode())
     association.type(PROV.Association)
     node.ctx.add(node.subject, PROV.qualifiedAssociation, association.subject)
     association.ref("agent", PROV.agent, "agent")

@@ -5,7 +5,7 @@ Run files are written by the runner (``kg reproduce``); docs/runs.md fixes their
 
 from __future__ import annotations
 
-from rdflib import BNode, Literal, URIRef
+from rdflib import Literal, URIRef
 
 from ..namespaces import KG, KGV, PROV, QUDT, RDF, RDFS, SCHEMA, SPDX, XSD
 from .context import Node
@@ -24,7 +24,7 @@ def map_run(node: Node) -> None:
         ctx.add(run, SCHEMA.object, claim)
 
     node.ref("agent", PROV.wasAssociatedWith, "agent")
-    association = node.facet(BNode())
+    association = node.facet(node.ctx.bnode())
     association.type(PROV.Association)
     ctx.add(run, PROV.qualifiedAssociation, association.subject)
     association.ref("agent", PROV.agent, "agent")
