@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-from pyshacl import validate as shacl_validate
 from rdflib import BNode, Graph, URIRef
 from rdflib.term import Node as Term
 
@@ -98,6 +97,8 @@ def shacl_results(
         if context is not None:
             index.add_all(context)
         return engine().validate(index, owned)
+    from pyshacl import validate as shacl_validate  # the reference: imported only when used
+
     # An ill-typed literal ("2026-13-45T...") is a user error the shapes report; rdflib
     # would also log a traceback for it.
     logging.getLogger("rdflib.term").setLevel(logging.ERROR)
