@@ -9,6 +9,7 @@ deep nesting, oversized files and bytes that are not UTF-8.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,28 +42,25 @@ class DataFile:
 
 
 def find_data_files(paths: Iterable[Path]) -> list[Path]:
-    """Every data file at or under ``paths``, sorted, each once.
+    """Every data file at or under ``paths``, sorted, each once (hidden files and folders
+    skipped).
 
     :raises UsageError: when a path does not exist or names a non-YAML file.
     """
-    found: set[Path] = set()
+    found: set[str] = set()
     for path in paths:
         if path.is_dir():
-            found.update(
-                p for p in path.rglob("*")
-                if p.suffix in SUFFIXES and p.is_file() and not _hidden(p, path)
-            )
+            for folder, subfolders, names in os.walk(path):
+                subfolders[:] = [d for d in subfolders if not d.startswith(".")]
+                found.update(os.path.join(folder, n) for n in names
+                             if n.endswith(SUFFIXES) and not n.startswith("."))
         elif path.is_file():
             if path.suffix not in SUFFIXES:
                 raise UsageError(f"{path}: not a data file (expected .yaml or .yml)")
-            found.add(path)
+            found.add(str(path))
         else:
             raise UsageError(f"{path}: no such file or directory")
-    return sorted(found)
-
-
-def _hidden(path: Path, root: Path) -> bool:
-    return any(part.startswith(".") for part in path.relative_to(root).parts)
+    return [Path(p) for p in sorted(found)]
 
 
 def display_name(path: Path) -> str:

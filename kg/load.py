@@ -10,7 +10,9 @@ moments. A change of the shapes or the ontology revalidates everything.
 
 from __future__ import annotations
 
+import gc
 import hashlib
+import os
 import resource
 import tempfile
 import time
@@ -67,7 +69,17 @@ def load_paths(
     :raises UsageError: when a path does not exist.
     """
     started = time.perf_counter()
-    paths = list(paths)
+    collecting = gc.isenabled()
+    gc.disable()  # see ingest(): many small objects, no cycles
+    try:
+        return _load(store, list(paths), base, progress, force, started)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | None,
+          force: bool, started: float) -> LoadReport:
     files = find_data_files(paths)
     manifest = store.manifest()
     schema = schema_hash()
@@ -75,14 +87,14 @@ def load_paths(
     by_file = {entry.file: graph for graph, entry in manifest.items() if graph != SCHEMA_ENTRY}
     changed = [f for f in files if force or not same_schema or not _unchanged(f, manifest, by_file)]
 
-    present = {str(f.resolve()) for f in files}
-    directories = [p.resolve() for p in paths if p.is_dir()]
+    present = {os.path.abspath(f) for f in files}
+    directories = [Path(os.path.abspath(p)) for p in paths if p.is_dir()]
     removed = sorted(
         graph for graph, entry in manifest.items()
         if graph != SCHEMA_ENTRY and entry.file not in present
         and any(Path(entry.file).is_relative_to(d) for d in directories)
     )
-    replaced = {by_file[str(f.resolve())] for f in changed if str(f.resolve()) in by_file}
+    replaced = {by_file[os.path.abspath(f)] for f in changed if os.path.abspath(f) in by_file}
 
     def external_types(nodes: set[str]) -> dict[str, set[str]]:
         return store_types(store, nodes, exclude=replaced | set(removed))
@@ -93,7 +105,7 @@ def load_paths(
         # Files not in the batch that point at a node the batch removes (a deleted source,
         # an artifact whose hash changed) are validated again, in the same batch.
         dependents = _dependents(store, removed, replaced, outcomes, by_file,
-                                 {str(f.resolve()) for f in changed})
+                                 {os.path.abspath(f) for f in changed})
         if dependents:
             more, more_problems = ingest(dependents, base, external_types, spool=spool)
             outcomes += more
@@ -127,7 +139,7 @@ def load_paths(
 
 def _unchanged(path: Path, manifest: Manifest, by_file: dict[str, str]) -> bool:
     """Unchanged when size and modification time match; a hash settles a touched file."""
-    key = str(path.resolve())
+    key = os.path.abspath(path)
     graph = by_file.get(key)
     if graph is None:
         return False

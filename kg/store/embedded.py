@@ -115,7 +115,9 @@ class EmbeddedStore(GraphStore):
             if total > BULK_THRESHOLD:
                 # Private until the switch, so non-transactional bulk writes are safe.
                 for name in {*graphs, *remove}:
-                    writer.remove_graph(ox.NamedNode(name))
+                    graph = ox.NamedNode(name)
+                    if writer.contains_named_graph(graph):
+                        writer.remove_graph(graph)
                 writer.bulk_extend(q for quads in graphs.values() for q in quads)
             else:
                 update = insert_data_update(graphs, remove)
@@ -134,7 +136,9 @@ class EmbeddedStore(GraphStore):
 
         def write(writer: ox.Store) -> None:
             for name in {*graphs, *remove}:
-                writer.remove_graph(ox.NamedNode(name))
+                graph = ox.NamedNode(name)
+                if writer.contains_named_graph(graph):  # a first load has nothing to drop
+                    writer.remove_graph(graph)
             writer.bulk_load(path=str(nquads), format=ox.RdfFormat.N_QUADS)
         self._new_version(write, manifest)
 
