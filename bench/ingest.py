@@ -82,10 +82,9 @@ def bench(n: int, work: Path, naive_up_to: int) -> dict[str, object]:
         subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), str(n), "--seed", "1",
                         "-o", str(corpus)], check=True, stderr=subprocess.DEVNULL)
     nquads = work / f"quads-{n}.nq"
-    if nquads.exists():  # made by an earlier run over the same corpus
-        triples = sum(1 for _ in nquads.open("rb"))
-    else:
-        triples = quads_of(corpus, nquads)
+    # Made once per corpus; later runs reuse it.
+    triples = (sum(1 for _ in nquads.open("rb")) if nquads.exists()
+               else quads_of(corpus, nquads))
     stores = work / f"stores-{n}"
     shutil.rmtree(stores, ignore_errors=True)
     stores.mkdir()

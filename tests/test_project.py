@@ -15,7 +15,7 @@ def test_ruff_clean() -> None:
     ruff = shutil.which("ruff")
     if ruff is None:
         pytest.fail("ruff is part of the test extra; install it with pip install -e '.[test]'")
-    result = subprocess.run([ruff, "check", "kg", "tests", "recipes"], cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run([ruff, "check", "kg", "tests", "recipes", "bench"], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
