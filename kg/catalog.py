@@ -24,6 +24,9 @@ FACETS: dict[str, tuple[str, str]] = {
     "method": ("methods", "method_labels"),
 }
 SEARCHED = ("title", "model", "dataset", "quote", "id")
+#: The columns of the JSON and CSV listings.
+LISTING_FIELDS = ("record", "id", "title", "metric", "model", "printed_value", "unit",
+                  "evidence_kind", "review_status", "source", "source_title", "methods")
 
 
 @dataclass
@@ -51,7 +54,7 @@ class Row:
     text: str = ""
 
     def as_dict(self) -> dict[str, object]:
-        """The row for JSON and CSV listings."""
+        """The row for JSON and CSV listings (keys: :data:`LISTING_FIELDS`)."""
         return {
             "record": self.record, "id": self.id, "title": self.title, "metric": self.metric,
             "model": self.model, "printed_value": self.printed, "unit": self.unit,

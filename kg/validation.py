@@ -67,24 +67,6 @@ def engine() -> Engine:
     return Engine(shapes_graph(), load_terms().graph)
 
 
-def validate_mapped(
-    mapped: list[MappedFile], context: Graph | None = None, *, reference: bool = False,
-) -> None:
-    """Run the shapes over ``mapped`` (plus ``context``, which references may resolve against).
-
-    Only problems of ``mapped`` are reported; ``context`` (other files, or what a
-    store already holds) is there for its nodes' types. ``reference=True`` runs
-    pyshacl instead of the compiled engine (they give the same results; pyshacl is
-    the reference the engine is tested against, and much slower).
-
-    :raises InvalidDataError: when any shape is violated.
-    """
-    results = shacl_results(mapped, context, reference=reference)
-    problems = Translator(mapped, load_terms().graph).problems(results)
-    if problems:
-        raise InvalidDataError(problems)
-
-
 def shacl_results(
     mapped: list[MappedFile], context: Graph | None = None, *, reference: bool = False,
 ) -> list[Result]:

@@ -213,3 +213,12 @@ def test_a_load_while_serving_is_picked_up_without_a_restart(tmp_path) -> None:
             "SELECT ?n WHERE { ?r <https://w3id.org/claimgraph/ns#scopeNote> ?n }")},
             headers={"Accept": "application/json"}).json()
         assert [b["n"]["value"] for b in sparql["results"]["bindings"]] == ["Changed while serving"]
+
+
+def test_listing_columns_are_the_declared_ones(server: str) -> None:
+    from kg.catalog import LISTING_FIELDS
+
+    header = requests.get(server + "/records.csv").text.splitlines()[0]
+    assert header.split(",") == list(LISTING_FIELDS)
+    row = requests.get(server + "/records.json").json()["rows"][0]
+    assert tuple(row) == LISTING_FIELDS

@@ -10,7 +10,7 @@ from typing import Any
 import pyoxigraph as ox
 from flask import Blueprint, Response, render_template, request, url_for
 
-from ..catalog import FACETS
+from ..catalog import FACETS, LISTING_FIELDS
 from ..errors import NotFoundError, UsageError
 from ..jsonld import compact
 from ..negotiation import FORMATS, RDF_MEDIA_TYPES, negotiate, split_suffix
@@ -61,7 +61,7 @@ def index(suffix: str | None = None) -> Response:
         }, ensure_ascii=False, indent=1), "application/json")
     if media_type == "text/csv":
         out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=list(_csv_fields()))
+        writer = csv.DictWriter(out, fieldnames=LISTING_FIELDS)
         writer.writeheader()
         for row in page.rows:
             values = row.as_dict()
@@ -89,12 +89,6 @@ FACET_TITLES = {
     "metric": "Metric", "model": "Model", "evidence_kind": "Evidence kind",
     "review_status": "Review status", "source": "Source", "method": "Review method",
 }
-
-
-def _csv_fields() -> list[str]:
-    from ..catalog import Row
-
-    return list(Row("", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "").as_dict())
 
 
 def _args(**changes: Any) -> dict[str, str]:
