@@ -140,14 +140,9 @@ def query(settings: Settings, query: str, params: tuple[str, ...], fmt: str) -> 
     Example:
       kg query results-for-model --param "model=NT 2.5B"
       kg query 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }' --format csv
-      kg query --list
+      kg queries            # the canned queries and their parameters
     """
-    values = {}
-    for item in params:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise UsageError(f"--param takes NAME=VALUE (got {item!r})")
-        values[name] = value
+    values = dict(_split_params(params))
     text, bindings = _resolve_query(query, values, settings.base)
     with open_store(settings, read_only=True) as store:
         result = store.query(text, bindings)
