@@ -71,8 +71,8 @@ def display_name(path: Path) -> str:
         return str(path)
 
 
-def read_data_file(path: Path) -> DataFile:
-    """Read one data file.
+def read_data_file(path: Path, raw: bytes | None = None) -> DataFile:
+    """Read one data file (``raw``: its bytes, when the caller has read them already).
 
     :raises InvalidDataError: naming the file, when it cannot be read as a data file.
     """
@@ -82,13 +82,14 @@ def read_data_file(path: Path) -> DataFile:
         return InvalidDataError([Problem(name, "", field, message)])
 
     try:
-        size = path.stat().st_size
+        size = len(raw) if raw is not None else path.stat().st_size
         if size > MAX_FILE_BYTES:
             raise fail(
                 f"file is too large ({size / 1e6:.1f} MB; a data file may hold at most "
                 f"{MAX_FILE_BYTES / 1e6:.0f} MB)"
             )
-        raw = path.read_bytes()
+        if raw is None:
+            raw = path.read_bytes()
     except OSError as exc:
         raise fail(f"cannot read file ({exc.strerror})") from None
     try:

@@ -29,7 +29,7 @@ from typing import BinaryIO
 import pyoxigraph as ox
 from rdflib import URIRef
 
-from .datafiles import display_name, find_data_files, read_data_file
+from .datafiles import MAX_FILE_BYTES, display_name, find_data_files, read_data_file
 from .errors import InvalidDataError, Problem
 from .mapping import map_file
 from .namespaces import RDF
@@ -81,7 +81,9 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
     outcome = FileOutcome(path=str(path))
     try:
         stat = path.stat()
-        datafile = read_data_file(path)
+        # A file too large to be a data file is refused before it is read.
+        raw = path.read_bytes() if stat.st_size <= MAX_FILE_BYTES else None
+        datafile = read_data_file(path, raw)
         mapped = map_file(datafile, base)
     except InvalidDataError as exc:
         outcome.problems = exc.problems
@@ -108,8 +110,8 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
     outcome.sparql_quads = ox.serialize(
         [ox.Quad(q.subject, q.predicate, q.object) for q in quads if q.predicate.value in wanted],
         format=ox.RdfFormat.N_QUADS)
-    outcome.entry = ManifestEntry(os.path.abspath(path), hashlib.sha256(path.read_bytes())
-                                  .hexdigest(), stat.st_size, stat.st_mtime_ns)
+    outcome.entry = ManifestEntry(os.path.abspath(path), hashlib.sha256(raw or b"").hexdigest(),
+                                  stat.st_size, stat.st_mtime_ns)
     return outcome
 
 
