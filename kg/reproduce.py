@@ -343,7 +343,10 @@ def main(argv: list[str] | None = None) -> int:
         return stage_worker(*args.stage_worker)
     if not args.record or not args.output:
         parser.error("RECORD and -o FILE are required")
-    given = dict(p.split("=", 1) for p in args.param if "=" in p)
+    malformed = [p for p in args.param if "=" not in p or p.startswith("=")]
+    if malformed:
+        parser.error(f"--param takes NAME=VALUE (got {malformed[0]!r})")
+    given = dict(p.split("=", 1) for p in args.param)
     try:
         doc = reproduce(args.record, args.recipe, args.stages, given, args.data, args.output,
                         args.agent, progress=lambda m: print(m, file=sys.stderr, flush=True))

@@ -15,19 +15,16 @@ from typing import Any
 
 import pyoxigraph as ox
 
+from . import namespaces as _ns
 from .errors import NotFoundError
+from .facts import Facts
 from .records import describe
 from .resources import resource_dir
 from .store import GraphStore
 
 RO_CRATE = "https://w3id.org/ro/crate/1.1"
 PROCESS_RUN_CRATE = "https://w3id.org/ro/wfrun/process/0.5"
-KG = "https://w3id.org/claimgraph/ns#"
-PROV = "http://www.w3.org/ns/prov#"
-QUDT = "http://qudt.org/schema/qudt/"
-RDFS = "http://www.w3.org/2000/01/rdf-schema#"
-DCT = "http://purl.org/dc/terms/"
-SPDX = "http://spdx.org/rdf/terms#"
+KG, PROV, QUDT, RDFS = (str(ns) for ns in (_ns.KG, _ns.PROV, _ns.QUDT, _ns.RDFS))
 
 
 def write_run_crate(store: GraphStore, base: str, run_id: str, out: Path) -> Path:
@@ -37,10 +34,9 @@ def write_run_crate(store: GraphStore, base: str, run_id: str, out: Path) -> Pat
     """
     iri = f"{base}activity/{run_id}"
     quads = describe(store, base, "activity", run_id)
-    facts = _Facts(quads)
+    facts = Facts(quads)
     run = ox.NamedNode(iri)
-    if not facts.has(run, "http://www.w3.org/1999/02/22-rdf-syntax-ns#type",
-                     ox.NamedNode(KG + "ReproductionRun")):
+    if not facts.has_type(run, KG + "ReproductionRun"):
         raise NotFoundError(f"{run_id!r} is not a reproduction run")
     entry = store.manifest().get(iri)
     if entry is None:
@@ -116,22 +112,3 @@ def write_run_crate(store: GraphStore, base: str, run_id: str, out: Path) -> Pat
     path.write_text(json.dumps({"@context": f"{RO_CRATE}/context", "@graph": graph},
                                indent=2, ensure_ascii=False) + "\n")
     return path
-
-
-class _Facts:
-    def __init__(self, quads: list[ox.Quad]):
-        self.quads = quads
-
-    def all(self, s, p: str) -> list:
-        return [q.object for q in self.quads if q.subject == s and q.predicate.value == p]
-
-    def one(self, s, p: str):
-        values = self.all(s, p)
-        return values[0] if values else None
-
-    def text(self, s, p: str) -> str:
-        value = self.one(s, p)
-        return value.value if value is not None else ""
-
-    def has(self, s, p: str, o) -> bool:
-        return o in self.all(s, p)

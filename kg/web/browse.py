@@ -12,12 +12,12 @@ from flask import Blueprint, Response, render_template, request, url_for
 
 from ..catalog import FACETS, LISTING_FIELDS
 from ..errors import NotFoundError, UsageError
+from ..facts import Facts
 from ..jsonld import compact
 from ..negotiation import FORMATS, RDF_MEDIA_TYPES, negotiate, split_suffix
 from ..output import write_graph
 from ..records import describe
 from .citation import citation_meta, schema_org
-from .facts import Facts
 from .nodeview import node_rows
 from .recordview import RecordView
 from .state import state

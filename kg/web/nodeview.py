@@ -8,9 +8,9 @@ import pyoxigraph as ox
 from rdflib import URIRef
 from rdflib.namespace import RDFS as _RDFS
 
+from ..facts import Facts, Term
 from ..sparql import internal_query
 from ..store import GraphStore
-from .facts import Facts, Term
 from .recordview import DCT, SourceView, ViewBase
 
 

@@ -10,19 +10,13 @@ import pyoxigraph as ox
 from rdflib.namespace import RDFS as _RDFS
 from rdflib.namespace import SKOS as _SKOS
 
-from .facts import Facts, Term
+from .. import namespaces as _ns
+from ..facts import Facts, Term
 
-KG = "https://w3id.org/claimgraph/ns#"
-PROV = "http://www.w3.org/ns/prov#"
-DCT = "http://purl.org/dc/terms/"
-QUDT = "http://qudt.org/schema/qudt/"
-OA = "http://www.w3.org/ns/oa#"
-SPDX = "http://spdx.org/rdf/terms#"
-SCHEMA = "https://schema.org/"
-DCAT = "http://www.w3.org/ns/dcat#"
-CITO = "http://purl.org/spar/cito/"
-RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+# Namespace IRIs as strings: pages look terms up by the predicates' string values.
+KG, PROV, DCT, QUDT, OA, SPDX, SCHEMA, DCAT, CITO, RDF, RDFS = (
+    str(ns) for ns in (_ns.KG, _ns.PROV, _ns.DCTERMS, _ns.QUDT, _ns.OA, _ns.SPDX, _ns.SCHEMA,
+                       _ns.DCAT, _ns.CITO, _ns.RDF, _ns.RDFS))
 
 
 @dataclass
@@ -181,7 +175,7 @@ class RecordView(ViewBase):
         unit = f.one(value, QUDT + "unit")
         self.unit = Link(f.concept(unit, _RDFS.label) or local_name(unit),
                          unit.value if isinstance(unit, ox.NamedNode) else "")
-        self.unit_symbol = f.concept(unit, _qudt("symbol"))
+        self.unit_symbol = f.concept(unit, _ns.QUDT.symbol)
         self.unit_detail = f.text(value, KG + "unitDetail")
         self.metric = f.text(record, KG + "metric")
         self.metric_label = f.text(record, KG + "metricLabel") or self.metric
@@ -372,9 +366,3 @@ def _fragment(term: Term | None) -> str:
     if isinstance(term, ox.NamedNode) and "#" in term.value:
         return term.value.rsplit("#", 1)[1]
     return ""
-
-
-def _qudt(name: str):
-    from rdflib import URIRef
-
-    return URIRef(QUDT + name)

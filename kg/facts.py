@@ -1,4 +1,4 @@
-"""Reading a small set of quads (a record's closure) by subject and predicate, for pages."""
+"""Reading a small set of quads (a record's closure) by subject and predicate."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from collections.abc import Iterable
 import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
 
-from ..namespaces import SKOS
+from .namespaces import SKOS
+from .vocabulary import load_terms
 
 Term = ox.NamedNode | ox.BlankNode | ox.Literal
 
@@ -16,13 +17,14 @@ Term = ox.NamedNode | ox.BlankNode | ox.Literal
 class Facts:
     """The union of some quads, indexed by (subject, predicate); graph names are ignored."""
 
-    def __init__(self, quads: Iterable[ox.Quad], terms: Graph):
+    def __init__(self, quads: Iterable[ox.Quad], terms: Graph | None = None):
         self.index: dict[tuple[Term, str], list[Term]] = defaultdict(list)
         self.subjects_by: dict[tuple[str, Term], list[Term]] = defaultdict(list)
         for q in quads:
             self.index[(q.subject, q.predicate.value)].append(q.object)
             self.subjects_by[(q.predicate.value, q.object)].append(q.subject)
-        self.terms = terms  # the ontology, vocabularies and units: labels of concepts
+        # the ontology, vocabularies and units: labels of concepts
+        self.terms = terms if terms is not None else load_terms().graph
 
     def all(self, subject: Term | None, predicate: str) -> list[Term]:
         if subject is None:
