@@ -23,6 +23,8 @@ class Settings:
     store: Path = Path(".kg/store")
     #: The data directory loaded by default.
     data: Path = Path("data")
+    #: Where past releases are kept (default: the store's directory name + "-archive").
+    archive: Path | None = None
     #: SPARQL endpoint: seconds a query may run before its worker is stopped.
     query_timeout: float = 10.0
     #: SPARQL endpoint: rows (or triples) a result may hold; beyond, it is cut and marked.
@@ -31,6 +33,11 @@ class Settings:
     query_workers: int = 2
     #: SPARQL endpoint: the largest query (or request body) accepted, in bytes.
     max_query_bytes: int = 100_000
+
+    @property
+    def archive_dir(self) -> Path:
+        """The release archive: beside the store, never inside what its union sees."""
+        return self.archive if self.archive is not None else Path(f"{self.store}-archive")
 
     def __post_init__(self) -> None:
         parts = urlsplit(self.base)
@@ -69,7 +76,7 @@ def load_settings(
         except ValueError:
             word = {"Path": "path", "float": "number", "int": "whole number"}[kind]
             raise ConfigError(f"setting {key} must be a {word} (got {value!r})") from None
-    for key in ("store", "data"):
+    for key in ("store", "data", "archive"):
         if key in values:
             values[key] = Path(str(values[key]))
     return replace(Settings(), **values)

@@ -24,7 +24,8 @@ from .state import state
 
 browse = Blueprint("browse", __name__)
 
-KINDS = ("record", "evaluation", "source", "agent", "activity", "release")
+#: Kinds of page this blueprint serves (releases: kg.web.releases).
+KINDS = ("record", "evaluation", "source", "agent", "activity")
 RDF_OFFERED = ["text/html", *RDF_MEDIA_TYPES]
 LISTING_OFFERED = ["text/html", "application/json", "text/csv"]
 PAGE_SIZE = 50
@@ -112,36 +113,52 @@ def resource(kind: str, name: str) -> Response:
     ident, suffix = split_suffix(name)
     app = state()
     settings = app.settings
-    quads = describe(app.store, settings.base, kind, ident)  # an unknown id is 404 before 406
+    # ?release=ID: the node as that release holds it (from the archive), not as it is now.
+    release = request.args.get("release") or None
+    at = app.archive.release(release) if release else None
+    store = app.archive.release_store(release) if release else app.store
+    try:
+        quads = describe(store, settings.base, kind, ident)  # an unknown id is 404 before 406
+    except NotFoundError:
+        if release:
+            raise NotFoundError(f"release {release} holds no {kind} {ident!r}") from None
+        raise
     media_type = negotiate(request.accept_mimetypes, RDF_OFFERED,
                            suffix or request.args.get("format"))
     if media_type != "text/html":
-        fmt = RDF_MEDIA_TYPES[media_type]
-        if fmt == "jsonld":
-            body = json.dumps(compact(quads), ensure_ascii=False, indent=1).encode()
-        else:
-            out = io.BytesIO()
-            write_graph(quads, fmt, out, settings.base)
-            body = out.getvalue()
-        return _respond(body, media_type)
+        return rdf_response(quads, media_type, settings.base)
 
     facts = Facts(quads, app.terms.graph)
     iri = ox.NamedNode(f"{settings.base}{kind}/{_quote(ident)}")
     alternates = {name: f"{request.path.rsplit('.', 1)[0] if suffix else request.path}.{name}"
+                  + (f"?release={release}" if release else "")
                   for name in ("ttl", "jsonld", "nt", "nq", "rdf")}
     if kind == "record":
-        view = RecordView(facts, iri, settings.base)
+        view = RecordView(facts, iri, settings.base, release)
         return _respond(render_template(
             "record.html", r=view, alternates=alternates,
             meta=citation_meta(view.quoted_from), schema=schema_org(view, request.url_root),
-            evidence_filters=_evidence_filters(view),
+            evidence_filters=_evidence_filters(view), history=app.history(iri.value),
+            at_release=at,
         ), "text/html")
-    rows, title, source = node_rows(facts, iri, settings.base, app.store)
+    rows, title, source = node_rows(facts, iri, settings.base, store, release)
     return _respond(render_template(
         "node.html", kind=kind, ident=ident, iri=iri.value, title=title, rows=rows,
         alternates=alternates, meta=citation_meta(source) if source else [],
-        schema=None,
+        schema=None, at_release=at,
     ), "text/html")
+
+
+def rdf_response(quads: list[ox.Quad], media_type: str, base: str) -> Response:
+    """Quads in the RDF syntax ``media_type`` names (JSON-LD compacted with our context)."""
+    fmt = RDF_MEDIA_TYPES[media_type]
+    if fmt == "jsonld":
+        body = json.dumps(compact(quads), ensure_ascii=False, indent=1).encode()
+    else:
+        out = io.BytesIO()
+        write_graph(quads, fmt, out, base)
+        body = out.getvalue()
+    return _respond(body, media_type)
 
 
 def _evidence_filters(view: RecordView) -> dict[str, Any]:

@@ -27,7 +27,7 @@ GRAPH_OFFERED = ["text/turtle", "application/n-triples", "application/ld+json",
                  "application/rdf+xml", "text/html"]
 DESCRIPTION_OFFERED = ["text/html", "text/turtle", "application/n-triples",
                        "application/ld+json", "application/rdf+xml"]
-RESERVED = {"query", "canned", "format", "default-graph-uri", "named-graph-uri"}
+RESERVED = {"query", "canned", "format", "default-graph-uri", "named-graph-uri", "release"}
 CORS = {"Access-Control-Allow-Origin": "*",
         "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
         "Access-Control-Allow-Headers": "Content-Type, Accept",
@@ -71,10 +71,14 @@ def endpoint() -> Response:
     worker_type = "application/sparql-results+json" if (
         media_type == "text/html" and offered is SELECT_OFFERED) else (
         "text/turtle" if media_type == "text/html" else media_type)
+    # ?release=ID: the query runs over that release's store (from the archive), in the same
+    # workers and under the same time limit as every other query.
+    release = request.values.get("release")
     answer = pool().run(QueryRequest(
         text=text, media_type=worker_type, max_rows=settings.max_rows, bindings=bindings,
         default_graphs=tuple(request.values.getlist("default-graph-uri")),
         named_graphs=tuple(request.values.getlist("named-graph-uri")),
+        store=str(state().archive.store_path(release)) if release else "",
     ))
     headers = {"X-Truncated": "true" if answer.truncated else "false",
                "X-Rows": str(answer.rows)}
@@ -124,8 +128,10 @@ def _page(body: str | bytes, media_type: str, headers: dict[str, str] | None = N
 
 
 def _form_context() -> dict[str, Any]:
+    release = request.values.get("release")
     return {"canned": list(canned_queries().values()), "values": request.values,
-            "settings": state().settings}
+            "settings": state().settings,
+            "release": state().archive.release(release) if release else None}
 
 
 def _table(doc: dict[str, Any], base: str) -> dict[str, Any]:

@@ -8,8 +8,10 @@ from pathlib import Path
 
 from flask import Flask, current_app
 
+from ..archive import Archive
 from ..catalog import Catalog
 from ..config import Settings
+from ..history import HistoryEntry, graph_history
 from ..query_pool import QueryPool
 from ..store import GraphStore, open_store
 from ..store.embedded import live_version
@@ -31,6 +33,8 @@ class AppState:
         self._catalog: Catalog | None = None
         #: The SPARQL endpoint's worker processes (kg.web.sparql starts them).
         self.query_pool: QueryPool | None = None
+        self.archive = Archive(settings.archive_dir)
+        self._histories: dict[tuple[Path | None, str], list[HistoryEntry]] = {}
 
     @property
     def store(self) -> GraphStore:
@@ -55,6 +59,19 @@ class AppState:
                 self._catalog = Catalog.from_store(store)
             return self._catalog
 
+    def history(self, graph: str) -> list[HistoryEntry]:
+        """The releases that hold ``graph``, with what changed (kept until a new release)."""
+        key = (live_version(self.settings.archive_dir / "index"), graph)
+        with self._lock:
+            found = self._histories.get(key)
+        if found is None:
+            found = graph_history(self.archive, graph, self.settings.base)
+            with self._lock:
+                if len(self._histories) > 4096:
+                    self._histories.clear()
+                self._histories[key] = found
+        return found
+
     @property
     def terms(self) -> Terms:
         return load_terms()
@@ -69,3 +86,4 @@ def close(app: Flask) -> None:
     app_state = state(app)
     if app_state.query_pool is not None:
         app_state.query_pool.close()
+    app_state.archive.close()
