@@ -16,9 +16,13 @@ import pyoxigraph as ox
 
 def canonical_nquads(quads: Iterable[ox.Quad]) -> str:
     """The RDFC-1.0 canonical N-Quads of ``quads``, one sorted line per quad."""
+    return _canonical(quads)[0]
+
+
+def _canonical(quads: Iterable[ox.Quad]) -> tuple[str, ox.Dataset]:
     dataset = ox.Dataset(quads)
     dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
-    return "".join(sorted(f"{quad} .\n" for quad in dataset))
+    return "".join(sorted(f"{quad} .\n" for quad in dataset)), dataset
 
 
 def parse_nquads(text: str) -> list[ox.Quad]:
@@ -54,12 +58,17 @@ def graph_version(quads: Iterable[ox.Quad]) -> GraphVersion:
     Hash the quads a mapping produced, not what a store gives back: a store may write a
     typed literal in another lexical form ("11.50" as "11.5").
     """
-    text = canonical_nquads(quads)
+    text, dataset = _canonical(quads)
     digest = sha256_hex(text)
     prefix = f"_:b{digest[:16]}"
-    scoped = _CANONICAL_LABEL.sub(
-        lambda m: m.group(0) if m.group(0)[0] in '"<' else prefix, text) if "_:" in text else text
-    return GraphVersion(digest, scoped, text.count("\n"))
+    labels = sum(isinstance(term, ox.BlankNode) for q in dataset
+                 for term in (q.subject, q.object, q.graph_name))
+    if text.count("_:c14n") == labels:  # every occurrence is a label: replace them all
+        scoped = text.replace("_:c14n", prefix)
+    else:  # a literal or IRI holds the characters too: only the labels
+        scoped = _CANONICAL_LABEL.sub(
+            lambda m: m.group(0) if m.group(0)[0] in '"<' else prefix, text)
+    return GraphVersion(digest, scoped, len(dataset))
 
 
 def content_hash(graph_hashes: Iterable[str]) -> str:

@@ -54,14 +54,18 @@ class KgGroup(click.Group):
               help="The embedded store's directory [env KG_STORE; default .kg/store].")
 @click.option("--data", metavar="DIR", type=click.Path(path_type=Path),
               help="The data directory [env KG_DATA; default data].")
+@click.option("--archive", metavar="DIR", type=click.Path(path_type=Path),
+              help="Where releases are kept [env KG_ARCHIVE; default: the store's "
+                   "directory + '-archive'].")
 @click.pass_context
-def main(ctx: click.Context, base: str | None, store: Path | None, data: Path | None) -> None:
+def main(ctx: click.Context, base: str | None, store: Path | None, data: Path | None,
+         archive: Path | None) -> None:
     """claimgraph: published research results as a PROV-O knowledge graph.
 
     Records are YAML files under data/ (see docs/records.md); they are validated by
     the SHACL shapes in shapes/ and loaded into an Oxigraph store.
     """
-    ctx.obj = load_settings({"base": base, "store": store, "data": data})
+    ctx.obj = load_settings({"base": base, "store": store, "data": data, "archive": archive})
 
 
 @main.command()

@@ -171,19 +171,21 @@ def _map_version(job: tuple[str, str, str, str, str]) -> tuple[str, StoredVersio
     """One graph's version, mapped again from the file it was loaded from."""
     graph, file, sha, schema, base = job
     path = Path(file)
-    name = display_name(path)
     try:
         raw = path.read_bytes()
     except OSError:
-        return graph, None, f"{name}: missing (the store holds its graph {graph}; run 'kg load')"
+        return graph, None, (f"{display_name(path)}: missing (the store holds its graph "
+                             f"{graph}; run 'kg load')")
     if hashlib.sha256(raw).hexdigest() != sha:
-        return graph, None, f"{name}: changed since it was loaded (run 'kg load' first)"
+        return graph, None, (f"{display_name(path)}: changed since it was loaded "
+                             "(run 'kg load' first)")
     try:
         mapped = map_file(read_data_file(path, raw), base)
     except InvalidDataError as exc:
         return graph, None, f"{exc.problems[0]} (run 'kg load' first)"
     if str(mapped.graph) != graph:
-        return graph, None, f"{name}: now holds {mapped.graph}, not {graph} (run 'kg load' first)"
+        return graph, None, (f"{display_name(path)}: now holds {mapped.graph}, not {graph} "
+                             "(run 'kg load' first)")
     version = graph_version(to_quads(mapped.triples, graph))
     body = gzip.compress(version.nquads.encode(), compresslevel=6, mtime=0)
     return graph, StoredVersion(graph, sha, schema, version.hash, version.quads, body), ""

@@ -112,6 +112,12 @@ def test_dump_form_hashes_back() -> None:
     assert "_:c14n" not in v.nquads and f"_:b{v.hash[:16]}" in v.nquads
     assert graph_version(parse_nquads(v.nquads)).hash == v.hash
     assert v.quads == len(quads)
+    # A literal and an IRI that hold the characters of a canonical label keep them.
+    tricky = parse_nquads('_:x <http://p> "a _:c14n0 b" <http://g> .\n'
+                          '<http://s/_:c14n1> <http://q> _:x <http://g> .\n')
+    t = graph_version(tricky)
+    assert '"a _:c14n0 b"' in t.nquads and "<http://s/_:c14n1>" in t.nquads
+    assert graph_version(parse_nquads(t.nquads)).hash == t.hash
 
 
 # -- records: the same file content in another YAML layout --------------------------------

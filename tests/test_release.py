@@ -222,3 +222,21 @@ def test_the_upstream_release_is_not_ours(kg) -> None:
                                code=1).stderr
     shown = kg("show", SEED_ID, "-f", "nt").stdout
     assert '<https://w3id.org/claimgraph/ns#upstreamRelease> "2026-10-22-1b7cf027e4f6"' in shown
+
+
+def test_the_documented_verification_holds(kg, monkeypatch) -> None:
+    """docs/releases.md's snippet verifies a release from its dump with pyoxigraph alone."""
+    import re
+
+    from conftest import ROOT
+
+    kg("load")
+    ident = kg("release").stdout.strip()
+    [snippet] = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "releases.md").read_text(),
+                           flags=re.S)
+    monkeypatch.chdir(Path(".kg/store-archive/releases") / ident)
+    scope: dict = {}
+    exec(snippet, scope)
+    assert len(scope["hashes"]) == DATA_FILES
+    from kg.canonical import content_hash
+    assert ident.endswith(content_hash(scope["hashes"].values())[:12])
