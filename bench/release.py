@@ -33,7 +33,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ingest import ROOT, timed  # noqa: E402  (the same timing as the ingest benchmark)
+from ingest import ROOT, timed  # the same timing as the ingest benchmark
 
 KG = [sys.executable, "-m", "kg.cli"]
 DUMP = """
