@@ -197,7 +197,8 @@ class Archive:
         with self._lock:
             self._stores[ident] = store
             while len(self._stores) > OPEN_RELEASES:
-                self._stores.popitem(last=False)[1].close()
+                # Not closed: a request may still read it; it goes when the last one is done.
+                self._stores.popitem(last=False)
         return store
 
     # -- graph versions ---------------------------------------------------------------------

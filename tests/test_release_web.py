@@ -119,6 +119,13 @@ def test_release_pages_and_files(releases) -> None:
     assert set(graph.objects(iri, RDF.type)) == {PROV.Bundle, DCAT.Dataset}
     assert graph.value(iri, PROV.wasRevisionOf) == URIRef(f"{BASE}release/{old}")
     assert len(list(graph.objects(iri, DCTERMS.hasPart))) == len(list(DATA.rglob("*.yaml")))
+    nodes = requests.get(served.url + f"/release/{new}.jsonld").json()["@graph"]
+    node = next(n for n in nodes if n["id"] == str(iri))  # short names from our context
+    assert node["revisionOf"] == f"{BASE}release/{old}"
+    assert sorted(n["graphHash"] for n in nodes if "graphHash" in n) == sorted(
+        manifest_hashes := requests.get(served.url + f"/release/{new}/manifest.json").json()[
+            "graphs"].values())
+    assert len(node["hasPart"]) == len(manifest_hashes)
     manifest = requests.get(served.url + f"/release/{new}/manifest.json").json()
     assert manifest["id"] == new and manifest["previous"] == old
     dump = requests.get(served.url + f"/release/{new}/dump.nq.gz")
