@@ -91,7 +91,12 @@ def issue_date(given: str | None) -> str:
 
 def release_id(issued: str, graph_hashes: Iterable[str]) -> str:
     """The id of a release of these graph versions issued on ``issued``."""
-    return f"{issued}-{content_hash(graph_hashes)[:12]}"
+    return _id(issued, content_hash(graph_hashes))
+
+
+def _id(issued: str, content: str) -> str:
+    """The id of a release issued on ``issued`` whose content hash is ``content``."""
+    return f"{issued}-{content[:12]}"
 
 
 def make_release(
@@ -140,7 +145,7 @@ def make_release(
                 "released", sorted(problems))
 
         content = content_hash(hashes.values())
-        ident = f"{issued}-{content[:12]}"
+        ident = _id(issued, content)
         releases = archive.releases()
         head = releases[-1] if releases else None
         same = next((r for r in releases if r.id == ident), None)

@@ -183,7 +183,8 @@ def service_description(media_type: str) -> bytes:
     graph.add((service, RDFS.comment, Literal(
         f"Read-only: updates and SERVICE are refused. A query may run "
         f"{settings.query_timeout:g} s and return {settings.max_rows} rows; a cut result is "
-        "marked (header X-Truncated: true).")))
+        "marked (header X-Truncated: true). With release=<release id> a query runs over that "
+        "claimgraph release instead of the live registry.")))
     graph.add((service, KG.maxRows, Literal(settings.max_rows, datatype=XSD.integer)))
     graph.add((service, KG.queryTimeout, Literal(settings.query_timeout, datatype=XSD.decimal)))
     fmt = {"text/turtle": "turtle", "application/n-triples": "nt",
