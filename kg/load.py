@@ -24,7 +24,7 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from .config import Settings
-from .datafiles import find_data_files
+from .datafiles import FoundFile, scan_data_files
 from .errors import InvalidDataError
 from .ingest import Progress, ingest
 from .resources import resource_dir
@@ -80,21 +80,23 @@ def load_paths(
 
 def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | None,
           force: bool, started: float) -> LoadReport:
-    files = find_data_files(paths)
+    files = scan_data_files(paths)
     manifest = store.manifest()
     schema = schema_hash()
     same_schema = manifest.get(SCHEMA_ENTRY, ManifestEntry("", "")).sha256 == schema
     by_file = {entry.file: graph for graph, entry in manifest.items() if graph != SCHEMA_ENTRY}
-    changed = [f for f in files if force or not same_schema or not _unchanged(f, manifest, by_file)]
+    changed = [Path(f.path) for f in files
+               if force or not same_schema or not _unchanged(f, manifest, by_file)]
 
-    present = {os.path.abspath(f) for f in files}
-    directories = [Path(os.path.abspath(p)) for p in paths if p.is_dir()]
+    present = {f.path for f in files}
+    # Prefixes, not Path objects: this runs over every graph of the store.
+    directories = tuple(os.path.join(os.path.abspath(p), "") for p in paths if p.is_dir())
     removed = sorted(
         graph for graph, entry in manifest.items()
         if graph != SCHEMA_ENTRY and entry.file not in present
-        and any(Path(entry.file).is_relative_to(d) for d in directories)
+        and entry.file.startswith(directories)
     )
-    replaced = {by_file[os.path.abspath(f)] for f in changed if os.path.abspath(f) in by_file}
+    replaced = {by_file[str(f)] for f in changed if str(f) in by_file}
 
     def external_types(nodes: set[str]) -> dict[str, set[str]]:
         return store_types(store, nodes, exclude=replaced | set(removed))
@@ -105,7 +107,7 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
         # Files not in the batch that point at a node the batch removes (a deleted source,
         # an artifact whose hash changed) are validated again, in the same batch.
         dependents = _dependents(store, removed, replaced, outcomes, by_file,
-                                 {os.path.abspath(f) for f in changed})
+                                 {str(f) for f in changed})
         if dependents:
             more, more_problems = ingest(dependents, base, external_types, spool=spool)
             outcomes += more
@@ -137,19 +139,17 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
     )
 
 
-def _unchanged(path: Path, manifest: Manifest, by_file: dict[str, str]) -> bool:
+def _unchanged(found: FoundFile, manifest: Manifest, by_file: dict[str, str]) -> bool:
     """Unchanged when size and modification time match; a hash settles a touched file."""
-    key = os.path.abspath(path)
-    graph = by_file.get(key)
+    graph = by_file.get(found.path)
     if graph is None:
         return False
     entry = manifest[graph]
-    stat = path.stat()
-    if stat.st_size != entry.size:
+    if found.size != entry.size:
         return False
-    if stat.st_mtime_ns == entry.mtime_ns:
+    if found.mtime_ns == entry.mtime_ns:
         return True
-    return hashlib.sha256(path.read_bytes()).hexdigest() == entry.sha256
+    return hashlib.sha256(Path(found.path).read_bytes()).hexdigest() == entry.sha256
 
 
 def _dependents(store: GraphStore, removed: list[str], replaced: set[str], outcomes,

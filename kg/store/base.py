@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeAlias
+from typing import NamedTuple, TypeAlias
 
 import pyoxigraph as ox
 
@@ -14,9 +13,11 @@ Term: TypeAlias = ox.NamedNode | ox.BlankNode | ox.Literal
 QueryResult: TypeAlias = ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples
 
 
-@dataclass(frozen=True)
-class ManifestEntry:
-    """Which file a data graph was loaded from, and what that file was then."""
+class ManifestEntry(NamedTuple):
+    """Which file a data graph was loaded from, and what that file was then.
+
+    A named tuple: a store of 100,000 records reads 100,000 of these on every reload.
+    """
 
     file: str
     sha256: str

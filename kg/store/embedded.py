@@ -5,6 +5,7 @@ Layout of the store directory::
     .kg/store/
       live -> v-1764491234567890123     the version readers open (a symlink)
       v-1764491234567890123/             a pyoxigraph (RocksDB) directory
+      v-1764491234567890123.manifest.sqlite   its load manifest (which file each graph came from)
       write.lock                         held by the one process that writes
 
 A write never touches the live version: it checkpoints it into a new version (hard
@@ -20,8 +21,10 @@ import fcntl
 import json
 import os
 import shutil
+import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import closing
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -160,7 +163,8 @@ class EmbeddedStore(GraphStore):
             write(writer)
             writer.flush()
             del writer
-            _write_manifest(new, manifest if manifest is not None else self.manifest())
+            previous = (self.version, self.manifest()) if self.version is not None else None
+            _write_manifest(new, manifest if manifest is not None else self.manifest(), previous)
         except OSError as exc:
             _remove_version(new)
             raise StoreError(f"cannot write the store at {root}: {exc}") from None
@@ -170,7 +174,7 @@ class EmbeddedStore(GraphStore):
         _switch(root, new)
         self.version = new
         self._store = self._open(new, read_only=True)
-        self._manifest = None
+        self._manifest = dict(manifest) if manifest is not None else None
         _prune(root, keep={new})
 
     def named_graphs(self) -> set[str]:
@@ -206,21 +210,55 @@ def _switch(root: Path, version: Path) -> None:
 
 
 def _manifest_path(version: Path) -> Path:
-    return version.with_name(version.name + ".manifest.json")
+    return version.with_name(version.name + ".manifest.sqlite")
+
+
+def _legacy_manifest_path(version: Path) -> Path:
+    return version.with_name(version.name + ".manifest.json")  # stores written before SQLite
 
 
 def _read_manifest(version: Path) -> Manifest:
     path = _manifest_path(version)
-    if not path.exists():
-        return {}
-    return {graph: ManifestEntry(**entry) for graph, entry in json.loads(path.read_text()).items()}
+    if path.exists():
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            return {row[0]: ManifestEntry(*row[1:]) for row in
+                    db.execute("SELECT graph, file, sha256, size, mtime_ns FROM manifest")}
+    legacy = _legacy_manifest_path(version)
+    if legacy.exists():
+        return {graph: ManifestEntry(**entry)
+                for graph, entry in json.loads(legacy.read_text()).items()}
+    return {}
 
 
-def _write_manifest(version: Path, manifest: Manifest) -> None:
-    """The load manifest of a version, beside it (written before the version goes live)."""
+def _write_manifest(version: Path, manifest: Manifest,
+                    previous: tuple[Path, Manifest] | None) -> None:
+    """The load manifest of a version, beside it (written before the version goes live).
+
+    A copy of the previous version's manifest with only the changed rows written: a
+    one-record reload of 100,000 records rewrites one row, not a 30 MB document.
+    """
     path = _manifest_path(version)
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps({g: e.__dict__ for g, e in sorted(manifest.items())}))
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.unlink(missing_ok=True)
+    rows: Iterable[tuple[str, ...]]
+    dropped: Iterable[str] = ()
+    if previous is not None and _manifest_path(previous[0]).exists():
+        shutil.copyfile(_manifest_path(previous[0]), temporary)
+        old = previous[1]
+        rows = [(graph, *entry) for graph, entry in manifest.items() if old.get(graph) != entry]
+        dropped = [(graph,) for graph in old.keys() - manifest.keys()]
+    else:
+        rows = [(graph, *entry) for graph, entry in manifest.items()]
+    with closing(sqlite3.connect(temporary, isolation_level=None)) as db:
+        # No journal: the file is private until the rename below, which is the commit.
+        db.execute("PRAGMA journal_mode = OFF")
+        db.execute("PRAGMA synchronous = OFF")
+        db.execute("CREATE TABLE IF NOT EXISTS manifest (graph TEXT PRIMARY KEY, file TEXT, "
+                   "sha256 TEXT, size INTEGER, mtime_ns INTEGER)")
+        db.execute("BEGIN")
+        db.executemany("DELETE FROM manifest WHERE graph = ?", dropped)
+        db.executemany("INSERT OR REPLACE INTO manifest VALUES (?, ?, ?, ?, ?)", rows)
+        db.execute("COMMIT")
     with temporary.open("rb") as handle:
         os.fsync(handle.fileno())
     os.replace(temporary, path)
@@ -229,6 +267,9 @@ def _write_manifest(version: Path, manifest: Manifest) -> None:
 def _remove_version(version: Path) -> None:
     shutil.rmtree(version, ignore_errors=True)
     _manifest_path(version).unlink(missing_ok=True)
+    _legacy_manifest_path(version).unlink(missing_ok=True)
+    path = _manifest_path(version)
+    path.with_name(path.name + ".tmp").unlink(missing_ok=True)
 
 
 def _prune(root: Path, keep: set[Path]) -> None:
