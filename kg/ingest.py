@@ -39,6 +39,8 @@ from .store.base import ManifestEntry
 from .validation import Translator, duplicate_ids, engine
 from .vocabulary import load_terms
 
+_RDF_TYPE = ox.NamedNode(str(RDF.type))
+
 #: Below this many files, starting worker processes costs more than it saves.
 PARALLEL_FROM = 300
 
@@ -104,8 +106,8 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
     outcome.label, outcome.name, outcome.kind = mapped.label, datafile.name, datafile.kind
     outcome.nquads = ox.serialize(quads, format=ox.RdfFormat.N_QUADS)
     outcome.triples = len(quads)
-    outcome.types = [(str(s), str(o)) for s, p, o in mapped.triples
-                     if p == RDF.type and isinstance(s, URIRef)]  # blank nodes stay in a file
+    outcome.types = [(q.subject.value, q.object.value) for q in quads  # blank nodes stay
+                     if q.predicate == _RDF_TYPE and isinstance(q.subject, ox.NamedNode)]
     wanted = {str(p) for p in eng.sparql_predicates}
     outcome.sparql_quads = ox.serialize(
         [ox.Quad(q.subject, q.predicate, q.object) for q in quads if q.predicate.value in wanted],
