@@ -24,8 +24,8 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from .config import Settings
-from .datafiles import FoundFile, scan_data_files
-from .errors import InvalidDataError
+from .datafiles import FoundFile, display_name, scan_data_files
+from .errors import InvalidDataError, Problem
 from .ingest import Progress, ingest
 from .resources import resource_dir
 from .sparql import internal_query
@@ -104,6 +104,7 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
     # The content goes to a spool file as it is made, never all into memory.
     with tempfile.NamedTemporaryFile(prefix="kg-load-", suffix=".nq") as spool:
         outcomes, problems = ingest(changed, base, external_types, progress, spool)
+        problems += _ids_taken(outcomes, manifest, {str(f) for f in changed})
         # Files not in the batch that point at a node the batch removes (a deleted source,
         # an artifact whose hash changed) are validated again, in the same batch.
         dependents = _dependents(store, removed, replaced, outcomes, by_file,
@@ -150,6 +151,19 @@ def _unchanged(found: FoundFile, manifest: Manifest, by_file: dict[str, str]) ->
     if found.mtime_ns == entry.mtime_ns:
         return True
     return hashlib.sha256(Path(found.path).read_bytes()).hexdigest() == entry.sha256
+
+
+def _ids_taken(outcomes, manifest: Manifest, batch: set[str]) -> list[Problem]:
+    """A new file that names a graph another file in the store still holds (the same id
+    in two files) is refused: the later file would silently replace the other's graph."""
+    problems = []
+    for o in outcomes:
+        owner = manifest.get(o.graph)
+        if (owner is not None and owner.file != o.path and owner.file not in batch
+                and os.path.exists(owner.file)):
+            problems.append(Problem(o.name, o.label, "id",
+                                    f"the id is already used by {display_name(Path(owner.file))}"))
+    return problems
 
 
 def _dependents(store: GraphStore, removed: list[str], replaced: set[str], outcomes,
