@@ -24,7 +24,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import Protocol
 
 import pyoxigraph as ox
 from rdflib import URIRef
@@ -117,13 +117,19 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
     return outcome
 
 
+class Sink(Protocol):
+    """Where N-Quads go as files come in (an open binary file, or chunks of one)."""
+
+    def write(self, data: bytes, /) -> int: ...
+
+
 Progress = Callable[[Iterable[FileOutcome], int], Iterable[FileOutcome]]
 
 
 def ingest(
     files: list[Path], base: str,
     external_types: Callable[[set[str]], dict[str, set[str]]] | None = None,
-    progress: Progress | None = None, spool: BinaryIO | None = None,
+    progress: Progress | None = None, spool: Sink | None = None,
 ) -> tuple[list[FileOutcome], list[Problem]]:
     """Ingest ``files``; return the outcomes of those that mapped, and every problem.
 
@@ -189,7 +195,7 @@ def _ingest(files, base, eng, external_types, progress, spool):
     return good, problems
 
 
-def _spooled(outcomes: Iterable[FileOutcome], spool: BinaryIO | None) -> Iterable[FileOutcome]:
+def _spooled(outcomes: Iterable[FileOutcome], spool: Sink | None) -> Iterable[FileOutcome]:
     for outcome in outcomes:
         if spool is not None:
             spool.write(outcome.nquads)

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import BinaryIO
 
 import pyoxigraph as ox
 
@@ -30,9 +31,13 @@ from .ingest import Progress, ingest
 from .resources import resource_dir
 from .sparql import internal_query
 from .store import GraphStore, open_store
-from .store.base import Manifest, ManifestEntry
+from .store.base import Manifest, ManifestEntry, StagedWrite
 
 ONTOLOGY_GRAPHS = "https://w3id.org/claimgraph/ontology/"
+#: A batch of at least this many changed files is written while it is being validated.
+STAGE_FROM = 300
+#: The size of the spool files a staged write loads one by one.
+CHUNK_BYTES = 64 << 20
 #: The manifest entry that records which shapes and ontology the data was validated with.
 SCHEMA_ENTRY = "urn:x-claimgraph:schema"
 
@@ -101,36 +106,60 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
     def external_types(nodes: set[str]) -> dict[str, set[str]]:
         return store_types(store, nodes, exclude=replaced | set(removed))
 
-    # The content goes to a spool file as it is made, never all into memory.
-    with tempfile.NamedTemporaryFile(prefix="kg-load-", suffix=".nq") as spool:
-        outcomes, problems = ingest(changed, base, external_types, progress, spool)
-        problems += _ids_taken(outcomes, manifest, {str(f) for f in changed})
-        # Files not in the batch that point at a node the batch removes (a deleted source,
-        # an artifact whose hash changed) are validated again, in the same batch.
-        dependents = _dependents(store, removed, replaced, outcomes, by_file,
-                                 {str(f) for f in changed})
-        if dependents:
-            more, more_problems = ingest(dependents, base, external_types, spool=spool)
-            outcomes += more
-            problems += more_problems
-        if problems:
-            raise InvalidDataError(problems,
-                                   consequence="nothing was loaded; the store is unchanged")
-
-        graphs = {o.graph for o in outcomes}
-        stale = sorted(replaced - graphs)  # a graph whose file now names another id
-        for graph in (*removed, *stale):
-            manifest.pop(graph, None)
-        for o in outcomes:
-            assert o.entry is not None
-            manifest[o.graph] = o.entry
-        if not same_schema:
-            spool.write(ontology_nquads())
-            graphs |= ontology_graph_names()
-        manifest[SCHEMA_ENTRY] = ManifestEntry("shapes/ and ontology/", schema)
-        if outcomes or removed or stale or not same_schema:
-            spool.flush()
-            store.load_nquads(Path(spool.name), graphs, [*removed, *stale], manifest)
+    # The content goes to spool files as it is made, never all into memory. A large batch
+    # is written while it is still being validated: each full chunk goes into the store's
+    # private new version at once, which becomes live only if the batch is valid.
+    with tempfile.TemporaryDirectory(prefix="kg-load-") as spool_dir:
+        staged = store.staged_write() if len(changed) >= STAGE_FROM else StagedWrite(store)
+        spool = _ChunkSpool(Path(spool_dir), staged)
+        early = replaced | set(removed)
+        try:
+            staged.remove(early)
+            if not same_schema:
+                staged.remove(ontology_graph_names())
+                spool.write(ontology_nquads())
+            outcomes, problems = ingest(changed, base, external_types, progress, spool)
+            problems += _ids_taken(outcomes, manifest, {str(f) for f in changed})
+            # Files not in the batch that point at a node the batch removes (a deleted
+            # source, an artifact whose hash changed) are validated again, in the batch.
+            dependents = _dependents(store, removed, replaced, outcomes, by_file,
+                                     {str(f) for f in changed})
+            if dependents:
+                staged.remove(by_file[str(f)] for f in dependents if str(f) in by_file)
+                more, more_problems = ingest(dependents, base, external_types, spool=spool)
+                outcomes += more
+                problems += more_problems
+            if problems:
+                raise InvalidDataError(problems,
+                                       consequence="nothing was loaded; the store is unchanged")
+            spool.close()
+            graphs = {o.graph for o in outcomes}
+            # A graph the store holds that nothing dropped before its new content came in
+            # (a renamed file loaded on its own): a staged write would merge old and new,
+            # so the batch is written again in one step, which drops it first.
+            late = {g for g in graphs if g in manifest and g not in early}
+            stale = sorted(replaced - graphs)  # a graph whose file now names another id
+            for graph in (*removed, *stale):
+                manifest.pop(graph, None)
+            for o in outcomes:
+                assert o.entry is not None
+                manifest[o.graph] = o.entry
+            if not same_schema:
+                graphs |= ontology_graph_names()
+            manifest[SCHEMA_ENTRY] = ManifestEntry("shapes/ and ontology/", schema)
+            if not (outcomes or removed or stale or not same_schema):
+                staged.abort()
+            elif late and type(staged) is not StagedWrite:
+                staged.abort()
+                staged = StagedWrite(store)
+                for chunk in spool.chunks:
+                    staged.add(chunk)
+                staged.commit(graphs, [*removed, *stale], manifest)
+            else:
+                staged.commit(graphs, stale, manifest)
+        except BaseException:
+            staged.abort()
+            raise
 
     peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
                resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
@@ -138,6 +167,39 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
         files=len(files), changed=len(outcomes), triples=sum(o.triples for o in outcomes),
         removed=removed, seconds=time.perf_counter() - started, peak_memory_mb=peak,
     )
+
+
+class _ChunkSpool:
+    """Where ingest writes N-Quads: files of about ``CHUNK_BYTES``, each handed to the
+    staged write as soon as it is complete."""
+
+    def __init__(self, directory: Path, staged: StagedWrite):
+        self._directory = directory
+        self._staged = staged
+        self.chunks: list[Path] = []
+        self._file: BinaryIO | None = None
+        self._size = 0
+
+    def write(self, data: bytes) -> int:
+        if self._file is None:
+            path = self._directory / f"chunk-{len(self.chunks):05d}.nq"
+            self.chunks.append(path)
+            self._file = path.open("wb")
+        self._file.write(data)
+        self._size += len(data)
+        if self._size >= CHUNK_BYTES:
+            self._cut()
+        return len(data)
+
+    def _cut(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+            self._size = 0
+            self._staged.add(self.chunks[-1])
+
+    def close(self) -> None:
+        self._cut()
 
 
 def _unchanged(found: FoundFile, manifest: Manifest, by_file: dict[str, str]) -> bool:
