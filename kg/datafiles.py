@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -47,20 +47,50 @@ def find_data_files(paths: Iterable[Path]) -> list[Path]:
 
     :raises UsageError: when a path does not exist or names a non-YAML file.
     """
-    found: set[str] = set()
+    return [Path(found.path) for found in scan_data_files(paths)]
+
+
+class FoundFile(NamedTuple):
+    """A data file found on disk: its absolute path, size and modification time."""
+
+    path: str
+    size: int
+    mtime_ns: int
+
+
+def scan_data_files(paths: Iterable[Path]) -> list[FoundFile]:
+    """Like :func:`find_data_files`, with each file's size and modification time from the
+    same directory scan (a reload compares them with the load manifest: at 100,000 files,
+    one pass of ``scandir`` with no ``Path`` objects matters).
+
+    :raises UsageError: when a path does not exist or names a non-YAML file.
+    """
+    found: dict[str, FoundFile] = {}
     for path in paths:
         if path.is_dir():
-            for folder, subfolders, names in os.walk(path):
-                subfolders[:] = [d for d in subfolders if not d.startswith(".")]
-                found.update(os.path.join(folder, n) for n in names
-                             if n.endswith(SUFFIXES) and not n.startswith("."))
+            _scan(os.path.abspath(path), found)
         elif path.is_file():
             if path.suffix not in SUFFIXES:
                 raise UsageError(f"{path}: not a data file (expected .yaml or .yml)")
-            found.add(str(path))
+            absolute = os.path.abspath(path)
+            stat = os.stat(absolute)
+            found[absolute] = FoundFile(absolute, stat.st_size, stat.st_mtime_ns)
         else:
             raise UsageError(f"{path}: no such file or directory")
-    return [Path(p) for p in sorted(found)]
+    return [found[key] for key in sorted(found)]
+
+
+def _scan(folder: str, found: dict[str, FoundFile]) -> None:
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            name = entry.name
+            if name.startswith("."):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                _scan(entry.path, found)
+            elif name.endswith(SUFFIXES) and entry.is_file():
+                stat = entry.stat()
+                found[entry.path] = FoundFile(entry.path, stat.st_size, stat.st_mtime_ns)
 
 
 def display_name(path: Path) -> str:

@@ -8,6 +8,7 @@ from functools import cache
 from rdflib import Graph, URIRef
 
 from .namespaces import KG, QUDT, RDF
+from .rdfterms import parse_turtle
 from .resources import resource_dir
 
 
@@ -30,9 +31,7 @@ class Terms:
 @cache
 def load_terms() -> Terms:
     """Parse every Turtle file of ``ontology/`` (cached: the files do not change while we run)."""
-    graph = Graph()
-    for path in sorted(resource_dir("ontology").glob("*.ttl")):
-        graph.parse(path, format="turtle")
+    graph = parse_turtle(sorted(resource_dir("ontology").glob("*.ttl")))
     units = {
         str(name): unit
         for unit in graph.subjects(RDF.type, QUDT.Unit)
