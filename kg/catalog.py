@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from .checks import worst_outcome
 from .sparql import internal_query
 from .store import GraphStore
 
@@ -22,11 +23,16 @@ FACETS: dict[str, tuple[str, str]] = {
     "review_status": ("status", "status_label"),
     "source": ("source", "source_title"),
     "method": ("methods", "method_labels"),
+    "verification": ("verification", "verification_label"),
 }
 SEARCHED = ("title", "model", "dataset", "quote", "id")
 #: The columns of the JSON and CSV listings.
 LISTING_FIELDS = ("record", "id", "title", "metric", "model", "printed_value", "unit",
-                  "evidence_kind", "review_status", "source", "source_title", "methods")
+                  "evidence_kind", "review_status", "source", "source_title", "methods",
+                  "verification")
+#: A record's verification is its latest checked review's worst check outcome.
+VERIFICATION_LABELS = {"failed": "failed check", "not-checked": "check not made",
+                       "passed": "all checks passed"}
 
 
 @dataclass
@@ -51,7 +57,12 @@ class Row:
     source_title: str
     methods: list[str] = field(default_factory=list)
     method_labels: dict[str, str] = field(default_factory=dict)
+    verification: str = ""  # failed, not-checked or passed ("" when no review has checks)
     text: str = ""
+
+    @property
+    def verification_label(self) -> str:
+        return VERIFICATION_LABELS.get(self.verification, "")
 
     def as_dict(self) -> dict[str, object]:
         """The row for JSON and CSV listings (keys: :data:`LISTING_FIELDS`)."""
@@ -61,6 +72,7 @@ class Row:
             "evidence_kind": self.evidence_kind_label, "review_status": self.status_label,
             "source": self.source, "source_title": self.source_title,
             "methods": sorted(self.method_labels.get(m, m) for m in self.methods),
+            "verification": self.verification_label,
         }
 
 
@@ -104,6 +116,15 @@ class Catalog:
                 method = text(r, "method")
                 row.methods.append(method)
                 row.method_labels[method] = text(r, "methodLabel") or method
+        latest: dict[str, tuple[str, str]] = {}  # record -> (end time, review)
+        outcomes: dict[tuple[str, str], set[str]] = {}
+        for r in store.query(internal_query("index-checks").text):
+            record, review = text(r, "record"), text(r, "review")
+            outcomes.setdefault((record, review), set()).add(text(r, "outcome").rsplit("#")[-1])
+            latest[record] = max(latest.get(record, ("", "")), (text(r, "ended"), review))
+        for record, (_, review) in latest.items():
+            if record in rows:
+                rows[record].verification = worst_outcome(outcomes[(record, review)])
         for row in rows.values():
             row.text = " ".join(getattr(row, name) for name in SEARCHED).casefold()
         return cls(rows.values())
