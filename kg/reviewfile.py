@@ -83,11 +83,11 @@ def review_document(result: Outcome, ident: str, agent: str, started: datetime,
 
 
 def summary(checks: list[Check]) -> str:
-    """"All 4 checks passed." or "2 of 4 checks passed; quote-check failed; ..."."""
+    """"All 4 checks passed." or "2 of 4 checks passed; quote check failed; ..."."""
     passed = sum(c.outcome == PASSED for c in checks)
     if passed == len(checks):
         return f"All {len(checks)} checks passed."
-    others = "; ".join(f"{c.check} {_OUTCOME_WORDS[c.outcome]}" for c in checks
+    others = "; ".join(f"{c.check.replace('-', ' ')} {_OUTCOME_WORDS[c.outcome]}" for c in checks
                        if c.outcome != PASSED)
     return f"{passed} of {len(checks)} checks passed; {others}."
 
