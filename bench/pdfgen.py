@@ -21,8 +21,9 @@ SENTENCE = "the NT 2.5B checkpoint (33.88 → 11.49 GB)"
 #: A Unicode TrueType font with "→" and the "ﬁ"/"ﬂ" ligatures: Debian's fonts-dejavu-core.
 FONTS = (Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
          Path("/usr/share/fonts/TTF/DejaVuSans.ttf"))
-_WORDS = ("synthetic filler text about training throughput memory and sequence length "
-          "measured on a simulated accelerator for this test document only").split()
+_WORDS = ("synthetic", "filler", "text", "about", "training", "throughput", "memory", "and",
+          "sequence", "length", "measured", "on", "a", "simulated", "accelerator", "for",
+          "this", "test", "document", "only")
 
 
 def font() -> Path:

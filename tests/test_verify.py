@@ -360,3 +360,16 @@ def test_an_edited_review_is_rejected_by_both_engines(pdfs, tmp_path, runner, ch
     assert any(p.field == field and message in p.message for p in info.value.problems), \
         info.value.lines()
     assert_same([data])
+
+
+def test_review_files_have_short_jsonld_names_and_round_trip(pdfs, tmp_path, runner) -> None:
+    from test_ontology import test_context_names_every_predicate_and_class as names_all
+    from test_ontology import test_jsonld_with_the_context_round_trips as round_trips
+
+    from kg.validation import map_paths
+
+    data, _ = _valid_review(pdfs, tmp_path, runner)
+    mapped = map_paths([data / "reviews", data / "agents"], BASE)
+    assert {m.file.kind for m in mapped} == {"review", "agent"}
+    names_all(mapped)
+    round_trips(mapped)
