@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .errors import UsageError
 from .pdfread import PdfText, open_pdf
 from .pdftext import Hit, QuoteFinder
 
@@ -71,11 +72,19 @@ class FileInfo:
 
     @classmethod
     def of(cls, path: Path) -> FileInfo:
+        """Hash the file, reading it in blocks.
+
+        :raises UsageError: when it cannot be read at all.
+        """
         digest = hashlib.sha256()
-        with path.open("rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-        return cls(path, digest.hexdigest(), path.stat().st_size)
+        try:
+            with path.open("rb") as handle:
+                for block in iter(lambda: handle.read(1 << 20), b""):
+                    digest.update(block)
+            size = path.stat().st_size
+        except OSError as exc:
+            raise UsageError(f"{path}: cannot read the file ({exc.strerror})") from None
+        return cls(path, digest.hexdigest(), size)
 
 
 @dataclass
@@ -117,8 +126,9 @@ def run_checks(target: Target, path: Path, file: FileInfo | None = None) -> Outc
         if not reason:
             result.checks += _text_checks(target, pdf)
             return result
-    result.checks += [Check(kind, NOT_CHECKED, reason, page=target.page if kind == PAGE else None)
-                      for kind in (PAGE, QUOTE, VALUE)]
+    looked_for = {PAGE: str(target.page or ""), QUOTE: target.quote, VALUE: target.printed}
+    result.checks += [Check(kind, NOT_CHECKED, reason, expected=looked_for[kind],
+                            page=target.page) for kind in (PAGE, QUOTE, VALUE)]
     return result
 
 
@@ -172,9 +182,9 @@ def _blank(pdf: PdfText, page: int | None) -> str:
 def _page(target: Target, pdf: PdfText, hit: Hit | None) -> Check:
     page, count = target.page, pdf.page_count
     check = Check(PAGE, PASSED, "", expected=str(page or ""), page=page)
-    if page is None:
-        return replace(check, outcome=NOT_CHECKED, detail="the locator names no page")
     elsewhere = f"; the quote is on page {hit.page}" if hit is not None and hit.exact else ""
+    if page is None:
+        return replace(check, outcome=NOT_CHECKED, detail="the locator names no page" + elsewhere)
     if page > count:
         return replace(check, outcome=NOT_CHECKED,
                        detail=f"the locator names page {page}, but the file has {count} "

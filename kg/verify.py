@@ -105,6 +105,7 @@ def verify(store: GraphStore, base: str, data: Path, jobs: list[Job], agent: str
 
     :raises InvalidDataError: when a review does not validate (the files written are
         removed again and the store is unchanged).
+    :raises UsageError: when a PDF cannot be read or the data directory not written.
     """
     done: list[tuple[Job, Outcome, datetime, datetime]] = []
     stream: Iterable[Job] = progress(jobs, len(jobs)) if progress else jobs
@@ -125,9 +126,11 @@ def verify(store: GraphStore, base: str, data: Path, jobs: list[Job], agent: str
             written.append(path)
             verified.append(Verified(job, result, path))
         load_paths(store, [data], base)
-    except InvalidDataError:
+    except (InvalidDataError, OSError) as exc:
         for path in written:
             path.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise UsageError(f"cannot write the review into {data}: {exc.strerror}") from None
         raise
     return verified
 

@@ -34,7 +34,8 @@ def sha256(path: Path) -> str:
 
 
 def write_data(data: Path, pinned: str | None, *, record: str = RECORD, source: str = SOURCE,
-               page: str = "6", quote: str = SENTENCE, printed: str = "11.49") -> Path:
+               page: str | None = "6", quote: str | None = SENTENCE,
+               printed: str = "11.49") -> Path:
     """A test record and its source, whose artifact pins ``pinned`` (no artifact: None)."""
     (data / "records").mkdir(parents=True, exist_ok=True)
     (data / "sources").mkdir(exist_ok=True)
@@ -49,7 +50,8 @@ def write_data(data: Path, pinned: str | None, *, record: str = RECORD, source: 
         "printed_value": printed, "numeric_value": printed, "unit": "gigabyte",
         "evidence_kind": "independent-external-evaluation", "review_status": "unreviewed",
         "tested_configuration": {"model": "NT 2.5B"},
-        "locator": {"text": f"page {page}: '{quote}'", "page": page, "quote": quote},
+        "locator": {k: v for k, v in (("text", f"page {page}: '{quote}'"), ("page", page),
+                                          ("quote", quote)) if v is not None},
     }, allow_unicode=True, sort_keys=False))
     return data
 
@@ -178,6 +180,23 @@ def test_the_page_a_quote_is_on_is_named(pdfs, tmp_path, runner) -> None:
     assert (page["expected"], page["found"], page["found_on_page"]) == ("6", "7", "7")
     assert (quote["found"], quote["found_on_page"]) == (SENTENCE, "7")
     assert value["found_on_page"] == "7"
+
+
+@pytest.mark.parametrize(("changes", "outcomes", "phrase"), [
+    ({"page": None}, (P, N, P, P), "the locator names no page; the quote is on page 6"),
+    ({"quote": None}, (P, P, N, N), "the locator gives no quote"),
+    ({"quote": "the NT 2.5B checkpoint"}, (P, P, P, F),
+     "the quote does not contain the printed value 11.49"),
+])
+def test_what_a_locator_leaves_out_cannot_be_checked(pdfs, tmp_path, runner, changes, outcomes,
+                                                     phrase) -> None:
+    write_data(tmp_path / "data", sha256(pdfs["base"]), **changes)
+    result = verify(runner, tmp_path, RECORD, "--pdf", str(pdfs["base"]))
+    assert result.exit_code == 1, result.output
+    [review] = (tmp_path / "data" / "reviews").glob("*.yaml")
+    checks = parse_yaml(review.read_text())["checks"]
+    assert tuple(c["outcome"] for c in checks) == outcomes
+    assert any(phrase in c["detail"] for c in checks), checks
 
 
 def test_a_source_without_a_pinned_hash_cannot_be_checked(pdfs, tmp_path, runner) -> None:
