@@ -30,9 +30,7 @@ SEARCHED = ("title", "model", "dataset", "quote", "id")
 LISTING_FIELDS = ("record", "id", "title", "metric", "model", "printed_value", "unit",
                   "evidence_kind", "review_status", "source", "source_title", "methods",
                   "verification")
-#: A record's verification is its latest checked review's worst check outcome.
-VERIFICATION_LABELS = {"failed": "failed check", "not-checked": "check not made",
-                       "passed": "all checks passed"}
+
 
 
 @dataclass
@@ -57,12 +55,11 @@ class Row:
     source_title: str
     methods: list[str] = field(default_factory=list)
     method_labels: dict[str, str] = field(default_factory=dict)
-    verification: str = ""  # failed, not-checked or passed ("" when no review has checks)
+    #: The worst check outcome of its latest review with checks: failed, not-checked or
+    #: passed ("" when no review has checks)
+    verification: str = ""
+    verification_label: str = ""
     text: str = ""
-
-    @property
-    def verification_label(self) -> str:
-        return VERIFICATION_LABELS.get(self.verification, "")
 
     def as_dict(self) -> dict[str, object]:
         """The row for JSON and CSV listings (keys: :data:`LISTING_FIELDS`)."""
@@ -118,13 +115,17 @@ class Catalog:
                 row.method_labels[method] = text(r, "methodLabel") or method
         latest: dict[str, tuple[str, str]] = {}  # record -> (end time, review)
         outcomes: dict[tuple[str, str], set[str]] = {}
+        labels: dict[str, str] = {}
         for r in store.query(internal_query("index-checks").text):
             record, review = text(r, "record"), text(r, "review")
-            outcomes.setdefault((record, review), set()).add(text(r, "outcome").rsplit("#")[-1])
+            outcome = text(r, "outcome").rsplit("#")[-1]
+            outcomes.setdefault((record, review), set()).add(outcome)
+            labels[outcome] = text(r, "outcomeLabel") or outcome
             latest[record] = max(latest.get(record, ("", "")), (text(r, "ended"), review))
         for record, (_, review) in latest.items():
             if record in rows:
-                rows[record].verification = worst_outcome(outcomes[(record, review)])
+                state = worst_outcome(outcomes[(record, review)])
+                rows[record].verification, rows[record].verification_label = state, labels[state]
         for row in rows.values():
             row.text = " ".join(getattr(row, name) for name in SEARCHED).casefold()
         return cls(rows.values())

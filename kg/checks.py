@@ -1,13 +1,14 @@
 """The checks of a source verification: one PDF against one record's pinned source.
 
-- ``hash-check`` (method source-hash-verification): the file's SHA-256 against the hash
-  the source pins for its artifact;
-- ``page-check`` (pdf-text-parse): the page the locator names exists and has text, and
-  the quote is not on another page instead (if it is, that page is named);
-- ``quote-check`` (pdf-text-parse): the quoted sentence is in the PDF's text, after the
-  normalization of :mod:`kg.pdftext`;
-- ``value-check`` (pdf-text-parse): the printed value stands inside the quote as the PDF
-  prints it; the value elsewhere on the page does not count.
+- ``hash-check`` (a part of the method source-hash-verification): the file's SHA-256
+  against the hash the source pins for its artifact;
+- ``page-check`` (pdf-text-parse, like the next two): the page the locator names exists
+  and has text, and the quote is not on another page instead (if it is, that page is
+  named);
+- ``quote-check``: the quoted sentence is in the PDF's text, after the normalization of
+  :mod:`kg.pdftext`;
+- ``value-check``: the printed value stands inside the quote as the PDF prints it; the
+  value elsewhere on the page does not count.
 
 Each check is passed, failed or not-checked (with the reason). The text checks are made
 on the pinned file only: a file with another hash is another artifact, and what its text
@@ -24,11 +25,10 @@ from pathlib import Path
 from .errors import UsageError
 from .pdfread import PdfText, open_pdf
 from .pdftext import Hit, QuoteFinder
+from .vocabulary import load_terms
 
+#: The checks: concepts of kgv:Checks (ontology/vocabularies.ttl).
 HASH, PAGE, QUOTE, VALUE = "hash-check", "page-check", "quote-check", "value-check"
-#: Each check and the review method it belongs to (the vocabulary's skos:broader).
-METHODS = {HASH: "source-hash-verification", PAGE: "pdf-text-parse",
-           QUOTE: "pdf-text-parse", VALUE: "pdf-text-parse"}
 PASSED, FAILED, NOT_CHECKED = "passed", "failed", "not-checked"
 
 
@@ -58,7 +58,8 @@ class Check:
 
     @property
     def method(self) -> str:
-        return METHODS[self.check]
+        """The review method the check belongs to, as the vocabulary says."""
+        return load_terms().broader(self.check)
 
 
 @dataclass

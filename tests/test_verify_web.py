@@ -39,10 +39,10 @@ def verified(tmp_path_factory):
 def test_the_index_facets_flag_the_failed_verification(verified: str) -> None:
     listing = requests.get(f"{verified}/records.json", timeout=10).json()
     assert {(f["value"], f["label"], f["count"]) for f in listing["facets"]["verification"]} == {
-        ("failed", "failed check", 1), ("passed", "all checks passed", 1)}
+        ("failed", "failed", 1), ("passed", "passed", 1)}
     flagged = requests.get(f"{verified}/records.json?verification=failed", timeout=10).json()
     assert [r["id"] for r in flagged["rows"]] == [BAD]
-    assert flagged["rows"][0]["verification"] == "failed check"
+    assert flagged["rows"][0]["verification"] == "failed"
     csv = requests.get(f"{verified}/records.csv", timeout=10).text
     assert csv.splitlines()[0].endswith(",verification")
 
@@ -72,7 +72,7 @@ def test_a_browser_sees_the_flag_and_the_checks(page, verified: str, tmp_path) -
     page.screenshot(path=str(tmp_path / "flagged.png"), full_page=True)
 
     page.goto(verified)
-    page.locator('[data-facet="verification"] a', has_text="failed check").click()
+    page.locator('[data-facet="verification"] a', has_text="failed").click()
     page.wait_for_url("**verification=failed**")
     results = page.locator("section.results tbody tr")
     assert results.count() == 1
