@@ -264,7 +264,7 @@ def _split_params(params: tuple[str, ...]):
 def verify(settings: Settings, record: str | None, pdf: Path | None, every: bool,
            pdf_dir: Path | None, name_map: Path | None, agent: str | None,
            data_dir: Path | None) -> None:
-    """Check records against PDFs of their sources; record each check as a review.
+    """Check records against PDFs of their sources; record the checks as reviews.
 
     Checks: the file's SHA-256 against the source's pinned artifact hash (hash); the
     page the locator names (page); the quoted sentence in the page's text, after
