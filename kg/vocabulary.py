@@ -7,7 +7,7 @@ from functools import cache
 
 from rdflib import Graph, URIRef
 
-from .namespaces import KG, QUDT, RDF
+from .namespaces import KG, KGV, QUDT, RDF, SKOS
 from .rdfterms import parse_turtle
 from .resources import resource_dir
 
@@ -26,6 +26,12 @@ class Terms:
         """The RDF classes a concept (a document type) implies for the node it types."""
         found = self.graph.objects(concept, KG.impliesClass)
         return sorted(o for o in found if isinstance(o, URIRef))
+
+    def broader(self, local: str) -> str:
+        """The local name of the concept ``local`` is narrower than (a check's review method),
+        or "" when there is none."""
+        value = self.graph.value(KGV[local], SKOS.broader)
+        return str(value).removeprefix(str(KGV)) if value is not None else ""
 
 
 @cache

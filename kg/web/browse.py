@@ -88,6 +88,7 @@ def _int_arg(name: str, default: int, low: int, high: int) -> int:
 FACET_TITLES = {
     "metric": "Metric", "model": "Model", "evidence_kind": "Evidence kind",
     "review_status": "Review status", "source": "Source", "method": "Review method",
+    "verification": "Source verification",
 }
 
 
