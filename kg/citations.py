@@ -42,13 +42,14 @@ LOCATOR_LABELS = (("page", "page"), ("section", "section"), ("paragraph", "parag
 CslItem = dict[str, Any]
 
 
-def csl_items(store: GraphStore, base: str, ident: str,
-              accessed: dt.date | None = None) -> list[CslItem]:
-    """The CSL-JSON items citing record or source ``ident``.
+def csl_items(store: GraphStore, base: str, ident: str, accessed: dt.date | None = None,
+              found: tuple[str, list[ox.Quad]] | None = None) -> list[CslItem]:
+    """The CSL-JSON items citing record or source ``ident``; ``found`` is what
+    :func:`kg.records.citable` gives for it, when the caller has it already.
 
     :raises NotFoundError: when no record or source has the id.
     """
-    kind, quads = citable(store, base, ident)
+    kind, quads = found or citable(store, base, ident)
     facts = Facts(quads)
     if kind == "source":
         return [source_item(facts, to_term("source", ident, base))]
