@@ -11,6 +11,7 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pyoxigraph as ox
@@ -23,8 +24,9 @@ XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 
 
-def context_path():  # -> Path; the file the browser serves at /context.jsonld
-    """Where ``ontology/context.jsonld`` is (in a checkout or an installed wheel)."""
+def context_path() -> Path:
+    """Where ``ontology/context.jsonld`` is (in a checkout or an installed wheel): the file
+    the browser serves at ``/context.jsonld``."""
     return resource_dir("ontology") / "context.jsonld"
 
 

@@ -11,6 +11,7 @@ from rdflib.namespace import RDFS as _RDFS
 from rdflib.namespace import SKOS as _SKOS
 
 from .. import namespaces as _ns
+from ..citations import creators
 from ..facts import Facts, Term
 
 # Namespace IRIs as strings: pages look terms up by the predicates' string values.
@@ -127,12 +128,9 @@ class ViewBase:
         if node is None:
             return None
         f = self.f
-        creators = sorted(f.all(node, DCT + "creator"),
-                          key=lambda a: int(f.text(a, KG + "position") or 0))
-        families = [f.text(a, SCHEMA + "familyName") for a in creators]
-        authors = [" ".join(p for p in (f.text(a, SCHEMA + "givenName"), fam) if p)
-                   for a, fam in zip(creators, families, strict=True)]
-        names = _author_list(families)
+        people = creators(f, node)
+        authors = [" ".join(p for p in (given, family) if p) for family, given in people]
+        names = _author_list([family for family, _ in people])
         date = f.text(node, DCT + "issued")
         venue = f.text(node, KG + "venue")
         title = f.text(node, DCT + "title")
