@@ -15,9 +15,9 @@ from ..citations import creators
 from ..facts import Facts, Term
 
 # Namespace IRIs as strings: pages look terms up by the predicates' string values.
-KG, PROV, DCT, QUDT, OA, SPDX, SCHEMA, DCAT, CITO, RDF, RDFS = (
-    str(ns) for ns in (_ns.KG, _ns.PROV, _ns.DCTERMS, _ns.QUDT, _ns.OA, _ns.SPDX, _ns.SCHEMA,
-                       _ns.DCAT, _ns.CITO, _ns.RDF, _ns.RDFS))
+KG, PROV, DCT, QUDT, OA, SPDX, DCAT, CITO, RDF, RDFS = (
+    str(ns) for ns in (_ns.KG, _ns.PROV, _ns.DCTERMS, _ns.QUDT, _ns.OA, _ns.SPDX, _ns.DCAT,
+                       _ns.CITO, _ns.RDF, _ns.RDFS))
 
 
 @dataclass
