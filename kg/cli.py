@@ -18,7 +18,6 @@ from . import __version__
 from .config import Settings, load_settings
 from .dump import DUMP_FORMATS, write_dump
 from .errors import KgError, UsageError
-from .exports import export as export_one
 from .ingest import validate_files
 from .load import ensure_loaded, load_paths
 from .negotiation import FORMATS
@@ -284,6 +283,10 @@ flashattention-checkpointing-zero2 --format bibtex
         raise UsageError("--gzip is for --all")
     if fmt in ("nquads", "trig"):
         raise UsageError(f"--format {fmt} is for --all (one record: kg show ID --format nq)")
+    # imported here: pyld and friends would slow every kg command (and the query workers
+    # kg serve spawns, which import this module again)
+    from .exports import export as export_one
+
     with open_store(settings, read_only=True) as store:
         if fmt == "ro-crate":
             if output is None:
