@@ -23,6 +23,8 @@ class Settings:
     store: Path = Path(".kg/store")
     #: The data directory loaded by default.
     data: Path = Path("data")
+    #: Where the browser caches the bulk dumps of the live store version it serves.
+    dumps: Path = Path(".kg/dumps")
     #: SPARQL endpoint: seconds a query may run before its worker is stopped.
     query_timeout: float = 10.0
     #: SPARQL endpoint: rows (or triples) a result may hold; beyond, it is cut and marked.
@@ -69,7 +71,7 @@ def load_settings(
         except ValueError:
             word = {"Path": "path", "float": "number", "int": "whole number"}[kind]
             raise ConfigError(f"setting {key} must be a {word} (got {value!r})") from None
-    for key in ("store", "data"):
+    for key in ("store", "data", "dumps"):
         if key in values:
             values[key] = Path(str(values[key]))
     return replace(Settings(), **values)

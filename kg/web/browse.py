@@ -12,9 +12,9 @@ from flask import Blueprint, Response, render_template, request, url_for
 
 from ..catalog import FACETS, LISTING_FIELDS
 from ..errors import NotFoundError, UsageError
+from ..exports import CITATION_WRITERS, render
 from ..facts import Facts
-from ..jsonld import compact
-from ..negotiation import FORMATS, RDF_MEDIA_TYPES, negotiate, split_suffix
+from ..negotiation import CITATION_SUFFIXES, FORMATS, RDF_MEDIA_TYPES, negotiate, split_suffix
 from ..output import write_graph
 from ..records import describe
 from .citation import citation_meta, schema_org
@@ -26,6 +26,9 @@ browse = Blueprint("browse", __name__)
 
 KINDS = ("record", "evaluation", "source", "agent", "activity", "release")
 RDF_OFFERED = ["text/html", *RDF_MEDIA_TYPES]
+#: Records and sources are citable: they also come as CSL-JSON, BibTeX and RIS.
+CITABLE = ("record", "source")
+CITABLE_OFFERED = [*RDF_OFFERED, *CITATION_WRITERS]
 LISTING_OFFERED = ["text/html", "application/json", "text/csv"]
 PAGE_SIZE = 50
 
@@ -114,33 +117,39 @@ def resource(kind: str, name: str) -> Response:
     app = state()
     settings = app.settings
     quads = describe(app.store, settings.base, kind, ident)  # an unknown id is 404 before 406
-    media_type = negotiate(request.accept_mimetypes, RDF_OFFERED,
+    media_type = negotiate(request.accept_mimetypes,
+                           CITABLE_OFFERED if kind in CITABLE else RDF_OFFERED,
                            suffix or request.args.get("format"))
+    if media_type in CITATION_WRITERS or media_type == FORMATS["jsonld"]:
+        response = _respond(render(app.store, settings.base, kind, ident, quads, media_type),
+                            media_type)
+        if media_type in CITATION_WRITERS:  # a download, named for the record
+            response.mimetype_params["charset"] = "utf-8"
+            response.headers["Content-Disposition"] = (
+                f'attachment; filename="{ident}.{CITATION_SUFFIXES[media_type]}"')
+        return response
     if media_type != "text/html":
-        fmt = RDF_MEDIA_TYPES[media_type]
-        if fmt == "jsonld":
-            body = json.dumps(compact(quads), ensure_ascii=False, indent=1).encode()
-        else:
-            out = io.BytesIO()
-            write_graph(quads, fmt, out, settings.base)
-            body = out.getvalue()
-        return _respond(body, media_type)
+        out = io.BytesIO()
+        write_graph(quads, RDF_MEDIA_TYPES[media_type], out, settings.base)
+        return _respond(out.getvalue(), media_type)
 
     facts = Facts(quads, app.terms.graph)
     iri = ox.NamedNode(f"{settings.base}{kind}/{_quote(ident)}")
-    alternates = {name: f"{request.path.rsplit('.', 1)[0] if suffix else request.path}.{name}"
-                  for name in ("ttl", "jsonld", "nt", "nq", "rdf")}
+    stem = request.path[:-len(suffix) - 1] if suffix else request.path
+    alternates = {name: f"{stem}.{name}" for name in ("ttl", "jsonld", "nt", "nq", "rdf")}
+    citations = ({name: f"{stem}.{name}" for name in CITATION_SUFFIXES.values()}
+                 if kind in CITABLE else {})
     if kind == "record":
         view = RecordView(facts, iri, settings.base)
         return _respond(render_template(
-            "record.html", r=view, alternates=alternates,
+            "record.html", r=view, alternates=alternates, citations=citations,
             meta=citation_meta(view.quoted_from), schema=schema_org(view, request.url_root),
             evidence_filters=_evidence_filters(view),
         ), "text/html")
     rows, title, source = node_rows(facts, iri, settings.base, app.store)
     return _respond(render_template(
         "node.html", kind=kind, ident=ident, iri=iri.value, title=title, rows=rows,
-        alternates=alternates, meta=citation_meta(source) if source else [],
+        alternates=alternates, citations=citations, meta=citation_meta(source) if source else [],
         schema=None,
     ), "text/html")
 

@@ -12,12 +12,13 @@ from rdflib.namespace import SKOS as _SKOS
 
 from .. import namespaces as _ns
 from ..checks import worst_outcome
+from ..citations import creators
 from ..facts import Facts, Term
 
 # Namespace IRIs as strings: pages look terms up by the predicates' string values.
-KG, PROV, DCT, QUDT, OA, SPDX, SCHEMA, DCAT, CITO, RDF, RDFS = (
-    str(ns) for ns in (_ns.KG, _ns.PROV, _ns.DCTERMS, _ns.QUDT, _ns.OA, _ns.SPDX, _ns.SCHEMA,
-                       _ns.DCAT, _ns.CITO, _ns.RDF, _ns.RDFS))
+KG, PROV, DCT, QUDT, OA, SPDX, DCAT, CITO, RDF, RDFS = (
+    str(ns) for ns in (_ns.KG, _ns.PROV, _ns.DCTERMS, _ns.QUDT, _ns.OA, _ns.SPDX, _ns.DCAT,
+                       _ns.CITO, _ns.RDF, _ns.RDFS))
 
 
 @dataclass
@@ -156,12 +157,9 @@ class ViewBase:
         if node is None:
             return None
         f = self.f
-        creators = sorted(f.all(node, DCT + "creator"),
-                          key=lambda a: int(f.text(a, KG + "position") or 0))
-        families = [f.text(a, SCHEMA + "familyName") for a in creators]
-        authors = [" ".join(p for p in (f.text(a, SCHEMA + "givenName"), fam) if p)
-                   for a, fam in zip(creators, families, strict=True)]
-        names = _author_list(families)
+        people = creators(f, node)
+        authors = [" ".join(p for p in (given, family) if p) for family, given in people]
+        names = _author_list([family for family, _ in people])
         date = f.text(node, DCT + "issued")
         venue = f.text(node, KG + "venue")
         title = f.text(node, DCT + "title")
