@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from .checks import worst_outcome
 from .sparql import internal_query
 from .store import GraphStore
 
@@ -22,11 +23,14 @@ FACETS: dict[str, tuple[str, str]] = {
     "review_status": ("status", "status_label"),
     "source": ("source", "source_title"),
     "method": ("methods", "method_labels"),
+    "verification": ("verification", "verification_label"),
 }
 SEARCHED = ("title", "model", "dataset", "quote", "id")
 #: The columns of the JSON and CSV listings.
 LISTING_FIELDS = ("record", "id", "title", "metric", "model", "printed_value", "unit",
-                  "evidence_kind", "review_status", "source", "source_title", "methods")
+                  "evidence_kind", "review_status", "source", "source_title", "methods",
+                  "verification")
+
 
 
 @dataclass
@@ -51,6 +55,10 @@ class Row:
     source_title: str
     methods: list[str] = field(default_factory=list)
     method_labels: dict[str, str] = field(default_factory=dict)
+    #: The worst check outcome of its latest review with checks: failed, not-checked or
+    #: passed ("" when no review has checks)
+    verification: str = ""
+    verification_label: str = ""
     text: str = ""
 
     def as_dict(self) -> dict[str, object]:
@@ -61,6 +69,7 @@ class Row:
             "evidence_kind": self.evidence_kind_label, "review_status": self.status_label,
             "source": self.source, "source_title": self.source_title,
             "methods": sorted(self.method_labels.get(m, m) for m in self.methods),
+            "verification": self.verification_label,
         }
 
 
@@ -104,6 +113,19 @@ class Catalog:
                 method = text(r, "method")
                 row.methods.append(method)
                 row.method_labels[method] = text(r, "methodLabel") or method
+        latest: dict[str, tuple[str, str]] = {}  # record -> (end time, review)
+        outcomes: dict[tuple[str, str], set[str]] = {}
+        labels: dict[str, str] = {}
+        for r in store.query(internal_query("index-checks").text):
+            record, review = text(r, "record"), text(r, "review")
+            outcome = text(r, "outcome").rsplit("#")[-1]
+            outcomes.setdefault((record, review), set()).add(outcome)
+            labels[outcome] = text(r, "outcomeLabel") or outcome
+            latest[record] = max(latest.get(record, ("", "")), (text(r, "ended"), review))
+        for record, (_, review) in latest.items():
+            if record in rows:
+                state = worst_outcome(outcomes[(record, review)])
+                rows[record].verification, rows[record].verification_label = state, labels[state]
         for row in rows.values():
             row.text = " ".join(getattr(row, name) for name in SEARCHED).casefold()
         return cls(rows.values())

@@ -17,10 +17,12 @@ import click
 from . import __version__
 from .archive import Archive, open_release_store
 from .config import Settings, load_settings
+from .dump import DUMP_FORMATS, write_dump
 from .errors import KgError, NotFoundError, UsageError
 from .history import diff_releases, graph_history
 from .ingest import validate_files
 from .load import ensure_loaded, load_paths
+from .negotiation import FORMATS
 from .output import GRAPH_FORMATS, RESULT_FORMATS, write_graph, write_result
 from .records import record_closure
 from .release import make_release
@@ -118,10 +120,11 @@ def load(settings: Settings, paths: tuple[Path, ...], force: bool) -> None:
     click.echo(f"kg: {report.summary()}", err=True)
 
 
-def _progress(label: str):
-    """A progress bar on standard error for long batches (hidden when it is not a terminal)."""
+def _progress(label: str, minimum: int = 50):
+    """A progress bar on standard error for batches of ``minimum`` items or more (hidden
+    when it is not a terminal)."""
     def wrap(items, length: int):
-        if length < 50:
+        if length < minimum:
             yield from items
             return
         with click.progressbar(items, length=length, label=label, file=sys.stderr) as bar:
@@ -263,24 +266,182 @@ def _split_params(params: tuple[str, ...]):
 
 
 @main.command()
-@click.argument("ident", metavar="ID")
-@click.option("--format", "-f", "fmt", required=True, type=click.Choice(["ro-crate"]),
-              help="ro-crate: a reproduction run as a Process Run Crate (a directory).")
-@click.option("-o", "--output", required=True, type=click.Path(path_type=Path),
-              help="Where to write it.")
+@click.argument("record", metavar="[ID]", required=False)
+@click.option("--pdf", type=click.Path(path_type=Path, exists=True, dir_okay=False),
+              help="The PDF to check record ID against.")
+@click.option("--all", "every", is_flag=True,
+              help="Verify every record whose source has a PDF in --pdf-dir.")
+@click.option("--pdf-dir", type=click.Path(path_type=Path, exists=True, file_okay=False),
+              help="With --all: the PDFs, matched to sources by the SHA-256 each source pins.")
+@click.option("--name-map", type=click.Path(path_type=Path, exists=True, dir_okay=False),
+              help="With --all: a YAML file mapping PDF file names (relative to --pdf-dir) to "
+                   "source ids, for PDFs no pinned hash matches.")
+@click.option("--agent", metavar="ID",
+              help="The id of the agent file of whoever verifies [default: "
+                   "claimgraph-verify-<version>, whose agent file is written when missing].")
+@click.option("--data", "data_dir", metavar="DIR", type=click.Path(path_type=Path),
+              help="The data directory: records are read from it and reviews written to "
+                   "DIR/reviews/ [default: kg's --data, ./data].")
 @click.pass_obj
-def export(settings: Settings, ident: str, fmt: str, output: Path) -> None:
-    """Export a record or run in a format for other tools.
+def verify(settings: Settings, record: str | None, pdf: Path | None, every: bool,
+           pdf_dir: Path | None, name_map: Path | None, agent: str | None,
+           data_dir: Path | None) -> None:
+    """Check records against PDFs of their sources; record the checks as reviews.
+
+    Checks: the file's SHA-256 against the source's pinned artifact hash (hash); the
+    page the locator names (page); the quoted sentence in the page's text, after
+    normalizing ligatures, hyphenation, white space and arrows (quote); the printed
+    value inside the quote (value). Each is passed, failed, or could not be checked,
+    with the reason. The review is written to DIR/reviews/ and loaded like any data
+    file. One line per check goes to standard output (a table with --all). Exits 0
+    when every check passed, 1 when any failed or could not be made (the review is
+    recorded either way).
 
     \b
     Example:
-      kg export nt-peak-memory-20261130t084842z-c90d873f --format ro-crate -o crate/
+      kg verify saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-\
+flashattention-checkpointing-zero2 --pdf paper.pdf
+      kg verify --all --pdf-dir pdfs/ --name-map pdfs/names.yaml
     """
-    from .rocrate import write_run_crate
+    from . import verify as service
+    from .reviewfile import VERIFIER
+    from .verify import Job
+
+    if every == bool(record) or (record and not pdf) or (every and not pdf_dir):
+        raise UsageError("give a record ID with --pdf FILE, or --all with --pdf-dir DIR")
+    if (pdf and every) or ((pdf_dir or name_map) and not every):
+        raise UsageError("--pdf goes with a record ID; --pdf-dir and --name-map with --all")
+    data = data_dir or settings.data
+    agent = agent or VERIFIER
+    with open_store(settings) as store:
+        report = service.load_data(store, data, settings.base, _progress("loading"))
+        if report.changed:
+            click.echo(f"kg: {report.summary()}", err=True)
+        service.check_agent(store, settings.base, agent, data)
+        if record:
+            assert pdf is not None
+            jobs = [Job(service.targets(store, settings.base, record)[0], pdf)]
+            matching = None
+        else:
+            assert pdf_dir is not None
+            matching = service.match_pdfs(pdf_dir, service.targets(store, settings.base),
+                                          name_map, _progress("hashing PDFs", 2))
+            jobs = matching.jobs
+            if not jobs:
+                raise NotFoundError(f"no PDF in {pdf_dir} is the file of a record's source "
+                                    "(by the SHA-256 it pins, or by --name-map)")
+        done = service.verify(store, settings.base, data, jobs, agent,
+                              _progress("verifying", 2))
+    if matching is None:
+        for check in done[0].result.checks:
+            click.echo(f"{check.check:<12} {_OUTCOME[check.outcome]:<12} {check.detail}")
+        click.echo(f"kg: wrote {done[0].review} and loaded it", err=True)
+    else:
+        _verify_summary(done, matching)
+        click.echo(f"kg: wrote {len(done)} review(s) to {data / 'reviews'} and loaded them",
+                   err=True)
+    if any(v.result.outcome != "passed" for v in done):
+        raise click.exceptions.Exit(1)
+
+
+_OUTCOME = {"passed": "passed", "failed": "FAILED", "not-checked": "not checked"}
+
+
+def _verify_summary(done, matching) -> None:
+    """The summary of a batch: a table of outcomes on stdout, counts on stderr."""
+    from .checks import HASH, PAGE, QUOTE, VALUE
+    from .output import text_table
+
+    rows = []
+    for v in done:
+        outcomes = {c.check: _OUTCOME[c.outcome] for c in v.result.checks}
+        rows.append([v.job.target.record, v.job.pdf.name,
+                     *(outcomes.get(kind, "") for kind in (HASH, PAGE, QUOTE, VALUE))])
+    click.echo(text_table(["record", "pdf", "hash", "page", "quote", "value"], rows), nl=False)
+    counts = Counter(v.result.outcome for v in done)
+    click.echo(f"kg: verified {len(done)} record(s): {counts['passed']} passed every check, "
+               f"{counts['failed']} with a failed check, {counts['not-checked']} with a check "
+               "that could not be made", err=True)
+    for source in matching.sources_without_pdf:
+        click.echo(f"kg: no PDF for source {source}", err=True)
+    for pdf in matching.unmatched_pdfs:
+        click.echo(f"kg: {pdf} matches no source (by hash or name map)", err=True)
+
+
+EXPORT_FORMATS = ["jsonld", "csl-json", "bibtex", "ris", "ro-crate", "nquads", "trig"]
+
+
+@main.command()
+@click.argument("ident", metavar="[ID]", required=False)
+@click.option("--all", "everything", is_flag=True,
+              help="Dump the whole store, streamed (formats nquads, trig, jsonld), into -o DIR "
+                   "with a SHA-256 manifest (manifest.json, SHA256SUMS).")
+@click.option("--format", "-f", "fmt", required=True, type=click.Choice(EXPORT_FORMATS),
+              help="jsonld: a record as framed JSON-LD (with --all: the store as expanded "
+                   "JSON-LD); csl-json, bibtex, ris: the citation of a record (its source at "
+                   "the cited place, and the record) or of a source; ro-crate: a reproduction "
+                   "run as a Process Run Crate (a directory); nquads, trig: with --all.")
+@click.option("--gzip", "packed", is_flag=True, help="With --all: write the dump gzipped.")
+@click.option("-o", "--output", type=click.Path(path_type=Path),
+              help="The file to write (default: standard output); a directory for ro-crate "
+                   "and --all.")
+@click.pass_obj
+def export(settings: Settings, ident: str | None, everything: bool, fmt: str, packed: bool,
+           output: Path | None) -> None:
+    """Export a record, source or run in a format for other tools, or the whole store.
+
+    \b
+    Example:
+      kg export saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-\
+flashattention-checkpointing-zero2 --format bibtex
+      kg export saadat-fellay-2026-genomic-lm-efficiency --format ris -o source.ris
+      kg export nt-peak-memory-20261130t084842z-c90d873f --format ro-crate -o crate/
+      kg export --all --format nquads --gzip -o dumps/
+    """
+    if everything:
+        _export_all(settings, ident, fmt, packed, output)
+        return
+    if ident is None:
+        raise UsageError("kg export needs an ID, or --all for the whole store")
+    if packed:
+        raise UsageError("--gzip is for --all")
+    if fmt in ("nquads", "trig"):
+        raise UsageError(f"--format {fmt} is for --all (one record: kg show ID --format nq)")
+    # imported here: pyld and friends would slow every kg command (and the query workers
+    # kg serve spawns, which import this module again)
+    from .exports import export as export_one
 
     with open_store(settings, read_only=True) as store:
-        path = write_run_crate(store, settings.base, ident, output)
-    click.echo(f"kg: wrote {path}", err=True)
+        if fmt == "ro-crate":
+            if output is None:
+                raise UsageError("--format ro-crate writes a directory: give -o DIR")
+            from .rocrate import write_run_crate
+
+            path = write_run_crate(store, settings.base, ident, output)
+            click.echo(f"kg: wrote {path}", err=True)
+            return
+        body = export_one(store, settings.base, ident, FORMATS[fmt])
+    if output is None:
+        sys.stdout.buffer.write(body)
+        return
+    output.write_bytes(body)
+    click.echo(f"kg: wrote {output}", err=True)
+
+
+def _export_all(settings: Settings, ident: str | None, fmt: str, packed: bool,
+                output: Path | None) -> None:
+    if ident is not None:
+        raise UsageError("give an ID or --all, not both")
+    if fmt not in DUMP_FORMATS:
+        raise UsageError(f"--all dumps as {', '.join(DUMP_FORMATS)} (not {fmt})")
+    if output is None:
+        raise UsageError("--all writes a directory: give -o DIR")
+    with open_store(settings, read_only=True) as store:
+        version = getattr(store, "version", None)
+        entry = write_dump(store, fmt, output, gzip=packed,
+                           version=version.name if version else "")
+    click.echo(f"kg: wrote {output / entry.name}: {entry.quads:,} quads, {entry.bytes:,} bytes, "
+               f"sha256 {entry.sha256}", err=True)
 
 
 @main.command()

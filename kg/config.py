@@ -25,6 +25,8 @@ class Settings:
     data: Path = Path("data")
     #: Where past releases are kept (default: the store's directory name + "-archive").
     archive: Path | None = None
+    #: Where the browser caches the bulk dumps of the live store version it serves.
+    dumps: Path = Path(".kg/dumps")
     #: SPARQL endpoint: seconds a query may run before its worker is stopped.
     query_timeout: float = 10.0
     #: SPARQL endpoint: rows (or triples) a result may hold; beyond, it is cut and marked.
@@ -76,7 +78,7 @@ def load_settings(
         except ValueError:
             word = {"Path": "path", "float": "number", "int": "whole number"}[kind]
             raise ConfigError(f"setting {key} must be a {word} (got {value!r})") from None
-    for key in ("store", "data", "archive"):
+    for key in ("store", "data", "archive", "dumps"):
         if key in values:
             values[key] = Path(str(values[key]))
     return replace(Settings(), **values)

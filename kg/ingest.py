@@ -24,7 +24,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import Protocol
 
 import pyoxigraph as ox
 from rdflib import URIRef
@@ -38,6 +38,8 @@ from .shacl_engine import Deferred, Index
 from .store.base import ManifestEntry
 from .validation import Translator, duplicate_ids, engine
 from .vocabulary import load_terms
+
+_RDF_TYPE = ox.NamedNode(str(RDF.type))
 
 #: Below this many files, starting worker processes costs more than it saves.
 PARALLEL_FROM = 300
@@ -104,8 +106,8 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
     outcome.label, outcome.name, outcome.kind = mapped.label, datafile.name, datafile.kind
     outcome.nquads = ox.serialize(quads, format=ox.RdfFormat.N_QUADS)
     outcome.triples = len(quads)
-    outcome.types = [(str(s), str(o)) for s, p, o in mapped.triples
-                     if p == RDF.type and isinstance(s, URIRef)]  # blank nodes stay in a file
+    outcome.types = [(q.subject.value, q.object.value) for q in quads  # blank nodes stay
+                     if q.predicate == _RDF_TYPE and isinstance(q.subject, ox.NamedNode)]
     wanted = {str(p) for p in eng.sparql_predicates}
     outcome.sparql_quads = ox.serialize(
         [ox.Quad(q.subject, q.predicate, q.object) for q in quads if q.predicate.value in wanted],
@@ -115,13 +117,19 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
     return outcome
 
 
+class Sink(Protocol):
+    """Where N-Quads go as files come in (an open binary file, or chunks of one)."""
+
+    def write(self, data: bytes, /) -> int: ...
+
+
 Progress = Callable[[Iterable[FileOutcome], int], Iterable[FileOutcome]]
 
 
 def ingest(
     files: list[Path], base: str,
     external_types: Callable[[set[str]], dict[str, set[str]]] | None = None,
-    progress: Progress | None = None, spool: BinaryIO | None = None,
+    progress: Progress | None = None, spool: Sink | None = None,
 ) -> tuple[list[FileOutcome], list[Problem]]:
     """Ingest ``files``; return the outcomes of those that mapped, and every problem.
 
@@ -187,7 +195,7 @@ def _ingest(files, base, eng, external_types, progress, spool):
     return good, problems
 
 
-def _spooled(outcomes: Iterable[FileOutcome], spool: BinaryIO | None) -> Iterable[FileOutcome]:
+def _spooled(outcomes: Iterable[FileOutcome], spool: Sink | None) -> Iterable[FileOutcome]:
     for outcome in outcomes:
         if spool is not None:
             spool.write(outcome.nquads)

@@ -20,19 +20,24 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import BinaryIO
 
 import pyoxigraph as ox
 
 from .config import Settings
-from .datafiles import find_data_files
-from .errors import InvalidDataError
+from .datafiles import display_name, scan_data_files
+from .errors import InvalidDataError, Problem
 from .ingest import Progress, ingest
 from .resources import resource_dir
 from .sparql import internal_query
 from .store import GraphStore, open_store
-from .store.base import Manifest, ManifestEntry
+from .store.base import Manifest, ManifestEntry, StagedWrite
 
 ONTOLOGY_GRAPHS = "https://w3id.org/claimgraph/ontology/"
+#: A batch of at least this many changed files is written while it is being validated.
+STAGE_FROM = 300
+#: The size of the spool files a staged write loads one by one.
+CHUNK_BYTES = 64 << 20
 #: The manifest entry that records which shapes and ontology the data was validated with.
 SCHEMA_ENTRY = "urn:x-claimgraph:schema"
 
@@ -80,54 +85,90 @@ def load_paths(
 
 def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | None,
           force: bool, started: float) -> LoadReport:
-    files = find_data_files(paths)
+    files = scan_data_files(paths)
     manifest = store.manifest()
     schema = schema_hash()
     same_schema = manifest.get(SCHEMA_ENTRY, ManifestEntry("", "")).sha256 == schema
-    by_file = {entry.file: graph for graph, entry in manifest.items() if graph != SCHEMA_ENTRY}
-    changed = [f for f in files if force or not same_schema or not _unchanged(f, manifest, by_file)]
-
-    present = {os.path.abspath(f) for f in files}
-    directories = [Path(os.path.abspath(p)) for p in paths if p.is_dir()]
-    removed = sorted(
-        graph for graph, entry in manifest.items()
-        if graph != SCHEMA_ENTRY and entry.file not in present
-        and any(Path(entry.file).is_relative_to(d) for d in directories)
-    )
-    replaced = {by_file[os.path.abspath(f)] for f in changed if os.path.abspath(f) in by_file}
+    # One pass over the manifest, one over the files, no objects per file: at 100,000
+    # files this bookkeeping is most of a one-record reload.
+    directories = tuple(os.path.join(os.path.abspath(p), "") for p in paths if p.is_dir())
+    by_file: dict[str, str] = {}
+    known: dict[str, tuple[int, int]] = {}
+    removed = []
+    for graph, entry in manifest.items():
+        if graph == SCHEMA_ENTRY:
+            continue
+        by_file[entry.file] = graph
+        known[entry.file] = (entry.size, entry.mtime_ns)
+        if entry.file not in files and entry.file.startswith(directories):
+            removed.append(graph)
+    removed.sort()
+    if force or not same_schema:
+        changed = sorted(files)
+    else:
+        changed = sorted(path for path, stat in files.items()
+                         if known.get(path) != stat and not _same_bytes(path, stat, manifest,
+                                                                         by_file))
+    replaced = {by_file[f] for f in changed if f in by_file}
+    changed = [Path(f) for f in changed]
 
     def external_types(nodes: set[str]) -> dict[str, set[str]]:
         return store_types(store, nodes, exclude=replaced | set(removed))
 
-    # The content goes to a spool file as it is made, never all into memory.
-    with tempfile.NamedTemporaryFile(prefix="kg-load-", suffix=".nq") as spool:
-        outcomes, problems = ingest(changed, base, external_types, progress, spool)
-        # Files not in the batch that point at a node the batch removes (a deleted source,
-        # an artifact whose hash changed) are validated again, in the same batch.
-        dependents = _dependents(store, removed, replaced, outcomes, by_file,
-                                 {os.path.abspath(f) for f in changed})
-        if dependents:
-            more, more_problems = ingest(dependents, base, external_types, spool=spool)
-            outcomes += more
-            problems += more_problems
-        if problems:
-            raise InvalidDataError(problems,
-                                   consequence="nothing was loaded; the store is unchanged")
-
-        graphs = {o.graph for o in outcomes}
-        stale = sorted(replaced - graphs)  # a graph whose file now names another id
-        for graph in (*removed, *stale):
-            manifest.pop(graph, None)
-        for o in outcomes:
-            assert o.entry is not None
-            manifest[o.graph] = o.entry
-        if not same_schema:
-            spool.write(ontology_nquads())
-            graphs |= ontology_graph_names()
-        manifest[SCHEMA_ENTRY] = ManifestEntry("shapes/ and ontology/", schema)
-        if outcomes or removed or stale or not same_schema:
-            spool.flush()
-            store.load_nquads(Path(spool.name), graphs, [*removed, *stale], manifest)
+    # The content goes to spool files as it is made, never all into memory. A large batch
+    # is written while it is still being validated: each full chunk goes into the store's
+    # private new version at once, which becomes live only if the batch is valid.
+    with tempfile.TemporaryDirectory(prefix="kg-load-") as spool_dir:
+        staged = store.staged_write() if len(changed) >= STAGE_FROM else StagedWrite(store)
+        spool = _ChunkSpool(Path(spool_dir), staged)
+        early = replaced | set(removed)
+        try:
+            staged.remove(early)
+            if not same_schema:
+                staged.remove(ontology_graph_names())
+                spool.write(ontology_nquads())
+            outcomes, problems = ingest(changed, base, external_types, progress, spool)
+            problems += _ids_taken(outcomes, manifest, {str(f) for f in changed})
+            # Files not in the batch that point at a node the batch removes (a deleted
+            # source, an artifact whose hash changed) are validated again, in the batch.
+            dependents = _dependents(store, removed, replaced, outcomes, by_file,
+                                     {str(f) for f in changed})
+            if dependents:
+                staged.remove(by_file[str(f)] for f in dependents if str(f) in by_file)
+                more, more_problems = ingest(dependents, base, external_types, spool=spool)
+                outcomes += more
+                problems += more_problems
+            if problems:
+                raise InvalidDataError(problems,
+                                       consequence="nothing was loaded; the store is unchanged")
+            spool.close()
+            graphs = {o.graph for o in outcomes}
+            # A graph the store holds that nothing dropped before its new content came in
+            # (a renamed file loaded on its own): a staged write would merge old and new,
+            # so the batch is written again in one step, which drops it first.
+            late = {g for g in graphs if g in manifest and g not in early}
+            stale = sorted(replaced - graphs)  # a graph whose file now names another id
+            for graph in (*removed, *stale):
+                manifest.pop(graph, None)
+            for o in outcomes:
+                assert o.entry is not None
+                manifest[o.graph] = o.entry
+            if not same_schema:
+                graphs |= ontology_graph_names()
+            manifest[SCHEMA_ENTRY] = ManifestEntry("shapes/ and ontology/", schema)
+            if not (outcomes or removed or stale or not same_schema):
+                staged.abort()
+            elif late and type(staged) is not StagedWrite:
+                staged.abort()
+                staged = StagedWrite(store)
+                for chunk in spool.chunks:
+                    staged.add(chunk)
+                staged.commit(graphs, [*removed, *stale], manifest)
+            else:
+                staged.commit(graphs, stale, manifest)
+        except BaseException:
+            staged.abort()
+            raise
 
     peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
                resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
@@ -137,19 +178,59 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
     )
 
 
-def _unchanged(path: Path, manifest: Manifest, by_file: dict[str, str]) -> bool:
-    """Unchanged when size and modification time match; a hash settles a touched file."""
-    key = os.path.abspath(path)
-    graph = by_file.get(key)
-    if graph is None:
+class _ChunkSpool:
+    """Where ingest writes N-Quads: files of about ``CHUNK_BYTES``, each handed to the
+    staged write as soon as it is complete."""
+
+    def __init__(self, directory: Path, staged: StagedWrite):
+        self._directory = directory
+        self._staged = staged
+        self.chunks: list[Path] = []
+        self._file: BinaryIO | None = None
+        self._size = 0
+
+    def write(self, data: bytes) -> int:
+        if self._file is None:
+            path = self._directory / f"chunk-{len(self.chunks):05d}.nq"
+            self.chunks.append(path)
+            self._file = path.open("wb")
+        self._file.write(data)
+        self._size += len(data)
+        if self._size >= CHUNK_BYTES:
+            self._cut()
+        return len(data)
+
+    def _cut(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+            self._size = 0
+            self._staged.add(self.chunks[-1])
+
+    def close(self) -> None:
+        self._cut()
+
+
+def _same_bytes(path: str, stat: tuple[int, int], manifest: Manifest,
+                by_file: dict[str, str]) -> bool:
+    """A file with a new modification time but its old size: the hash settles it."""
+    graph = by_file.get(path)
+    if graph is None or manifest[graph].size != stat[0]:
         return False
-    entry = manifest[graph]
-    stat = path.stat()
-    if stat.st_size != entry.size:
-        return False
-    if stat.st_mtime_ns == entry.mtime_ns:
-        return True
-    return hashlib.sha256(path.read_bytes()).hexdigest() == entry.sha256
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest() == manifest[graph].sha256
+
+
+def _ids_taken(outcomes, manifest: Manifest, batch: set[str]) -> list[Problem]:
+    """A new file that names a graph another file in the store still holds (the same id
+    in two files) is refused: the later file would silently replace the other's graph."""
+    problems = []
+    for o in outcomes:
+        owner = manifest.get(o.graph)
+        if (owner is not None and owner.file != o.path and owner.file not in batch
+                and os.path.exists(owner.file)):
+            problems.append(Problem(o.name, o.label, "id",
+                                    f"the id is already used by {display_name(Path(owner.file))}"))
+    return problems
 
 
 def _dependents(store: GraphStore, removed: list[str], replaced: set[str], outcomes,

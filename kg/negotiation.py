@@ -29,11 +29,22 @@ FORMATS: dict[str, str] = {
     "srj": "application/sparql-results+json",
     "srx": "application/sparql-results+xml",
     "xml": "application/sparql-results+xml",
+    # citations (the media types DOI content negotiation uses)
+    "csl.json": "application/vnd.citationstyles.csl+json",
+    "bib": "application/x-bibtex",
+    "ris": "application/x-research-info-systems",
     # the names SPARQL clients (SPARQLWrapper) send as format=; Turtle is valid N3
     "turtle": "text/turtle",
     "n3": "text/turtle",
     "json-ld": "application/ld+json",
     "rdf+xml": "application/rdf+xml",
+    # the names kg export takes
+    "csl-json": "application/vnd.citationstyles.csl+json",
+    "bibtex": "application/x-bibtex",
+}
+#: The media types of citation formats, each with the suffix of its downloads.
+CITATION_SUFFIXES: dict[str, str] = {
+    FORMATS[name]: name for name in ("csl.json", "bib", "ris")
 }
 #: The media types each RDF format name is written as by the output module.
 RDF_MEDIA_TYPES: dict[str, str] = {
@@ -75,8 +86,11 @@ def negotiate(accept: MIMEAccept, offered: Sequence[str], override: str | None =
 
 
 def split_suffix(name: str) -> tuple[str, str | None]:
-    """``x.ttl`` -> (``x``, ``ttl``) when the suffix is a format name; else (name, None)."""
-    stem, dot, suffix = name.rpartition(".")
-    if dot and stem and suffix in FORMATS:
-        return stem, suffix
+    """``x.ttl`` -> (``x``, ``ttl``), ``x.csl.json`` -> (``x``, ``csl.json``) when the
+    suffix is a format name (the longest that is); else (name, None)."""
+    parts = name.split(".")
+    for cut in range(1, len(parts)):  # the longest suffix first
+        stem, suffix = ".".join(parts[:cut]), ".".join(parts[cut:])
+        if stem and suffix in FORMATS:
+            return stem, suffix
     return name, None

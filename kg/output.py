@@ -83,7 +83,11 @@ def _table(result: QueryResult, base: str) -> str:
     if isinstance(result, ox.QueryBoolean):
         return ("true" if bool(result) else "false") + "\n"
     names = [v.value for v in result.variables]
-    rows = [[_cell(row[name], base) for name in names] for row in result]
+    return text_table(names, [[_cell(row[name], base) for name in names] for row in result])
+
+
+def text_table(names: list[str], rows: list[list[str]]) -> str:
+    """Columns padded to their widest cell, a rule under the header, and the row count."""
     widths = [max([len(n), *(len(r[i]) for r in rows)]) for i, n in enumerate(names)]
     lines = [
         "  ".join(n.ljust(w) for n, w in zip(names, widths, strict=True)).rstrip(),

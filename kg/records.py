@@ -52,3 +52,19 @@ def describe(store: GraphStore, base: str, kind: str, ident: str) -> list[ox.Qua
     if not quads:
         raise NotFoundError(f"nothing is known about {kind} {ident!r}")
     return quads
+
+
+def citable(store: GraphStore, base: str, ident: str) -> tuple[str, list[ox.Quad]]:
+    """What an export of ``ident`` is about: ("record", its closure) for a record id, else
+    ("source", the source's graph) for a source id.
+
+    :raises NotFoundError: when neither a record nor a source has the id.
+    """
+    try:
+        return "record", record_closure(store, base, ident)
+    except NotFoundError:
+        pass
+    try:
+        return "source", describe(store, base, "source", ident)
+    except NotFoundError:
+        raise NotFoundError(f"no record or source with id {ident!r}") from None

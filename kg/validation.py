@@ -19,6 +19,7 @@ from .datafiles import find_data_files, read_data_file
 from .errors import InvalidDataError, Problem
 from .mapping import MappedFile, map_file
 from .namespaces import RDF, SH, SKOS
+from .rdfterms import parse_turtle
 from .resources import resource_dir
 from .shacl_engine import Engine, Index, Result
 from .vocabulary import load_terms
@@ -27,10 +28,7 @@ from .vocabulary import load_terms
 @cache
 def shapes_graph() -> Graph:
     """Every Turtle file of ``shapes/``, parsed once."""
-    graph = Graph()
-    for path in sorted(resource_dir("shapes").glob("*.ttl")):
-        graph.parse(path, format="turtle")
-    return graph
+    return parse_turtle(sorted(resource_dir("shapes").glob("*.ttl")))
 
 
 def map_paths(paths: Iterable[Path], base: str) -> list[MappedFile]:

@@ -7,7 +7,8 @@ from functools import cache
 
 from rdflib import Graph, URIRef
 
-from .namespaces import KG, QUDT, RDF
+from .namespaces import KG, KGV, QUDT, RDF, SKOS
+from .rdfterms import parse_turtle
 from .resources import resource_dir
 
 
@@ -26,13 +27,17 @@ class Terms:
         found = self.graph.objects(concept, KG.impliesClass)
         return sorted(o for o in found if isinstance(o, URIRef))
 
+    def broader(self, local: str) -> str:
+        """The local name of the concept ``local`` is narrower than (a check's review method),
+        or "" when there is none."""
+        value = self.graph.value(KGV[local], SKOS.broader)
+        return str(value).removeprefix(str(KGV)) if value is not None else ""
+
 
 @cache
 def load_terms() -> Terms:
     """Parse every Turtle file of ``ontology/`` (cached: the files do not change while we run)."""
-    graph = Graph()
-    for path in sorted(resource_dir("ontology").glob("*.ttl")):
-        graph.parse(path, format="turtle")
+    graph = parse_turtle(sorted(resource_dir("ontology").glob("*.ttl")))
     units = {
         str(name): unit
         for unit in graph.subjects(RDF.type, QUDT.Unit)

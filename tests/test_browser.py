@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
+import bibtexparser
 import pytest
 from conftest import ROOT, SEED_ID
 
@@ -91,3 +93,34 @@ def test_a_canned_query_from_the_form(page, server: str, tmp_path: Path) -> None
     assert link.count() == 1
     assert link.get_attribute("href") == f"/record/{SEED_ID}"
     page.screenshot(path=str(tmp_path / "sparql.png"), full_page=True)
+
+
+def test_copy_bibtex_and_download_citations(browser, server: str, tmp_path: Path) -> None:
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(f"{server}/record/{SEED_ID}")
+        button = page.locator("button.copy-bibtex")
+        assert button.is_visible()  # the script revealed it
+        button.click()
+        page.locator(".copy-status", has_text="BibTeX copied").wait_for()
+        copied = page.evaluate("navigator.clipboard.readText()")
+        keys = [e.key for e in bibtexparser.parse_string(copied).entries]
+        assert keys == ["saadat-fellay-2026-genomic-lm-efficiency", SEED_ID]
+
+        for text, suffix in (("CSL-JSON", "csl.json"), ("RIS", "ris")):
+            with page.expect_download() as info:
+                page.locator("nav.cite a", has_text=text).click()
+            download = info.value
+            assert download.suggested_filename == f"{SEED_ID}.{suffix}"
+            saved = tmp_path / download.suggested_filename
+            download.save_as(saved)
+            if suffix == "csl.json":
+                assert json.loads(saved.read_text())[0]["locator"] == "6"
+            else:
+                assert saved.read_text().startswith("TY  - CONF\n")
+        assert not errors, errors
+    finally:
+        context.close()

@@ -192,3 +192,20 @@ def test_deleting_a_source_that_unchanged_records_cite_is_refused(
         load(store_dir, data_copy / "sources")
     assert "source: refers to a source that no source file defines" in "\n".join(info.value.lines())
     assert dump(store_dir) == before
+
+
+def test_an_id_that_another_loaded_file_holds_is_refused(data_copy: Path, store_dir: Path) -> None:
+    load(store_dir, data_copy)
+    before = dump(store_dir)
+    copy = data_copy / "agents" / "claude-copy.yaml"
+    shutil.copy(data_copy / AGENT_FILE, copy)
+    for path in (data_copy, copy):  # a full reload, and the new file alone
+        with pytest.raises(InvalidDataError) as info:
+            load(store_dir, path)
+        assert "agent claude: id: the id is already used by" in "\n".join(info.value.lines())
+        assert dump(store_dir) == before
+    # Renaming a file keeps its id: the old file is gone, so the id is free.
+    (data_copy / AGENT_FILE).unlink()
+    assert load(store_dir, data_copy).changed == 1
+    with open_test_store(store_dir, read_only=True) as store:
+        assert store.manifest()[f"{BASE}agent/claude"].file == str(copy)

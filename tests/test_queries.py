@@ -110,6 +110,15 @@ def test_reviews_by_agent_and_method(seed_store) -> None:
         "rendered-source-visual-check")}
 
 
+def test_reviews_by_method(seed_store) -> None:
+    """The upstream review used the method; it recorded no checks of its own."""
+    [row] = rows(seed_store, "reviews-by-method", method="pdf-text-parse")
+    assert (row["id"], row["label"], row["origin"], row["ended"]) == (
+        SEED_ID, "claude", "source registry", "2026-10-15T22:00:00Z")
+    assert (row["passed"], row["failed"], row["notChecked"]) == ("0", "0", "0")
+    assert rows(seed_store, "reviews-by-method", method="no-such-method") == []
+
+
 def test_context_only_evidence(seed_store) -> None:
     [row] = rows(seed_store, "context-only-evidence")
     assert (row["id"], row["property"], row["statement"]) == (SEED_ID, "Hardware", "NVIDIA H100")

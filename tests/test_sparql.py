@@ -22,7 +22,7 @@ from kg.sparql import canned_queries
 COUNT_CLAIMS = ("PREFIX kg: <https://w3id.org/claimgraph/ns#> "
                 "SELECT (COUNT(?r) AS ?n) WHERE { ?r a kg:Claim }")
 TITLE = "SELECT ?t WHERE { ?r a <https://w3id.org/claimgraph/ns#Claim> ; <http://purl.org/dc/terms/title> ?t }"
-SAMPLE_PARAMS = {"model": "NT 2.5B", "status": "source-checked",
+SAMPLE_PARAMS = {"model": "NT 2.5B", "status": "source-checked", "method": "pdf-text-parse",
                  "sha256": "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60"}
 PATHOLOGICAL = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n2 ?o }"
 

@@ -9,9 +9,11 @@ import re
 
 import pytest
 import requests
-from conftest import BASE, SEED_ID
+from conftest import BASE, ROOT, SEED_ID
 from pyld import jsonld
 from rdflib import Dataset
+
+from kg.canonical import canonical_nquads, parse_nquads
 
 RECORD = f"/record/{SEED_ID}"
 SOURCE = "/source/saadat-fellay-2026-genomic-lm-efficiency"
@@ -60,6 +62,19 @@ NEGOTIATION = [
     ("/records.csv", None, 200, "text/csv"),
     ("/", "application/json", 200, "application/json"),
     ("/", "image/png", 406, None),
+    # citations of records and sources, by suffix and by Accept (as DOI resolvers do)
+    (RECORD + ".bib", None, 200, "application/x-bibtex"),
+    (RECORD + ".csl.json", None, 200, "application/vnd.citationstyles.csl+json"),
+    (RECORD + ".ris", None, 200, "application/x-research-info-systems"),
+    (RECORD, "application/x-bibtex", 200, "application/x-bibtex"),
+    (RECORD, "application/vnd.citationstyles.csl+json", 200,
+     "application/vnd.citationstyles.csl+json"),
+    (RECORD, "application/x-research-info-systems", 200, "application/x-research-info-systems"),
+    (RECORD + "?format=bibtex", None, 200, "application/x-bibtex"),
+    (SOURCE + ".bib", None, 200, "application/x-bibtex"),
+    (SOURCE + ".csl.json", None, 200, "application/vnd.citationstyles.csl+json"),
+    ("/agent/claude.bib", None, 406, None),
+    (REVIEW, "application/x-bibtex", 406, None),
 ]
 
 
@@ -108,10 +123,43 @@ def test_jsonld_has_its_context_inline_and_expands_offline(server: str) -> None:
     expanded = jsonld.expand(doc, {"documentLoader": no_remote})
     text = json.dumps(expanded)
     assert "https://w3id.org/claimgraph/ns#printedValue" in text
-    turtle = requests.get(server + RECORD + ".nq").text
-    assert len(jsonld.to_rdf(doc, {"format": "application/n-quads",
-                                   "documentLoader": no_remote}).splitlines()) == len(
-        turtle.splitlines())
+    # a record's JSON-LD is framed: the claim on top, the union of its graphs' triples
+    assert doc["id"] == f"{BASE}record/{SEED_ID}" and "Claim" in doc["type"]
+    assert isinstance(doc["quotedFrom"]["artifact"], dict) and doc["reviews"]
+    triples = requests.get(server + RECORD + ".nt").text
+    assert canonical_nquads(parse_nquads(jsonld.to_rdf(doc, {
+        "format": "application/n-quads", "documentLoader": no_remote}))) == canonical_nquads(
+        parse_nquads(triples))
+
+
+def test_the_context_is_served_as_the_ontology_has_it(server: str) -> None:
+    response = requests.get(server + "/context.jsonld")
+    assert response.headers["Content-Type"] == "application/ld+json"
+    assert response.json() == json.loads((ROOT / "ontology" / "context.jsonld").read_text())
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+
+
+def test_citation_downloads(server: str) -> None:
+    response = requests.get(server + RECORD + ".ris")
+    assert response.headers["Content-Disposition"] == f'attachment; filename="{SEED_ID}.ris"'
+    assert response.text.startswith("TY  - CONF\n") and response.text.rstrip().endswith("ER  -")
+    items = requests.get(server + RECORD, headers={
+        "Accept": "application/vnd.citationstyles.csl+json"}).json()
+    assert [i["type"] for i in items] == ["paper-conference", "dataset"]
+    assert items[0]["locator"] == "6"
+    assert items[1]["URL"] == f"{BASE}record/{SEED_ID}"
+    source = requests.get(server + SOURCE + ".csl.json").json()
+    assert [i["id"] for i in source] == ["saadat-fellay-2026-genomic-lm-efficiency"]
+    bib = requests.get(server + RECORD + ".bib").text
+    assert bib.startswith("@inproceedings{saadat-fellay-2026-genomic-lm-efficiency,")
+
+
+def test_record_page_links_its_citations(server: str) -> None:
+    html = requests.get(server + RECORD).text
+    for suffix in ("bib", "csl.json", "ris"):
+        assert f'href="{RECORD}.{suffix}" download' in html
+    assert '<script src="/static/cite.js" defer></script>' in html
+    assert "<script>" not in html  # no inline script: the pages run under a CSP
 
 
 def test_friendly_404(server: str) -> None:

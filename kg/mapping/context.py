@@ -21,7 +21,7 @@ from rdflib import BNode, Literal, URIRef
 from rdflib.term import Node as Term
 
 from ..errors import Problem
-from ..namespaces import KG, KGV, RDF, RDFS
+from ..namespaces import KG, KGV, RDF, RDFS, SPDX
 
 Triple = tuple[Term, URIRef, Term]
 _LIST_INDEX = re.compile(r"\[\d+\]")
@@ -279,6 +279,24 @@ def build_missing(node: Node) -> None:
     node.type(KG.MissingValue)
     node.concept("missing", KG.reason)
     node.literal("note", RDFS.comment)
+
+
+def build_checksum(node: Node, key: str) -> None:
+    """The SHA-256 under ``key`` as an SPDX checksum node of ``node``'s subject (named
+    ``<subject>-checksum``). A string with a pattern, not xsd:hexBinary: an ill-formed
+    hexBinary could not even be parsed."""
+    checksum = node.facet(URIRef(f"{node.subject}-checksum"))
+    node.ctx.add(node.subject, SPDX.checksum, checksum.subject)
+    checksum.type(SPDX.Checksum)
+    node.ctx.add(checksum.subject, SPDX.algorithm, SPDX.checksumAlgorithm_sha256)
+    checksum.literal(key, SPDX.checksumValue)
+
+
+def build_package(node: Node, _position: int) -> None:
+    """A software package and its version (a run's environment, a review's software)."""
+    node.type(KG.SoftwarePackage)
+    node.literal("name", RDFS.label)
+    node.literal("version", KG.softwareVersion)
 
 
 def concept_iri(local: str) -> URIRef:

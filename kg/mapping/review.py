@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from rdflib import URIRef
+from rdflib import Literal, URIRef
 
-from ..namespaces import KG, KGV, PROV, RDFS, XSD
-from .context import Node
+from ..namespaces import DCAT, DCTERMS, KG, KGV, PROV, RDFS, XSD
+from .context import Node, build_checksum, build_package
 
 
 def build_review(node: Node, source: URIRef | None, origin: str) -> None:
@@ -37,15 +37,24 @@ def build_review(node: Node, source: URIRef | None, origin: str) -> None:
         artifact = artifact_iri(source, sha)
         node.emit("artifact_sha256", KG.usedArtifact, artifact, sha)
         node.ctx.add(node.subject, PROV.used, artifact)
-    node.children("checks", KG.check, build_check)
+    node.children("checks", KG.check, build_check,
+                  subject=lambda i: URIRef(f"{node.subject}#check-{i}"))
 
 
 def build_check(node: Node, position: int) -> None:
-    """One check a review performed, with its outcome (passed, failed, not-checked)."""
+    """One check a review performed: what was checked, how, and the outcome (passed,
+    failed, not-checked), with what it looked for and found (EARL's test result, in
+    the project's terms)."""
     node.type(KG.Check)
+    node.ctx.add(node.subject, KG.position, Literal(position))
+    node.concept("check", DCTERMS.type)
     node.concept("method", KG.method)
     node.concept("outcome", KG.outcome)
     node.literal("detail", RDFS.comment)
+    node.literal("expected", KG.expected)
+    node.literal("found", KG.found)
+    node.literal("page", KG.page, XSD.positiveInteger)
+    node.literal("found_on_page", KG.foundOnPage, XSD.positiveInteger)
 
 
 def artifact_iri(source: URIRef, sha256: str) -> URIRef:
@@ -60,3 +69,17 @@ def map_review_file(node: Node) -> None:
         node.ctx.add(node.subject, PROV.used, claim)
     source = node.ref("source", KG.reviewedSource, "source")
     build_review(node, source, "claimgraph")
+    file = URIRef(f"{node.subject}#file")
+    if node.child("file", KG.checkedFile, _checked_file, subject=file) is not None:
+        node.ctx.add(node.subject, PROV.used, file)
+    node.children("software", KG.softwarePackage, build_package)
+
+
+def _checked_file(node: Node) -> None:
+    """The file the review read, with the SHA-256 computed of it: the pinned artifact only
+    when the hashes agree (then ``artifact_sha256`` names it)."""
+    node.type(PROV.Entity, KG.CheckedFile)
+    build_checksum(node, "sha256")
+    node.literal("name", KG.fileName)
+    node.literal("bytes", DCAT.byteSize, XSD.nonNegativeInteger)
+    node.literal("page_count", KG.pageCount, XSD.positiveInteger)

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from rdflib import Literal, URIRef
 
-from ..namespaces import KG, KGV, PROV, QUDT, RDF, RDFS, SCHEMA, SPDX, XSD
-from .context import Node
-from .shared import SHA256
+from ..namespaces import KG, KGV, PROV, QUDT, RDF, RDFS, SCHEMA, XSD
+from .context import Node, build_checksum, build_package
 
 
 def map_run(node: Node) -> None:
@@ -54,13 +53,7 @@ def _recipe(node: Node) -> None:
     node.type(PROV.Plan, PROV.Entity, KG.Recipe, SCHEMA.SoftwareApplication)
     node.literal("name", RDFS.label)
     node.literal("path", KG.recipePath)
-    sha = node.scalar("sha256", SPDX.checksumValue)
-    if sha is not None:
-        checksum = node.facet(URIRef(f"{node.subject}-checksum"))
-        node.ctx.add(node.subject, SPDX.checksum, checksum.subject)
-        checksum.type(SPDX.Checksum)
-        node.ctx.add(checksum.subject, SPDX.algorithm, SHA256)
-        checksum.emit("sha256", SPDX.checksumValue, Literal(sha), sha)
+    build_checksum(node, "sha256")
 
 
 def _parameter(node: Node, _position: int) -> None:
@@ -99,13 +92,7 @@ def _environment(node: Node) -> None:
         node.literal(key, predicate)
     node.literal("gpu_count", KG.gpuCount, XSD.nonNegativeInteger)
     node.literal("cpu_count", KG.cpuCount, XSD.nonNegativeInteger)
-    node.children("packages", KG.softwarePackage, _package)
-
-
-def _package(node: Node, _position: int) -> None:
-    node.type(KG.SoftwarePackage)
-    node.literal("name", RDFS.label)
-    node.literal("version", KG.softwareVersion)
+    node.children("packages", KG.softwarePackage, build_package)
 
 
 def _verdict(node: Node) -> None:

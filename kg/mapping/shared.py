@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from rdflib import Literal, URIRef
+from rdflib import Literal
 
-from ..namespaces import DCAT, DCTERMS, KG, PROV, RDFS, SCHEMA, SPDX, XSD
-from .context import Node, concept_iri
+from ..namespaces import DCAT, DCTERMS, KG, PROV, RDFS, SCHEMA, XSD
+from .context import Node, build_checksum, concept_iri
 from .review import artifact_iri
-
-SHA256 = SPDX.checksumAlgorithm_sha256
 
 
 def typed_by_concept(node: Node, key: str) -> None:
@@ -49,14 +47,8 @@ def _author(node: Node, position: int) -> None:
 
 
 def _artifact(node: Node) -> None:
-    ctx = node.ctx
     node.type(PROV.Entity, KG.SourceArtifact)
-    checksum = node.facet(URIRef(f"{node.subject}-checksum"))
-    ctx.add(node.subject, SPDX.checksum, checksum.subject)
-    checksum.type(SPDX.Checksum)
-    ctx.add(checksum.subject, SPDX.algorithm, SHA256)
-    # A string with a pattern, not xsd:hexBinary: an ill-formed hexBinary cannot even be parsed.
-    checksum.literal("sha256", SPDX.checksumValue)
+    build_checksum(node, "sha256")
     node.literal("version_statement", KG.versionStatement)
     node.literal("page_count", KG.pageCount, XSD.positiveInteger)
     node.literal("pdf_creation_date", KG.pdfCreationDate, XSD.date)

@@ -5,6 +5,7 @@ Layout of the store directory::
     .kg/store/
       live -> v-1764491234567890123     the version readers open (a symlink)
       v-1764491234567890123/             a pyoxigraph (RocksDB) directory
+      v-1764491234567890123.manifest.sqlite   its load manifest (which file each graph came from)
       write.lock                         held by the one process that writes
 
 A write never touches the live version: it checkpoints it into a new version (hard
@@ -19,15 +20,27 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import queue
 import shutil
+import sqlite3
+import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pyoxigraph as ox
 
 from ..errors import QueryError, StoreError
-from .base import GraphStore, Manifest, ManifestEntry, QueryResult, Term, insert_data_update
+from .base import (
+    GraphStore,
+    Manifest,
+    ManifestEntry,
+    QueryResult,
+    StagedWrite,
+    Term,
+    insert_data_update,
+)
 
 LIVE = "live"
 LOCK = "write.lock"
@@ -142,6 +155,11 @@ class EmbeddedStore(GraphStore):
             writer.bulk_load(path=str(nquads), format=ox.RdfFormat.N_QUADS)
         self._new_version(write, manifest)
 
+    def staged_write(self) -> StagedWrite:
+        if self.path is None:
+            return super().staged_write()
+        return _StagedVersion(self)
+
     def _new_version(self, write, manifest: Manifest | None) -> None:
         """Checkpoint the live version, ``write`` into the copy, switch ``live`` to it."""
         if self.path is None:  # in memory: in place (each write is its own transaction)
@@ -149,29 +167,46 @@ class EmbeddedStore(GraphStore):
             if manifest is not None:
                 self._manifest = dict(manifest)
             return
-        if self._lock_file is None:
-            raise StoreError("the store was opened read-only")
-        root = self.path
-        new = root / f"v-{time.time_ns()}"
-        try:
-            if self.version is not None:
-                self._store.backup(str(new))  # a checkpoint: hard links, no copy
-            writer = self._open(new, read_only=False)
+        new, writer = self._begin_version()
+        with self._discarded_on_error(new):
             write(writer)
             writer.flush()
-            del writer
-            _write_manifest(new, manifest if manifest is not None else self.manifest())
+            del writer  # closed before the version is opened for reading
+        self._finish_version(new, manifest)
+
+    def _begin_version(self) -> tuple[Path, ox.Store]:
+        """A new version: a checkpoint of the live one (or empty), open for writing."""
+        if self._lock_file is None or self.path is None:
+            raise StoreError("the store was opened read-only")
+        new = self.path / f"v-{time.time_ns()}"
+        with self._discarded_on_error(new):
+            if self.version is not None:
+                self._store.backup(str(new))  # a checkpoint: hard links, no copy
+            return new, self._open(new, read_only=False)
+
+    @contextmanager
+    def _discarded_on_error(self, new: Path) -> Iterator[None]:
+        """A version that could not be made whole is removed; it was never live."""
+        try:
+            yield
         except OSError as exc:
             _remove_version(new)
-            raise StoreError(f"cannot write the store at {root}: {exc}") from None
+            raise StoreError(f"cannot write the store at {self.path}: {exc}") from None
         except BaseException:
             _remove_version(new)
             raise
-        _switch(root, new)
+
+    def _finish_version(self, new: Path, manifest: Manifest | None) -> None:
+        """Give ``new`` (written, flushed and closed) its manifest, then make it live."""
+        assert self.path is not None
+        with self._discarded_on_error(new):
+            previous = (self.version, self.manifest()) if self.version is not None else None
+            _write_manifest(new, manifest if manifest is not None else self.manifest(), previous)
+        _switch(self.path, new)
         self.version = new
         self._store = self._open(new, read_only=True)
-        self._manifest = None
-        _prune(root, keep={new})
+        self._manifest = dict(manifest) if manifest is not None else None
+        _prune(self.path, keep={new})
 
     def snapshot(self, target: Path) -> bool:
         if self.path is None or self.version is None:
@@ -207,6 +242,71 @@ class EmbeddedStore(GraphStore):
             self._lock_file = None
 
 
+class _StagedVersion(StagedWrite):
+    """A new version filled by a background thread while the batch is being validated:
+    each chunk is bulk-loaded as soon as it is complete (pyoxigraph's bulk loader releases
+    the GIL, and is mostly waiting on the disk while the workers use the cores). The
+    version is private until :meth:`commit` switches ``live`` to it."""
+
+    def __init__(self, store: EmbeddedStore):
+        super().__init__(store)
+        self._embedded = store
+        self._new, self._writer = store._begin_version()
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="kg-bulk-load", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while (item := self._queue.get()) is not None:
+            if self._error is not None:
+                continue  # drain; the commit reports the error
+            operation, argument = item
+            try:
+                if operation == "remove":
+                    for name in argument:
+                        graph = ox.NamedNode(name)
+                        if self._writer.contains_named_graph(graph):
+                            self._writer.remove_graph(graph)
+                else:
+                    self._writer.bulk_load(path=str(argument), format=ox.RdfFormat.N_QUADS)
+            except BaseException as exc:
+                self._error = exc
+
+    def remove(self, graphs: Iterable[str]) -> None:
+        self._queue.put(("remove", sorted(graphs)))
+
+    def add(self, chunk: Path) -> None:
+        self._queue.put(("add", chunk))
+
+    def _drain(self) -> None:
+        if self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join()
+
+    def commit(self, graphs: Iterable[str], remove: Iterable[str], manifest: Manifest) -> None:
+        self.remove(remove)
+        self._drain()
+        if self._error is not None:
+            self.abort()
+            if isinstance(self._error, OSError | ValueError | SyntaxError):
+                raise StoreError(f"cannot write the store at {self._embedded.path}: "
+                                 f"{self._error}") from None
+            raise self._error
+        try:
+            self._writer.flush()
+        except OSError as exc:
+            self.abort()
+            raise StoreError(f"cannot write the store at {self._embedded.path}: {exc}") from None
+        self._writer = None  # closed before the version is opened for reading
+        self._embedded._finish_version(self._new, manifest)
+
+    def abort(self) -> None:
+        self._drain()
+        self._writer = None
+        _remove_version(self._new)
+
+
 def _switch(root: Path, version: Path) -> None:
     """Point ``live`` at ``version`` in one atomic rename, durably."""
     temporary = root / f".{LIVE}-{version.name}"
@@ -221,21 +321,55 @@ def _switch(root: Path, version: Path) -> None:
 
 
 def _manifest_path(version: Path) -> Path:
-    return version.with_name(version.name + ".manifest.json")
+    return version.with_name(version.name + ".manifest.sqlite")
+
+
+def _legacy_manifest_path(version: Path) -> Path:
+    return version.with_name(version.name + ".manifest.json")  # stores written before SQLite
 
 
 def _read_manifest(version: Path) -> Manifest:
     path = _manifest_path(version)
-    if not path.exists():
-        return {}
-    return {graph: ManifestEntry(**entry) for graph, entry in json.loads(path.read_text()).items()}
+    if path.exists():
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            return {row[0]: ManifestEntry(*row[1:]) for row in
+                    db.execute("SELECT graph, file, sha256, size, mtime_ns FROM manifest")}
+    legacy = _legacy_manifest_path(version)
+    if legacy.exists():
+        return {graph: ManifestEntry(**entry)
+                for graph, entry in json.loads(legacy.read_text()).items()}
+    return {}
 
 
-def _write_manifest(version: Path, manifest: Manifest) -> None:
-    """The load manifest of a version, beside it (written before the version goes live)."""
+def _write_manifest(version: Path, manifest: Manifest,
+                    previous: tuple[Path, Manifest] | None) -> None:
+    """The load manifest of a version, beside it (written before the version goes live).
+
+    A copy of the previous version's manifest with only the changed rows written: a
+    one-record reload of 100,000 records rewrites one row, not a 30 MB document.
+    """
     path = _manifest_path(version)
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps({g: e.__dict__ for g, e in sorted(manifest.items())}))
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.unlink(missing_ok=True)
+    rows: Iterable[tuple[str, ...]]
+    dropped: Iterable[str] = ()
+    if previous is not None and _manifest_path(previous[0]).exists():
+        shutil.copyfile(_manifest_path(previous[0]), temporary)
+        old = previous[1]
+        rows = [(graph, *entry) for graph, entry in manifest.items() if old.get(graph) != entry]
+        dropped = [(graph,) for graph in old.keys() - manifest.keys()]
+    else:
+        rows = [(graph, *entry) for graph, entry in manifest.items()]
+    with closing(sqlite3.connect(temporary, isolation_level=None)) as db:
+        # No journal: the file is private until the rename below, which is the commit.
+        db.execute("PRAGMA journal_mode = OFF")
+        db.execute("PRAGMA synchronous = OFF")
+        db.execute("CREATE TABLE IF NOT EXISTS manifest (graph TEXT PRIMARY KEY, file TEXT, "
+                   "sha256 TEXT, size INTEGER, mtime_ns INTEGER)")
+        db.execute("BEGIN")
+        db.executemany("DELETE FROM manifest WHERE graph = ?", dropped)
+        db.executemany("INSERT OR REPLACE INTO manifest VALUES (?, ?, ?, ?, ?)", rows)
+        db.execute("COMMIT")
     with temporary.open("rb") as handle:
         os.fsync(handle.fileno())
     os.replace(temporary, path)
@@ -244,6 +378,9 @@ def _write_manifest(version: Path, manifest: Manifest) -> None:
 def _remove_version(version: Path) -> None:
     shutil.rmtree(version, ignore_errors=True)
     _manifest_path(version).unlink(missing_ok=True)
+    _legacy_manifest_path(version).unlink(missing_ok=True)
+    path = _manifest_path(version)
+    path.with_name(path.name + ".tmp").unlink(missing_ok=True)
 
 
 def _prune(root: Path, keep: set[Path]) -> None:

@@ -16,6 +16,7 @@ from flask import Flask
 
 from ..config import Settings, load_settings
 from .browse import browse
+from .downloads import downloads
 from .errors import register_error_handlers
 from .releases import releases
 from .sparql import sparql
@@ -33,6 +34,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["kg"] = AppState(settings)
     app.config.setdefault("MAX_CONTENT_LENGTH", 4 * settings.max_query_bytes)
     app.register_blueprint(browse)
+    app.register_blueprint(downloads)
     app.register_blueprint(sparql)
     app.register_blueprint(releases)
     register_error_handlers(app)

@@ -12,11 +12,12 @@ from flask import Blueprint, Response, render_template, request, url_for
 
 from ..catalog import FACETS, LISTING_FIELDS
 from ..errors import NotFoundError, UsageError
+from ..exports import CITATION_WRITERS, render
 from ..facts import Facts
-from ..jsonld import compact
-from ..negotiation import FORMATS, RDF_MEDIA_TYPES, negotiate, split_suffix
+from ..negotiation import CITATION_SUFFIXES, FORMATS, RDF_MEDIA_TYPES, negotiate, split_suffix
 from ..output import write_graph
 from ..records import describe
+from ..store import GraphStore
 from .citation import citation_meta, schema_org
 from .nodeview import node_rows
 from .recordview import RecordView
@@ -27,6 +28,9 @@ browse = Blueprint("browse", __name__)
 #: Kinds of page this blueprint serves (releases: kg.web.releases).
 KINDS = ("record", "evaluation", "source", "agent", "activity")
 RDF_OFFERED = ["text/html", *RDF_MEDIA_TYPES]
+#: Records and sources are citable: they also come as CSL-JSON, BibTeX and RIS.
+CITABLE = ("record", "source")
+CITABLE_OFFERED = [*RDF_OFFERED, *CITATION_WRITERS]
 LISTING_OFFERED = ["text/html", "application/json", "text/csv"]
 PAGE_SIZE = 50
 
@@ -89,6 +93,7 @@ def _int_arg(name: str, default: int, low: int, high: int) -> int:
 FACET_TITLES = {
     "metric": "Metric", "model": "Model", "evidence_kind": "Evidence kind",
     "review_status": "Review status", "source": "Source", "method": "Review method",
+    "verification": "Source verification",
 }
 
 
@@ -123,20 +128,24 @@ def resource(kind: str, name: str) -> Response:
         if release:
             raise NotFoundError(f"release {release} holds no {kind} {ident!r}") from None
         raise
-    media_type = negotiate(request.accept_mimetypes, RDF_OFFERED,
+    media_type = negotiate(request.accept_mimetypes,
+                           CITABLE_OFFERED if kind in CITABLE else RDF_OFFERED,
                            suffix or request.args.get("format"))
     if media_type != "text/html":
-        return rdf_response(quads, media_type, settings.base)
+        return rdf_response(store, settings.base, kind, ident, quads, media_type)
 
     facts = Facts(quads, app.terms.graph)
     iri = ox.NamedNode(f"{settings.base}{kind}/{_quote(ident)}")
-    alternates = {name: f"{request.path.rsplit('.', 1)[0] if suffix else request.path}.{name}"
-                  + (f"?release={release}" if release else "")
+    stem = request.path[:-len(suffix) - 1] if suffix else request.path
+    same_release = f"?release={release}" if release else ""
+    alternates = {name: f"{stem}.{name}{same_release}"
                   for name in ("ttl", "jsonld", "nt", "nq", "rdf")}
+    citations = ({name: f"{stem}.{name}{same_release}" for name in CITATION_SUFFIXES.values()}
+                 if kind in CITABLE else {})
     if kind == "record":
         view = RecordView(facts, iri, settings.base, release)
         return _respond(render_template(
-            "record.html", r=view, alternates=alternates,
+            "record.html", r=view, alternates=alternates, citations=citations,
             meta=citation_meta(view.quoted_from), schema=schema_org(view, request.url_root),
             evidence_filters=_evidence_filters(view), history=app.history(iri.value),
             at_release=at,
@@ -144,21 +153,25 @@ def resource(kind: str, name: str) -> Response:
     rows, title, source = node_rows(facts, iri, settings.base, store, release)
     return _respond(render_template(
         "node.html", kind=kind, ident=ident, iri=iri.value, title=title, rows=rows,
-        alternates=alternates, meta=citation_meta(source) if source else [],
+        alternates=alternates, citations=citations, meta=citation_meta(source) if source else [],
         schema=None, at_release=at,
     ), "text/html")
 
 
-def rdf_response(quads: list[ox.Quad], media_type: str, base: str) -> Response:
-    """Quads in the RDF syntax ``media_type`` names (JSON-LD compacted with our context)."""
-    fmt = RDF_MEDIA_TYPES[media_type]
-    if fmt == "jsonld":
-        body = json.dumps(compact(quads), ensure_ascii=False, indent=1).encode()
-    else:
-        out = io.BytesIO()
-        write_graph(quads, fmt, out, base)
-        body = out.getvalue()
-    return _respond(body, media_type)
+def rdf_response(store: GraphStore, base: str, kind: str, ident: str, quads: list[ox.Quad],
+                 media_type: str) -> Response:
+    """The node as ``media_type``: an RDF syntax, JSON-LD (a record framed, anything else
+    compacted, our context inline), or a citation format (a download named for it)."""
+    if media_type in CITATION_WRITERS or media_type == FORMATS["jsonld"]:
+        response = _respond(render(store, base, kind, ident, quads, media_type), media_type)
+        if media_type in CITATION_WRITERS:  # a download, named for the record
+            response.mimetype_params["charset"] = "utf-8"
+            response.headers["Content-Disposition"] = (
+                f'attachment; filename="{ident}.{CITATION_SUFFIXES[media_type]}"')
+        return response
+    out = io.BytesIO()
+    write_graph(quads, RDF_MEDIA_TYPES[media_type], out, base)
+    return _respond(out.getvalue(), media_type)
 
 
 def _evidence_filters(view: RecordView) -> dict[str, Any]:

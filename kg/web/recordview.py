@@ -11,12 +11,14 @@ from rdflib.namespace import RDFS as _RDFS
 from rdflib.namespace import SKOS as _SKOS
 
 from .. import namespaces as _ns
+from ..checks import worst_outcome
+from ..citations import creators
 from ..facts import Facts, Term
 
 # Namespace IRIs as strings: pages look terms up by the predicates' string values.
-KG, PROV, DCT, QUDT, OA, SPDX, SCHEMA, DCAT, CITO, RDF, RDFS = (
-    str(ns) for ns in (_ns.KG, _ns.PROV, _ns.DCTERMS, _ns.QUDT, _ns.OA, _ns.SPDX, _ns.SCHEMA,
-                       _ns.DCAT, _ns.CITO, _ns.RDF, _ns.RDFS))
+KG, PROV, DCT, QUDT, OA, SPDX, DCAT, CITO, RDF, RDFS = (
+    str(ns) for ns in (_ns.KG, _ns.PROV, _ns.DCTERMS, _ns.QUDT, _ns.OA, _ns.SPDX, _ns.DCAT,
+                       _ns.CITO, _ns.RDF, _ns.RDFS))
 
 
 @dataclass
@@ -46,6 +48,22 @@ class SourceView:
 
 
 @dataclass
+class CheckView:
+    """One check of a review, as the page shows it."""
+
+    anchor: str
+    check: str  # "quote"
+    method: str
+    outcome: str  # "could not be checked"
+    outcome_id: str  # "not-checked"
+    detail: str
+    expected: str
+    found: str
+    page: str
+    found_on_page: str
+
+
+@dataclass
 class ReviewView:
     node: str
     href: str
@@ -61,7 +79,19 @@ class ReviewView:
     retrieval_url: str
     hash_scope: str
     origin: str
-    checks: list[tuple[str, str, str]] = field(default_factory=list)
+    checks: list[CheckView] = field(default_factory=list)
+    file_name: str = ""
+    file_sha256: str = ""
+
+    @property
+    def outcome(self) -> str:
+        """The worst outcome of its checks ("" without checks)."""
+        return worst_outcome(c.outcome_id for c in self.checks) if self.checks else ""
+
+    @property
+    def flagged(self) -> list[CheckView]:
+        """Its failed checks."""
+        return [c for c in self.checks if c.outcome_id == "failed"]
 
     @property
     def methods_json(self) -> str:
@@ -131,12 +161,9 @@ class ViewBase:
         if node is None:
             return None
         f = self.f
-        creators = sorted(f.all(node, DCT + "creator"),
-                          key=lambda a: int(f.text(a, KG + "position") or 0))
-        families = [f.text(a, SCHEMA + "familyName") for a in creators]
-        authors = [" ".join(p for p in (f.text(a, SCHEMA + "givenName"), fam) if p)
-                   for a, fam in zip(creators, families, strict=True)]
-        names = _author_list(families)
+        people = creators(f, node)
+        authors = [" ".join(p for p in (given, family) if p) for family, given in people]
+        names = _author_list([family for family, _ in people])
         date = f.text(node, DCT + "issued")
         venue = f.text(node, KG + "venue")
         title = f.text(node, DCT + "title")
@@ -225,6 +252,9 @@ class RecordView(ViewBase):
         self.upstream_recipe_note = f.text(repro, KG + "upstreamRecipeNote")
 
         self.reviews = [self._review(r) for r in self._reviews()]
+        checked = [r for r in self.reviews if r.checks]
+        #: The latest review with checks decides the flag; earlier ones stay as provenance.
+        self.verification = checked[-1] if checked else None
         self.runs = sorted((self._run(r) for r in f.subjects(KG + "reproduces", record)),
                            key=lambda run: (run["ended_at"], run["id"]))
         self.rows = sorted((self._row(r) for r in f.all(record, KG + "evidenceRow")),
@@ -281,8 +311,9 @@ class RecordView(ViewBase):
         artifact = f.one(node, KG + "usedArtifact")
         checksum = f.one(artifact, SPDX + "checksum")
         methods = sorted(f.all(node, KG + "method"), key=f.order)
-        checks = [(f.concept(f.one(c, KG + "method")), f.concept(f.one(c, KG + "outcome")),
-                   f.text(c, RDFS + "comment")) for c in f.all(node, KG + "check")]
+        checks = sorted(f.all(node, KG + "check"),
+                        key=lambda c: int(f.text(c, KG + "position") or 0))
+        file = f.one(node, KG + "checkedFile")
         return ReviewView(
             node=node.value, href=self.href(node),
             agent=self._link(agent, RDFS + "label") or Link(""),
@@ -297,7 +328,22 @@ class RecordView(ViewBase):
             retrieval_url=f.text(artifact, DCAT + "downloadURL"),
             hash_scope=self._value(f.one(artifact, KG + "hashScope")) if artifact else "",
             origin=f.concept(f.one(node, KG + "origin")),
-            checks=checks,
+            checks=[self._check(c) for c in checks],
+            file_name=f.text(file, KG + "fileName"),
+            file_sha256=f.text(f.one(file, SPDX + "checksum"), SPDX + "checksumValue"),
+        )
+
+    def _check(self, node: Term) -> CheckView:
+        f = self.f
+        outcome = f.one(node, KG + "outcome")
+        kind = f.one(node, DCT + "type")
+        return CheckView(
+            anchor=_fragment(node), check=f.concept(kind) or "check",
+            method=f.concept(f.one(node, KG + "method")),
+            outcome=f.concept(outcome), outcome_id=local_name(outcome),
+            detail=f.text(node, RDFS + "comment"), expected=f.text(node, KG + "expected"),
+            found=f.text(node, KG + "found"), page=f.text(node, KG + "page"),
+            found_on_page=f.text(node, KG + "foundOnPage"),
         )
 
     def _run(self, node: Term) -> dict[str, Any]:

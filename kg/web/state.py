@@ -33,6 +33,8 @@ class AppState:
         self._catalog: Catalog | None = None
         #: The SPARQL endpoint's worker processes (kg.web.sparql starts them).
         self.query_pool: QueryPool | None = None
+        #: Held while a bulk dump of the live version is written (kg.web.downloads).
+        self.dump_lock = threading.Lock()
         self.archive = Archive(settings.archive_dir)
         self._histories: dict[tuple[Path | None, str], list[HistoryEntry]] = {}
 
@@ -50,6 +52,13 @@ class AppState:
                     self._version = live
                     self._catalog = None
             return self._store
+
+    @property
+    def version(self) -> str:
+        """The name of the store version the app reads now ("" for a store without one)."""
+        self.store  # noqa: B018 (follows the live version)
+        with self._lock:
+            return self._version.name if self._version is not None else ""
 
     @property
     def catalog(self) -> Catalog:

@@ -1,0 +1,109 @@
+"""Large batches are written while they are validated (a staged write): the same content
+as a write in one step, nothing on failure, and a renamed file handled."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import BASE, ROOT, open_test_store
+
+import kg.load
+from kg.canonical import canonical_nquads
+from kg.errors import InvalidDataError
+from kg.load import load_paths
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A generated corpus of more than STAGE_FROM files."""
+    target = tmp_path_factory.mktemp("corpus")
+    subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), "300", "--seed", "5",
+                    "-o", str(target)], check=True, capture_output=True)
+    assert len(list(target.rglob("*.yaml"))) >= kg.load.STAGE_FROM
+    return target
+
+
+def load(store_dir: Path, *paths: Path):
+    with open_test_store(store_dir) as store:
+        return load_paths(store, list(paths), BASE)
+
+
+def dump(store_dir: Path) -> str:
+    with open_test_store(store_dir, read_only=True) as store:
+        return canonical_nquads(store.quads())
+
+
+def versions(store_dir: Path) -> list[str]:
+    return sorted(p.name for p in store_dir.iterdir())
+
+
+def test_a_staged_write_stores_what_a_one_step_write_stores(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(kg.load, "CHUNK_BYTES", 1 << 20)  # several chunks
+    staged = load(tmp_path / "staged", corpus)
+    monkeypatch.setattr(kg.load, "STAGE_FROM", 10**9)
+    whole = load(tmp_path / "whole", corpus)
+    assert staged.changed == whole.changed == staged.files
+    assert dump(tmp_path / "staged") == dump(tmp_path / "whole")
+    with open_test_store(tmp_path / "staged", read_only=True) as a, \
+            open_test_store(tmp_path / "whole", read_only=True) as b:
+        assert a.manifest() == b.manifest()
+
+
+def test_an_invalid_staged_batch_writes_nothing(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(kg.load, "CHUNK_BYTES", 1 << 20)
+    store_dir = tmp_path / "store"
+    load(store_dir, corpus)
+    before, layout = dump(store_dir), versions(store_dir)
+    records = sorted((corpus / "records").glob("*.yaml"))
+    broken = records[-1]
+    original = broken.read_text()
+    broken.write_text(original.replace("hardware: Synthetic GPU", "hardware: Synthetic GPU\nhardwar: x"))
+    try:
+        with pytest.raises(InvalidDataError) as info:
+            load(store_dir, corpus)
+        assert "hardwar" in "\n".join(info.value.lines())
+    finally:
+        broken.write_text(original)
+    assert dump(store_dir) == before
+    assert versions(store_dir) == layout  # the half-filled new version is gone
+
+
+def test_a_renamed_file_loaded_alone_replaces_its_graph(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    store_dir = tmp_path / "store"
+    load(store_dir, corpus)
+    record_quads = len(_record_lines(dump(store_dir)))
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    records = sorted((corpus / "records").glob("*.yaml"))
+    renamed = []
+    try:
+        for record in records:  # every record renamed, then loaded on its own: a staged batch
+            target = moved / record.name
+            target.write_text(record.read_text().replace("hardware: Synthetic GPU",
+                                                         "hardware: Synthetic GPU 2"))
+            record.rename(record.with_suffix(".gone"))
+            renamed.append(record)
+        assert len(renamed) >= kg.load.STAGE_FROM
+        report = load(store_dir, moved)
+        assert report.changed == len(records)
+        with open_test_store(store_dir, read_only=True) as store:
+            text = canonical_nquads(store.quads())
+    finally:
+        for record in renamed:
+            record.with_suffix(".gone").rename(record)
+    in_records = _record_lines(text)
+    assert sum('"Synthetic GPU 2"' in line for line in in_records) == len(records)
+    assert len(in_records) == record_quads  # the old values were dropped, not merged
+
+
+def _record_lines(nquads: str) -> list[str]:
+    return [line for line in nquads.splitlines() if "/record/" in line.rsplit(" ", 2)[-2]]

@@ -1,0 +1,82 @@
+"""Verifications in the browser: each review's checks on the record page, a record whose
+latest verification failed flagged there and in the index facets (a real server, real
+clients and Debian's Chromium)."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+from click.testing import CliRunner
+from conftest import running_server
+from test_verify import sha256, write_data
+
+from kg.cli import main
+
+GOOD, BAD = "rec-verified", "rec-value-changed"
+
+
+@pytest.fixture(scope="module")
+def verified(tmp_path_factory):
+    """A server over two records: one whose PDF passes every check, and one whose PDF
+    prints 11.94 where the record quotes 11.49 (quote and value checks fail)."""
+    from test_verify import gen
+
+    root = tmp_path_factory.mktemp("verified")
+    good = gen.make_pdf(root / "good.pdf", 11, {6: gen.paragraph()})
+    bad = gen.make_pdf(root / "bad.pdf", 11,
+                       {6: gen.paragraph("the NT 2.5B checkpoint (33.88 → 11.94 GB)")})
+    write_data(root / "data", sha256(good), record=GOOD, source="src-good")
+    write_data(root / "data", sha256(bad), record=BAD, source="src-bad")
+    runner = CliRunner()
+    for record, pdf, code in ((GOOD, good, 0), (BAD, bad, 1)):
+        result = runner.invoke(main, ["--store", str(root / "store"), "verify", record,
+                                      "--pdf", str(pdf), "--data", str(root / "data")])
+        assert result.exit_code == code, result.output
+    with running_server(root) as served:
+        yield served.url
+
+
+def test_the_index_facets_flag_the_failed_verification(verified: str) -> None:
+    listing = requests.get(f"{verified}/records.json", timeout=10).json()
+    assert {(f["value"], f["label"], f["count"]) for f in listing["facets"]["verification"]} == {
+        ("failed", "failed", 1), ("passed", "passed", 1)}
+    flagged = requests.get(f"{verified}/records.json?verification=failed", timeout=10).json()
+    assert [r["id"] for r in flagged["rows"]] == [BAD]
+    assert flagged["rows"][0]["verification"] == "failed"
+    csv = requests.get(f"{verified}/records.csv", timeout=10).text
+    assert csv.splitlines()[0].endswith(",verification")
+
+
+def test_the_record_page_lists_every_check(verified: str) -> None:
+    bad = requests.get(f"{verified}/record/{BAD}", timeout=10).text
+    assert "Verification failed." in bad
+    assert "quote check: not found as quoted" in bad
+    good = requests.get(f"{verified}/record/{GOOD}", timeout=10).text
+    assert "verification-flag" not in good and "Source verification" in good
+
+
+def test_a_browser_sees_the_flag_and_the_checks(page, verified: str, tmp_path) -> None:
+    page.goto(f"{verified}/record/{BAD}")
+    flag = page.locator("#verification-flag")
+    assert flag.is_visible()
+    assert "Verification failed" in flag.inner_text()
+    rows = page.locator("#verification table.checks tbody tr")
+    assert rows.count() == 4
+    outcomes = [rows.nth(i).locator("td.outcome").inner_text() for i in range(4)]
+    assert outcomes == ["passed", "passed", "failed", "failed"]
+    assert "11.94" in rows.nth(3).inner_text()
+    # A failed outcome is set apart from a passed one.
+    colours = {rows.nth(i).locator("td.outcome").evaluate("e => getComputedStyle(e).color")
+               for i in (0, 2)}
+    assert len(colours) == 2
+    page.screenshot(path=str(tmp_path / "flagged.png"), full_page=True)
+
+    page.goto(verified)
+    page.locator('[data-facet="verification"] a', has_text="failed").click()
+    page.wait_for_url("**verification=failed**")
+    results = page.locator("section.results tbody tr")
+    assert results.count() == 1
+    assert results.first.locator(".tag.flag").inner_text() == "verification failed"
+    page.goto(f"{verified}/record/{GOOD}")
+    assert page.locator("#verification-flag").count() == 0
+    assert page.locator("#verification td.outcome").all_inner_texts() == ["passed"] * 4
