@@ -47,12 +47,13 @@ class KgGroup(click.Group):
 @click.version_option(__version__, prog_name="kg")
 @click.option("--base", metavar="IRI", help="The registry's base IRI [env KG_BASE; "
               "default https://claimgraph.example/].")
-@click.option("--store", metavar="DIR", type=click.Path(path_type=Path),
-              help="The embedded store's directory [env KG_STORE; default .kg/store].")
+@click.option("--store", metavar="DIR|URL",
+              help="The embedded store's directory, or the http(s) URL of a remote SPARQL "
+                   "1.1 store [env KG_STORE; default .kg/store].")
 @click.option("--data", metavar="DIR", type=click.Path(path_type=Path),
               help="The data directory [env KG_DATA; default data].")
 @click.pass_context
-def main(ctx: click.Context, base: str | None, store: Path | None, data: Path | None) -> None:
+def main(ctx: click.Context, base: str | None, store: str | None, data: Path | None) -> None:
     """claimgraph: published research results as a PROV-O knowledge graph.
 
     Records are YAML files under data/ (see docs/records.md); they are validated by

@@ -17,7 +17,6 @@ consistent snapshot; the next reader (or a server checking ``live``) sees the ne
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import shutil
 import time
@@ -27,7 +26,15 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from ..errors import QueryError, StoreError
-from .base import GraphStore, Manifest, ManifestEntry, QueryResult, Term, insert_data_update
+from .base import (
+    GraphStore,
+    Manifest,
+    QueryResult,
+    Term,
+    insert_data_update,
+    manifest_from_json,
+    manifest_to_json,
+)
 
 LIVE = "live"
 LOCK = "write.lock"
@@ -55,8 +62,10 @@ class EmbeddedStore(GraphStore):
     def __init__(self, path: Path | None, *, read_only: bool = False):
         self.path = path
         self._lock_file = None
-        self.version: Path | None = None
+        #: The version directory this handle reads (None: in memory, or never written).
+        self.version_dir: Path | None = None
         self._manifest: Manifest | None = None
+        self._writes = 0
         if path is None:
             self._store = ox.Store()
             self._manifest = {}
@@ -66,7 +75,7 @@ class EmbeddedStore(GraphStore):
             if version is None:
                 raise StoreError(f"no store at {path} (run 'kg load' to create it)")
             self._store = self._open(version, read_only=True)
-            self.version = version
+            self.version_dir = version
             return
         path.mkdir(parents=True, exist_ok=True)
         self._lock_file = (path / LOCK).open("w")
@@ -77,8 +86,9 @@ class EmbeddedStore(GraphStore):
             self._lock_file = None
             raise StoreError(f"the store at {path} is open for writing in another process "
                              "(one writer at a time); stop it or wait") from None
-        self.version = live_version(path)
-        self._store = self._open(self.version, read_only=True) if self.version else ox.Store()
+        self.version_dir = live_version(path)
+        self._store = (self._open(self.version_dir, read_only=True) if self.version_dir
+                       else ox.Store())
 
     @staticmethod
     def _open(version: Path, read_only: bool) -> ox.Store:
@@ -98,9 +108,20 @@ class EmbeddedStore(GraphStore):
         except (RuntimeError, ValueError) as exc:
             raise QueryError(f"the query cannot be run: {exc}") from None
 
+    def version(self) -> str | None:
+        if self.path is None:
+            return f"memory-{self._writes}"
+        return self.version_dir.name if self.version_dir else None
+
+    def published_version(self) -> str | None:
+        if self.path is None:
+            return self.version()
+        live = live_version(self.path)
+        return live.name if live else None
+
     def manifest(self) -> Manifest:
         if self._manifest is None:
-            self._manifest = _read_manifest(self.version) if self.version else {}
+            self._manifest = _read_manifest(self.version_dir) if self.version_dir else {}
         return dict(self._manifest)
 
     def replace_graphs(
@@ -144,6 +165,7 @@ class EmbeddedStore(GraphStore):
 
     def _new_version(self, write, manifest: Manifest | None) -> None:
         """Checkpoint the live version, ``write`` into the copy, switch ``live`` to it."""
+        self._writes += 1
         if self.path is None:  # in memory: in place (each write is its own transaction)
             write(self._store)
             if manifest is not None:
@@ -154,7 +176,7 @@ class EmbeddedStore(GraphStore):
         root = self.path
         new = root / f"v-{time.time_ns()}"
         try:
-            if self.version is not None:
+            if self.version_dir is not None:
                 self._store.backup(str(new))  # a checkpoint: hard links, no copy
             writer = self._open(new, read_only=False)
             write(writer)
@@ -168,7 +190,7 @@ class EmbeddedStore(GraphStore):
             _remove_version(new)
             raise
         _switch(root, new)
-        self.version = new
+        self.version_dir = new
         self._store = self._open(new, read_only=True)
         self._manifest = None
         _prune(root, keep={new})
@@ -213,14 +235,14 @@ def _read_manifest(version: Path) -> Manifest:
     path = _manifest_path(version)
     if not path.exists():
         return {}
-    return {graph: ManifestEntry(**entry) for graph, entry in json.loads(path.read_text()).items()}
+    return manifest_from_json(path.read_text())
 
 
 def _write_manifest(version: Path, manifest: Manifest) -> None:
     """The load manifest of a version, beside it (written before the version goes live)."""
     path = _manifest_path(version)
     temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps({g: e.__dict__ for g, e in sorted(manifest.items())}))
+    temporary.write_text(manifest_to_json(manifest))
     with temporary.open("rb") as handle:
         os.fsync(handle.fileno())
     os.replace(temporary, path)
