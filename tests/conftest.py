@@ -143,7 +143,8 @@ def browser_type_launch_args(browser_type_launch_args):
 class Served:
     url: str
     pid: int
-    store: Path
+    #: what KG_STORE says: the store's directory, or a remote store's URL
+    store: Path | str
 
 
 @pytest.fixture(scope="session")
@@ -163,13 +164,14 @@ def served(tmp_path_factory):
 
 
 @contextlib.contextmanager
-def running_server(root: Path, env: dict[str, str] | None = None):
-    """Run `kg serve --port 0` in ``root`` (data in root/data, store in root/store) until
-    the block ends; wait for /healthz, never a fixed sleep."""
+def running_server(root: Path, env: dict[str, str] | None = None, *args: str):
+    """Run `kg serve --port 0 [args]` in ``root`` (data in root/data, store in root/store
+    unless ``env`` names another) until the block ends; wait for /healthz, never a fixed
+    sleep."""
     env = {**os.environ, "KG_STORE": str(root / "store"), "KG_DATA": str(root / "data"),
            **(env or {})}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "kg.cli", "serve", "--port", "0"], cwd=root, env=env,
+        [sys.executable, "-m", "kg.cli", "serve", "--port", "0", *args], cwd=root, env=env,
         stderr=subprocess.PIPE, text=True)
     try:
         url = None
@@ -188,7 +190,8 @@ def running_server(root: Path, env: dict[str, str] | None = None):
                     break
             except requests.ConnectionError:
                 time.sleep(0.05)
-        yield Served(url, proc.pid, root / "store")
+        store = env["KG_STORE"]
+        yield Served(url, proc.pid, store if store.startswith("http") else Path(store))
     finally:
         proc.terminate()
         proc.wait(timeout=10)
