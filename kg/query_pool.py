@@ -95,6 +95,11 @@ class RemoteQueryRunner:
         self.store.close()
 
 
+#: Seconds a new worker may take to start (import and open the store): not part of any
+#: query's time limit, or a busy machine would have every first query stopped.
+STARTUP_LIMIT = 120.0
+
+
 class _Worker:
     def __init__(self, context, store: Path):
         self.conn, child = context.Pipe()
@@ -102,6 +107,15 @@ class _Worker:
                                        daemon=True, name="kg-query-worker")
         self.process.start()
         child.close()
+        self.ready = False
+
+    def wait_ready(self) -> None:
+        """Wait for the worker's "ready" (sent once it has imported what it needs)."""
+        if not self.ready:
+            if not self.conn.poll(STARTUP_LIMIT):
+                raise EOFError("a query worker did not start")
+            self.conn.recv()
+            self.ready = True
 
     def kill(self) -> None:
         self.process.kill()
@@ -144,6 +158,7 @@ class QueryPool:
             raise Busy("every query worker is busy; try again shortly") from None
         healthy = False
         try:
+            worker.wait_ready()
             worker.conn.send(request)
             if not worker.conn.poll(self.timeout):
                 raise QueryTimeout(
@@ -184,6 +199,7 @@ def worker_main(conn: Connection, store_path: str) -> None:
 
     root = Path(store_path)
     version, store = None, None
+    conn.send(("ready",))
     while True:
         try:
             request: QueryRequest = conn.recv()
