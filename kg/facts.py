@@ -23,26 +23,22 @@ class Facts:
         self._quads = list(quads)
         for q in self._quads:
             self.index[(q.subject, q.predicate.value)].append(q.object)
-        self._subjects_by: dict[tuple[str, Term], list[Term]] | None = None
+        self._subjects_by: dict[str, dict[Term, list[Term]]] = {}
         # the ontology, vocabularies and units: labels of concepts
         self.terms = terms if terms is not None else load_terms().graph
         # looked up by (subject, predicate) as text: rdflib's own lookups cost more than
         # everything else a page does
         self._terms_index = _terms_index(self.terms)
 
-    @property
-    def subjects_by(self) -> dict[tuple[str, Term], list[Term]]:
-        """(predicate, object) -> subjects, built on first use (few pages need it)."""
-        if self._subjects_by is None:
-            self._subjects_by = defaultdict(list)
-            for q in self._quads:
-                self._subjects_by[(q.predicate.value, q.object)].append(q.subject)
-        return self._subjects_by
-
     def all(self, subject: Term | None, predicate: str) -> list[Term]:
         if subject is None:
             return []
-        return sorted(set(self.index.get((subject, predicate), [])), key=str)
+        values = self.index.get((subject, predicate))
+        if not values:
+            return []
+        if len(values) == 1:
+            return [values[0]]
+        return sorted(set(values), key=str)
 
     def one(self, subject: Term | None, predicate: str) -> Term | None:
         values = self.all(subject, predicate)
@@ -53,7 +49,14 @@ class Facts:
         return value.value if value is not None else ""
 
     def subjects(self, predicate: str, obj: Term) -> list[Term]:
-        return sorted(set(self.subjects_by.get((predicate, obj), [])), key=str)
+        by_object = self._subjects_by.get(predicate)
+        if by_object is None:  # indexed per predicate asked for: pages ask for two
+            by_object = defaultdict(list)
+            for q in self._quads:
+                if q.predicate.value == predicate:
+                    by_object[q.object].append(q.subject)
+            self._subjects_by[predicate] = by_object
+        return sorted(set(by_object.get(obj, [])), key=str)
 
     def has_type(self, subject: Term, cls: str) -> bool:
         return ox.NamedNode(cls) in self.all(subject, RDF_TYPE)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 
@@ -11,7 +12,12 @@ from ..catalog import Catalog
 from ..config import Settings
 from ..query_pool import QueryRunner
 from ..store import GraphStore, open_store
+from ..store.cached import SharedGraphCache
 from ..vocabulary import Terms, load_terms
+
+log = logging.getLogger(__name__)
+#: The kinds of node many records link to (their graphs are kept once read).
+SHARED_KINDS = ("source", "evaluation", "agent")
 
 
 class AppState:
@@ -33,6 +39,8 @@ class AppState:
         self._checked = 0.0
         self._catalog: Catalog | None = None
         self._catalog_store: GraphStore | None = None
+        self._building: threading.Thread | None = None
+        self._first_catalog = threading.Lock()
         #: What runs /sparql queries (kg.web.sparql starts it).
         self.query_pool: QueryRunner | None = None
 
@@ -54,18 +62,43 @@ class AppState:
     def _open(self, now: float) -> None:
         store = open_store(self.settings, read_only=True)
         self._version = store.version()
+        if not self.settings.remote:  # a snapshot: what it read stays true while it lives
+            base = self.settings.base
+            store = SharedGraphCache(store, [f"{base}{kind}/" for kind in SHARED_KINDS])
         self._store, self._checked = store, now
 
     @property
     def catalog(self) -> Catalog:
-        """The index of the store's current handle, built once per version (under its own
-        lock, so record pages are served while a new version's index is being built)."""
+        """The index of the store's current handle. The first one is built on first use;
+        after a new version is published the previous index is served until the new
+        one has been built in the background (seconds to minutes at 100k records), so
+        the index never holds the server up: every answer still comes from one version."""
         store = self.store
         with self._catalog_lock:
-            if self._catalog is None or self._catalog_store is not store:
-                self._catalog = Catalog.from_store(store)
-                self._catalog_store = store
-            return self._catalog
+            if self._catalog is not None:
+                if self._catalog_store is not store and self._building is None:
+                    self._building = threading.Thread(
+                        target=self._build, args=(store,), daemon=True, name="kg-catalog")
+                    self._building.start()
+                return self._catalog
+        with self._first_catalog:  # one build at a time, the others wait for it
+            if self._catalog is None:
+                self._set_catalog(Catalog.from_store(store), store)
+            return self._catalog  # type: ignore[return-value]
+
+    def _build(self, store: GraphStore) -> None:
+        try:
+            catalog = Catalog.from_store(store)
+        except Exception:  # the old index stays; the next request tries again
+            log.exception("building the index of a new store version failed")
+            with self._catalog_lock:
+                self._building = None
+            return
+        self._set_catalog(catalog, store)
+
+    def _set_catalog(self, catalog: Catalog, store: GraphStore) -> None:
+        with self._catalog_lock:
+            self._catalog, self._catalog_store, self._building = catalog, store, None
 
     @property
     def terms(self) -> Terms:
