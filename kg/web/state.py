@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import threading
 import time
@@ -99,6 +100,10 @@ class AppState:
     def _set_catalog(self, catalog: Catalog, store: GraphStore) -> None:
         with self._catalog_lock:
             self._catalog, self._catalog_store, self._building = catalog, store, None
+        # The index is hundreds of thousands of long-lived objects: out of the cyclic
+        # collector's way, or each full collection stalls every request (refcounting
+        # still frees them once a newer index replaces this one).
+        gc.freeze()
 
     @property
     def terms(self) -> Terms:
