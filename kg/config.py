@@ -38,7 +38,7 @@ class Settings:
     #: Remote store: its Graph Store Protocol endpoint, relative to the store URL (or absolute).
     store_graphs: str = "store"
     #: Remote store: the query parameter that makes its default graph the union of the
-    #: named graphs ("name" or "name=value"; empty when the server's default graph is that).
+    #: named graphs ("name" or "name=value"; "none" when the server's default graph is that).
     store_union: str = "union-default-graph"
     #: Remote store: seconds to wait for an answer to a store request before giving up.
     store_timeout: float = 300.0

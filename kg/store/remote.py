@@ -88,7 +88,7 @@ class RemoteStore(GraphStore):
         self.update_url = urljoin(root, settings.store_update)
         self.graphs_url = urljoin(root, settings.store_graphs)
         name, _, value = settings.store_union.partition("=")
-        self.union = {name: value} if name else {}
+        self.union = {name: value} if name and name != "none" else {}
         self.read_only = read_only
         self.timeout = timeout if timeout is not None else settings.store_timeout
         self.session = requests.Session()
