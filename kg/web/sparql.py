@@ -12,7 +12,7 @@ from rdflib.namespace import RDF, RDFS, XSD
 from ..errors import UsageError
 from ..namespaces import KG
 from ..negotiation import negotiate
-from ..query_pool import QueryPool, QueryRequest
+from ..query_pool import QueryRequest, QueryRunner, open_query_runner
 from ..sparql import canned_queries, canned_query
 from ..sparql_guard import Refused, check_query, tokens
 from .state import state
@@ -34,14 +34,12 @@ CORS = {"Access-Control-Allow-Origin": "*",
         "Access-Control-Expose-Headers": "X-Truncated, X-Rows"}
 
 
-def pool() -> QueryPool:
-    """The app's query workers, started on first use."""
+def pool() -> QueryRunner:
+    """What runs the app's queries (worker processes, or the remote store), on first use."""
     app_state = state()
     with app_state.lock:
         if app_state.query_pool is None:
-            settings = app_state.settings
-            app_state.query_pool = QueryPool(settings.store, settings.query_workers,
-                                             settings.query_timeout)
+            app_state.query_pool = open_query_runner(app_state.settings)
         return app_state.query_pool
 
 
