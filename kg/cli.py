@@ -52,15 +52,16 @@ class KgGroup(click.Group):
 @click.version_option(__version__, prog_name="kg")
 @click.option("--base", metavar="IRI", help="The registry's base IRI [env KG_BASE; "
               "default https://claimgraph.example/].")
-@click.option("--store", metavar="DIR", type=click.Path(path_type=Path),
-              help="The embedded store's directory [env KG_STORE; default .kg/store].")
+@click.option("--store", metavar="DIR|URL",
+              help="The embedded store's directory, or the http(s) URL of a remote SPARQL "
+                   "1.1 store [env KG_STORE; default .kg/store].")
 @click.option("--data", metavar="DIR", type=click.Path(path_type=Path),
               help="The data directory [env KG_DATA; default data].")
 @click.option("--archive", metavar="DIR", type=click.Path(path_type=Path),
               help="Where releases are kept [env KG_ARCHIVE; default: the store's "
                    "directory + '-archive'].")
 @click.pass_context
-def main(ctx: click.Context, base: str | None, store: Path | None, data: Path | None,
+def main(ctx: click.Context, base: str | None, store: str | None, data: Path | None,
          archive: Path | None) -> None:
     """claimgraph: published research results as a PROV-O knowledge graph.
 
@@ -449,39 +450,32 @@ def _export_all(settings: Settings, ident: str | None, fmt: str, packed: bool,
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(0, 65535),
               help="Port to listen on (0: any free port).")
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 256),
-              help="Worker threads of the WSGI server.")
+              help="Worker threads of the WSGI server (in each worker process).")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Worker processes, each a server of its own on the same port (use about "
+                   "one per core); each reads the store read-only and follows new versions.")
 @click.pass_obj
-def serve(settings: Settings, host: str, port: int, threads: int) -> None:
+def serve(settings: Settings, host: str, port: int, threads: int, workers: int) -> None:
     """Serve the linked-data browser with a production WSGI server (waitress).
 
     On first start (no store yet) the store is created and filled from the data
     directory, so a fresh clone shows its records at once. /healthz answers 200
-    when the server is ready.
+    when the server is ready. A kg load while it runs is picked up within a
+    second, without a restart.
 
     \b
     Example:
       kg serve
-      kg serve --host 0.0.0.0 --port 8080
+      kg serve --host 0.0.0.0 --port 8080 --workers 2
     """
-    from waitress.server import create_server
-
     from .web import create_app
-    from .web.state import close as close_app
+    from .web.server import serve as run_server
 
     report = ensure_loaded(settings, progress=_progress("loading"))
     if report is not None:
         click.echo(f"kg: first start: {report.summary()}", err=True)
-    app = create_app(dataclasses.asdict(settings))
-    server = create_server(app, host=host, port=port, threads=threads, ident="claimgraph")
-    click.echo(f"kg: serving http://{server.effective_host}:{server.effective_port}/ "
-               "(Ctrl-C to stop)", err=True)
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.close()
-        close_app(app)
+    run_server(lambda: create_app(dataclasses.asdict(settings)), host, port, threads, workers,
+               announce=lambda url: click.echo(f"kg: serving {url} (Ctrl-C to stop)", err=True))
 
 
 @main.command()

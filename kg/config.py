@@ -19,8 +19,8 @@ class Settings:
 
     #: The registry's base IRI, fixed for its lifetime: minted IRIs are base + kind/id.
     base: str = DEFAULT_BASE
-    #: The embedded store's directory.
-    store: Path = Path(".kg/store")
+    #: The embedded store's directory, or the URL of a remote SPARQL 1.1 store.
+    store: Path | str = Path(".kg/store")
     #: The data directory loaded by default.
     data: Path = Path("data")
     #: Where past releases are kept (default: the store's directory name + "-archive").
@@ -35,11 +35,25 @@ class Settings:
     query_workers: int = 2
     #: SPARQL endpoint: the largest query (or request body) accepted, in bytes.
     max_query_bytes: int = 100_000
+    #: Remote store: its SPARQL query endpoint, relative to the store URL (or absolute).
+    store_query: str = "query"
+    #: Remote store: its SPARQL update endpoint, relative to the store URL (or absolute).
+    store_update: str = "update"
+    #: Remote store: its Graph Store Protocol endpoint, relative to the store URL (or absolute).
+    store_graphs: str = "store"
+    #: Remote store: the query parameter that makes its default graph the union of the
+    #: named graphs ("name" or "name=value"; "none" when the server's default graph is that).
+    store_union: str = "union-default-graph"
+    #: Remote store: seconds to wait for an answer to a store request before giving up.
+    store_timeout: float = 300.0
 
     @property
     def archive_dir(self) -> Path:
-        """The release archive: beside the store, never inside what its union sees."""
-        return self.archive if self.archive is not None else Path(f"{self.store}-archive")
+        """The release archive: beside the store, never inside what its union sees (for a
+        remote store, ``.kg/archive`` unless set)."""
+        if self.archive is not None:
+            return self.archive
+        return Path(".kg/archive") if isinstance(self.store, str) else Path(f"{self.store}-archive")
 
     def __post_init__(self) -> None:
         parts = urlsplit(self.base)
@@ -47,13 +61,27 @@ class Settings:
             raise ConfigError(
                 f"base IRI must be an http(s) IRI ending in '/' (got {self.base!r})"
             )
+        if isinstance(self.store, str) and not is_store_url(self.store):
+            raise ConfigError(f"store must be a directory or an http(s) URL (got {self.store!r})")
+
+    @property
+    def remote(self) -> bool:
+        """Whether the store is a remote SPARQL store (``store`` is a URL)."""
+        return isinstance(self.store, str)
+
+
+def is_store_url(value: str) -> bool:
+    """Whether a store setting names a remote SPARQL store rather than a directory."""
+    parts = urlsplit(value)
+    return parts.scheme in ("http", "https") and bool(parts.netloc)
 
 
 def load_settings(
     overrides: Mapping[str, object | None] | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> Settings:
-    """Settings from defaults, ``KG_BASE``/``KG_STORE``/``KG_DATA`` and ``overrides``.
+    """Settings from defaults, ``KG_``-prefixed environment (``KG_BASE``, ``KG_STORE``, ...)
+    and ``overrides``.
 
     ``None`` values in ``overrides`` mean "not given".
 
@@ -78,7 +106,10 @@ def load_settings(
         except ValueError:
             word = {"Path": "path", "float": "number", "int": "whole number"}[kind]
             raise ConfigError(f"setting {key} must be a {word} (got {value!r})") from None
-    for key in ("store", "data", "archive", "dumps"):
+    for key in ("data", "dumps", "archive"):
         if key in values:
             values[key] = Path(str(values[key]))
+    if "store" in values:  # a URL stays text (a Path would fold its '//')
+        store = str(values["store"])
+        values["store"] = store if is_store_url(store) else Path(store)
     return replace(Settings(), **values)

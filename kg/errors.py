@@ -96,3 +96,21 @@ class StoreError(KgError):
     """The store could not be opened, read or written."""
 
     http_status = 503
+
+
+class QueryTimeout(StoreError):
+    """A query ran past its time limit and was stopped (or the store stopped answering)."""
+
+    http_status = 503
+
+
+class StoreUnreachable(StoreError):
+    """A remote store could not be reached (refused, unknown host, connection lost)."""
+
+
+class BadStoreAnswer(StoreError):
+    """A remote store answered with an error status or a body that does not parse.
+
+    A body cut short (the Oxigraph server answers a query stopped by its own time limit
+    with HTTP 200 and a truncated body) is this error, never a partial result.
+    """

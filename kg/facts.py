@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import lru_cache
 
 import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
@@ -19,17 +20,25 @@ class Facts:
 
     def __init__(self, quads: Iterable[ox.Quad], terms: Graph | None = None):
         self.index: dict[tuple[Term, str], list[Term]] = defaultdict(list)
-        self.subjects_by: dict[tuple[str, Term], list[Term]] = defaultdict(list)
-        for q in quads:
+        self._quads = list(quads)
+        for q in self._quads:
             self.index[(q.subject, q.predicate.value)].append(q.object)
-            self.subjects_by[(q.predicate.value, q.object)].append(q.subject)
+        self._subjects_by: dict[str, dict[Term, list[Term]]] = {}
         # the ontology, vocabularies and units: labels of concepts
         self.terms = terms if terms is not None else load_terms().graph
+        # looked up by (subject, predicate) as text: rdflib's own lookups cost more than
+        # everything else a page does
+        self._terms_index = _terms_index(self.terms)
 
     def all(self, subject: Term | None, predicate: str) -> list[Term]:
         if subject is None:
             return []
-        return sorted(set(self.index.get((subject, predicate), [])), key=str)
+        values = self.index.get((subject, predicate))
+        if not values:
+            return []
+        if len(values) == 1:
+            return [values[0]]
+        return sorted(set(values), key=str)
 
     def one(self, subject: Term | None, predicate: str) -> Term | None:
         values = self.all(subject, predicate)
@@ -40,7 +49,14 @@ class Facts:
         return value.value if value is not None else ""
 
     def subjects(self, predicate: str, obj: Term) -> list[Term]:
-        return sorted(set(self.subjects_by.get((predicate, obj), [])), key=str)
+        by_object = self._subjects_by.get(predicate)
+        if by_object is None:  # indexed per predicate asked for: pages ask for two
+            by_object = defaultdict(list)
+            for q in self._quads:
+                if q.predicate.value == predicate:
+                    by_object[q.object].append(q.subject)
+            self._subjects_by[predicate] = by_object
+        return sorted(set(by_object.get(obj, [])), key=str)
 
     def has_type(self, subject: Term, cls: str) -> bool:
         return ox.NamedNode(cls) in self.all(subject, RDF_TYPE)
@@ -50,20 +66,28 @@ class Facts:
         """A concept's (or unit's, property's) label or note from the ontology."""
         if term is None or not isinstance(term, ox.NamedNode):
             return ""
-        value = self.terms.value(URIRef(term.value), prop)
-        return str(value) if value is not None else ""
+        values = self._terms_index.get((term.value, str(prop)))
+        return str(values[0]) if values else ""
 
     def concepts(self, term: Term | None, prop: URIRef) -> list[str]:
         if term is None or not isinstance(term, ox.NamedNode):
             return []
-        return sorted(str(v) for v in self.terms.objects(URIRef(term.value), prop)
+        return sorted(str(v) for v in self._terms_index.get((term.value, str(prop)), ())
                       if isinstance(v, Literal))
 
     def order(self, term: Term) -> tuple[int, str]:
         """Where a concept stands in its scheme (skos:notation), for stable lists."""
-        notation = self.terms.value(URIRef(term.value), SKOS.notation) if isinstance(
-            term, ox.NamedNode) else None
-        return (int(notation) if notation is not None else 0, str(term))
+        notation = self.concept(term, SKOS.notation)
+        return (int(notation) if notation else 0, str(term))
+
+
+@lru_cache(maxsize=4)
+def _terms_index(terms: Graph) -> dict[tuple[str, str], list[object]]:
+    """The ontology's statements by (subject, predicate) as text, in the graph's order."""
+    index: dict[tuple[str, str], list[object]] = defaultdict(list)
+    for s, p, o in terms:
+        index[(str(s), str(p))].append(o)
+    return dict(index)
 
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"

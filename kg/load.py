@@ -30,7 +30,7 @@ from .errors import InvalidDataError, Problem
 from .ingest import Progress, ingest
 from .resources import resource_dir
 from .sparql import internal_query
-from .store import GraphStore, open_store
+from .store import GraphStore, open_store, published_version
 from .store.base import Manifest, ManifestEntry, StagedWrite
 
 ONTOLOGY_GRAPHS = "https://w3id.org/claimgraph/ontology/"
@@ -308,9 +308,7 @@ def ensure_loaded(settings: Settings, progress: Progress | None = None) -> LoadR
 
     :raises InvalidDataError: when the bundled data is invalid (nothing is written).
     """
-    from .store.embedded import live_version
-
-    if live_version(settings.store) is not None:
+    if published_version(settings) is not None:
         return None
     with open_store(settings) as store:
         return load_paths(store, [settings.data], settings.base, progress)

@@ -1,9 +1,12 @@
-"""Running SPARQL queries in worker processes, so that a time limit really stops the work.
+"""Running /sparql queries with a time limit that really stops the work.
 
-pyoxigraph cannot cancel a running query and an aggregate runs in one native call
-that no signal interrupts: the only reliable stop is to end the process running it.
-Each worker holds its own read-only store handle and answers one query at a time;
-a query over its time limit gets its worker killed (SIGKILL) and replaced.
+Embedded store: pyoxigraph cannot cancel a running query and an aggregate runs in one
+native call that no signal interrupts: the only reliable stop is to end the process
+running it. Each worker holds its own read-only store handle and answers one query at a
+time; a query over its time limit gets its worker killed (SIGKILL) and replaced.
+
+Remote store: the query goes to the store, whose own time limit stops the work (set it
+to ``KG_QUERY_TIMEOUT`` or less); the client gives up after ``KG_QUERY_TIMEOUT`` too.
 """
 
 from __future__ import annotations
@@ -14,14 +17,10 @@ import threading
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Protocol
 
-from .errors import KgError, QueryError, StoreError
-
-
-class QueryTimeout(KgError):
-    """A query ran past the time limit and was stopped."""
-
-    http_status = 503
+from .config import Settings
+from .errors import KgError, QueryError, QueryTimeout, StoreError
 
 
 class Busy(KgError):
@@ -52,6 +51,57 @@ class QueryAnswer:
     rows: int
 
 
+class QueryRunner(Protocol):
+    """What the SPARQL endpoint runs a query with."""
+
+    def run(self, request: QueryRequest) -> QueryAnswer: ...
+
+    def close(self) -> None: ...
+
+
+def open_query_runner(settings: Settings) -> QueryRunner:
+    """Worker processes over the embedded store, or the remote store itself."""
+    if settings.remote:
+        return RemoteQueryRunner(settings)
+    return QueryPool(settings.store, settings.query_workers,  # type: ignore[arg-type]
+                     settings.query_timeout)
+
+
+class RemoteQueryRunner:
+    """Queries sent to a remote store from the request's thread (nothing to kill here:
+    the store stops the work at its own time limit)."""
+
+    def __init__(self, settings: Settings):
+        from .store.remote import RemoteStore
+
+        self.store = RemoteStore(settings, read_only=True, timeout=settings.query_timeout)
+
+    def run(self, request: QueryRequest) -> QueryAnswer:
+        """Run a query on the store and write its answer with the row cap.
+
+        :raises QueryError: when the store refuses the query (400).
+        :raises QueryTimeout: when the store did not answer in time (503).
+        :raises StoreError: when the store is unreachable or its answer is broken (503).
+        """
+        import pyoxigraph as ox
+
+        from .results import write
+
+        bindings = {name: _term(ox, spec) for name, spec in request.bindings.items()}
+        result = self.store.query(request.text, bindings, default_graphs=request.default_graphs,
+                                  named_graphs=request.named_graphs)
+        written = write(result, request.media_type, request.max_rows)
+        return QueryAnswer(written.body, written.truncated, written.rows)
+
+    def close(self) -> None:
+        self.store.close()
+
+
+#: Seconds a new worker may take to start (import and open the store): not part of any
+#: query's time limit, or a busy machine would have every first query stopped.
+STARTUP_LIMIT = 120.0
+
+
 class _Worker:
     def __init__(self, context, store: Path):
         self.conn, child = context.Pipe()
@@ -59,6 +109,15 @@ class _Worker:
                                        daemon=True, name="kg-query-worker")
         self.process.start()
         child.close()
+        self.ready = False
+
+    def wait_ready(self) -> None:
+        """Wait for the worker's "ready" (sent once it has imported what it needs)."""
+        if not self.ready:
+            if not self.conn.poll(STARTUP_LIMIT):
+                raise EOFError("a query worker did not start")
+            self.conn.recv()
+            self.ready = True
 
     def kill(self) -> None:
         self.process.kill()
@@ -101,6 +160,7 @@ class QueryPool:
             raise Busy("every query worker is busy; try again shortly") from None
         healthy = False
         try:
+            worker.wait_ready()
             worker.conn.send(request)
             if not worker.conn.poll(self.timeout):
                 raise QueryTimeout(
@@ -140,6 +200,7 @@ def worker_main(conn: Connection, store_path: str) -> None:
     from .store.embedded import live_version
 
     opened: dict[Path, tuple[Path | None, ox.Store]] = {}  # store directory -> its handle
+    conn.send(("ready",))
     while True:
         try:
             request: QueryRequest = conn.recv()

@@ -35,20 +35,25 @@ def describe(store: GraphStore, base: str, kind: str, ident: str) -> list[ox.Qua
     iri = to_term(kind, ident, base)
     if iri.value in store.named_graphs():
         return list(store.quads([iri.value]))
+    rows = store.query(internal_query("quads-about").text, {"node": iri})
+    graphs = sorted({row["g"].value for row in rows})
+    # The blank nodes it leads to are walked in the quads of the graphs that hold its
+    # statements, read whole: blank-node labels are only good within one answer.
+    about: dict[object, list[ox.Quad]] = {}
+    for quad in store.quads(graphs):
+        about.setdefault((quad.subject, quad.graph_name), []).append(quad)
     quads: list[ox.Quad] = []
-    todo: list[ox.NamedNode | ox.BlankNode] = [iri]
-    seen: set[str] = set()
-    query = internal_query("quads-about").text
+    todo = [(iri, ox.NamedNode(g)) for g in graphs]
+    seen: set[object] = set()
     while todo:
-        node = todo.pop()
-        if str(node) in seen:
+        key = todo.pop()
+        if key in seen:
             continue
-        seen.add(str(node))
-        for row in store.query(query, {"node": node}):
-            obj = row["o"]
-            quads.append(ox.Quad(node, row["p"], obj, row["g"]))
-            if isinstance(obj, ox.BlankNode):
-                todo.append(obj)
+        seen.add(key)
+        for quad in about.get(key, []):
+            quads.append(quad)
+            if isinstance(quad.object, ox.BlankNode):
+                todo.append((quad.object, quad.graph_name))
     if not quads:
         raise NotFoundError(f"nothing is known about {kind} {ident!r}")
     return quads

@@ -6,9 +6,11 @@ import contextlib
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,6 +68,78 @@ def open_test_store(path: Path, read_only: bool = False):
     return EmbeddedStore(path, read_only=read_only)
 
 
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def running_oxigraph(location: Path, *args: str) -> Iterator[str]:
+    """`oxigraph serve` (PyPI oxigraph) on a free port of 127.0.0.1 until the block ends;
+    yields its URL once it answers."""
+    command = shutil.which("oxigraph")
+    if command is None:
+        pytest.fail("the oxigraph server is part of the test extra: pip install -e '.[test]'")
+    for _attempt in range(3):  # a port taken between choosing and binding: choose again
+        url = f"http://127.0.0.1:{free_port()}"
+        proc = subprocess.Popen(
+            [command, "serve", "--location", str(location), "--bind", url[7:], *args],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 30
+            while proc.poll() is None and time.monotonic() < deadline:
+                try:
+                    requests.get(url + "/query", timeout=2)
+                    break
+                except requests.ConnectionError:
+                    time.sleep(0.02)
+            if proc.poll() is None:
+                yield url
+                return
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+    pytest.fail(f"oxigraph serve did not start: {proc.stderr.read() if proc.stderr else ''}")
+
+
+@dataclass(frozen=True)
+class Backend:
+    """A store for the store test-suite: the embedded one in a directory, or a remote one
+    (a real `oxigraph serve` on loopback)."""
+
+    name: str
+    #: What KG_STORE says: a directory or a URL.
+    store: Path | str
+
+    def settings(self):
+        from kg.config import load_settings
+
+        return load_settings({"base": BASE, "store": str(self.store)}, environ={})
+
+    def open(self, read_only: bool = False):
+        from kg.store import open_store
+
+        return open_store(self.settings(), read_only=read_only)
+
+
+@pytest.fixture(params=["embedded", "remote"])
+def store_backend(request, tmp_path: Path) -> Iterator[Backend]:
+    """Each store test runs against both stores."""
+    if request.param == "embedded":
+        yield Backend("embedded", tmp_path / ".kg" / "store")
+        return
+    with running_oxigraph(tmp_path / "oxigraph") as url:
+        yield Backend("remote", url)
+
+
+@pytest.fixture
+def remote_backend(tmp_path: Path) -> Iterator[Backend]:
+    """Only the remote store (for what only it does)."""
+    with running_oxigraph(tmp_path / "oxigraph") as url:
+        yield Backend("remote", url)
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """Debian's Chromium (Playwright's own browser download does not work here)."""
@@ -80,7 +154,8 @@ def browser_type_launch_args(browser_type_launch_args):
 class Served:
     url: str
     pid: int
-    store: Path
+    #: what KG_STORE says: the store's directory, or a remote store's URL
+    store: Path | str
 
 
 @pytest.fixture(scope="session")
@@ -100,13 +175,14 @@ def served(tmp_path_factory):
 
 
 @contextlib.contextmanager
-def running_server(root: Path, env: dict[str, str] | None = None):
-    """Run `kg serve --port 0` in ``root`` (data in root/data, store in root/store) until
-    the block ends; wait for /healthz, never a fixed sleep."""
+def running_server(root: Path, env: dict[str, str] | None = None, *args: str):
+    """Run `kg serve --port 0 [args]` in ``root`` (data in root/data, store in root/store
+    unless ``env`` names another) until the block ends; wait for /healthz, never a fixed
+    sleep."""
     env = {**os.environ, "KG_STORE": str(root / "store"), "KG_DATA": str(root / "data"),
            **(env or {})}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "kg.cli", "serve", "--port", "0"], cwd=root, env=env,
+        [sys.executable, "-m", "kg.cli", "serve", "--port", "0", *args], cwd=root, env=env,
         stderr=subprocess.PIPE, text=True)
     try:
         url = None
@@ -125,7 +201,8 @@ def running_server(root: Path, env: dict[str, str] | None = None):
                     break
             except requests.ConnectionError:
                 time.sleep(0.05)
-        yield Served(url, proc.pid, root / "store")
+        store = env["KG_STORE"]
+        yield Served(url, proc.pid, store if store.startswith("http") else Path(store))
     finally:
         proc.terminate()
         proc.wait(timeout=10)

@@ -1,4 +1,7 @@
-"""The store commands end to end through the CLI: stdout carries results, stderr messages."""
+"""The store commands end to end through the CLI: stdout carries results, stderr messages.
+
+Tests taking the ``kg`` fixture run against both stores: the embedded one (the default
+.kg/store) and a remote one (a real `oxigraph serve`, named by KG_STORE)."""
 
 from __future__ import annotations
 
@@ -9,21 +12,36 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
-from conftest import BASE, DATA_FILES, RUNS, SEED_ID, SEED_SOURCE
+from conftest import BASE, DATA_FILES, RUNS, SEED_ID, SEED_SOURCE, Backend, free_port
 
 from kg.cli import main
 
 
 @pytest.fixture
-def kg(runner, data_copy: Path, monkeypatch):
-    """Run kg in a fresh directory holding data/, with its store under .kg/store."""
+def kg(runner, data_copy: Path, monkeypatch, store_backend: Backend):
+    """Run kg in a fresh directory holding data/, with the embedded store where it is by
+    default (.kg/store) or the remote store named by KG_STORE."""
     monkeypatch.chdir(data_copy.parent)
-    monkeypatch.delenv("KG_STORE", raising=False)
     monkeypatch.delenv("KG_DATA", raising=False)
+    if store_backend.name == "embedded":
+        assert store_backend.store == data_copy.parent / ".kg" / "store"
+        monkeypatch.delenv("KG_STORE", raising=False)
+    else:
+        monkeypatch.setenv("KG_STORE", str(store_backend.store))
 
     def run(*args: str):
         return runner.invoke(main, list(args))
+    run.backend = store_backend
     return run
+
+
+@pytest.fixture
+def kg_embedded(runner, data_copy: Path, monkeypatch):
+    """kg with the embedded store only, for what only it does."""
+    monkeypatch.chdir(data_copy.parent)
+    monkeypatch.delenv("KG_STORE", raising=False)
+    monkeypatch.delenv("KG_DATA", raising=False)
+    return lambda *args: runner.invoke(main, list(args))
 
 
 def test_load_then_query(kg) -> None:
@@ -31,7 +49,7 @@ def test_load_then_query(kg) -> None:
     assert loaded.exit_code == 0, loaded.output
     assert loaded.stdout == ""
     assert loaded.stderr.startswith(f"kg: loaded {DATA_FILES} of {DATA_FILES} file(s), ")
-    assert Path(".kg/store").is_dir()
+    assert Path(".kg/store").is_dir() == (kg.backend.name == "embedded")
 
     result = kg("query", "results-for-model", "--param", "model=NT 2.5B", "--format", "csv")
     assert result.exit_code == 0, result.output
@@ -70,10 +88,19 @@ def test_query_errors(kg) -> None:
     assert kg("query", "x", "--format", "yaml").exit_code == 2
 
 
-def test_query_without_a_store(kg) -> None:
-    result = kg("query", "stats")
+def test_query_without_a_store(kg_embedded) -> None:
+    result = kg_embedded("query", "stats")
     assert result.exit_code == 1
     assert "no store at .kg/store (run 'kg load' to create it)" in result.stderr
+
+
+def test_an_unreachable_remote_store_is_a_clear_error(kg_embedded) -> None:
+    url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    for args in (["stats"], ["load"], ["show", SEED_ID]):
+        result = kg_embedded("--store", url, *args)
+        assert result.exit_code == 1, args
+        assert result.stderr == (f"kg: error: cannot reach the SPARQL store at {url}/query "
+                                 "(connection refused)\n")
 
 
 def test_show_prints_the_closure(kg) -> None:
@@ -139,14 +166,22 @@ def test_invalid_load_exits_1_and_changes_nothing(kg, data_copy: Path) -> None:
     assert kg("show", SEED_ID, "--format", "nq").stdout == before
 
 
-def test_store_setting(kg, tmp_path: Path, monkeypatch) -> None:
+def test_store_setting(kg_embedded, tmp_path: Path, monkeypatch) -> None:
     elsewhere = tmp_path / "elsewhere"
-    assert kg("--store", str(elsewhere), "load").exit_code == 0
+    assert kg_embedded("--store", str(elsewhere), "load").exit_code == 0
     assert elsewhere.is_dir()
     monkeypatch.setenv("KG_STORE", str(elsewhere))
-    assert kg("stats").exit_code == 0
+    assert kg_embedded("stats").exit_code == 0
 
 
-def test_queries_lists_canned_queries(kg) -> None:
-    result = kg("queries")
+def test_store_url_setting(kg_embedded, remote_backend: Backend) -> None:
+    url = str(remote_backend.store)
+    assert kg_embedded("--store", url + "/", "load").exit_code == 0
+    assert not Path(".kg").exists()  # a URL is never taken for a directory
+    stats = kg_embedded("--store", url, "stats", "--format", "csv")
+    assert stats.exit_code == 0 and stats.stdout.splitlines()[1].startswith("1,1,2,")
+
+
+def test_queries_lists_canned_queries(kg_embedded) -> None:
+    result = kg_embedded("queries")
     assert "results-for-model  --param model=<literal>" in result.stdout

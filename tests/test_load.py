@@ -1,4 +1,5 @@
-"""Loading into a real on-disk Oxigraph store: atomic, idempotent, removal on full reload."""
+"""Loading into each store (a real on-disk Oxigraph store, a real Oxigraph server): atomic,
+idempotent, removal on full reload. Tests taking ``store_backend`` run against both."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from conftest import (
     SEED_ID,
     SEED_RECORD,
     SEED_SOURCE,
+    Backend,
     open_test_store,
 )
 
@@ -20,23 +22,23 @@ from kg.canonical import canonical_nquads
 from kg.errors import InvalidDataError, StoreError
 from kg.load import SCHEMA_ENTRY, load_paths
 from kg.records import record_closure
-from kg.store.embedded import live_version
+from kg.store import published_version
 
 
-def dump(store_dir: Path) -> str:
-    with open_test_store(store_dir, read_only=True) as store:
+def dump(backend: Backend) -> str:
+    with backend.open(read_only=True) as store:
         return canonical_nquads(store.quads())
 
 
-def load(store_dir: Path, *paths: Path):
-    with open_test_store(store_dir) as store:
+def load(backend: Backend, *paths: Path):
+    with backend.open() as store:
         return load_paths(store, list(paths), BASE)
 
 
-def test_load_writes_one_graph_per_file(data_copy: Path, store_dir: Path) -> None:
-    report = load(store_dir, data_copy)
+def test_load_writes_one_graph_per_file(data_copy: Path, store_backend: Backend) -> None:
+    report = load(store_backend, data_copy)
     assert report.files == DATA_FILES and report.triples > 100
-    with open_test_store(store_dir, read_only=True) as store:
+    with store_backend.open(read_only=True) as store:
         graphs = store.named_graphs()
         assert f"{BASE}record/{SEED_ID}" in graphs
         assert any(g.startswith("https://w3id.org/claimgraph/ontology/") for g in graphs)
@@ -47,103 +49,123 @@ def test_load_writes_one_graph_per_file(data_copy: Path, store_dir: Path) -> Non
                 } <= manifest
 
 
-def test_a_batch_with_one_broken_file_loads_nothing(data_copy: Path, store_dir: Path) -> None:
-    load(store_dir, data_copy)
-    before = dump(store_dir)
+def test_a_batch_with_one_broken_file_loads_nothing(data_copy: Path, store_backend: Backend) -> None:
+    load(store_backend, data_copy)
+    before = dump(store_backend)
     # A good change and a broken file in one batch: neither may land.
     record = data_copy / SEED_RECORD
     record.write_text(record.read_text().replace("display_value: \"11.5\"", "display_value: \"11.490\""))
     source = data_copy / SEED_SOURCE
     source.write_text(source.read_text().replace("page_count: \"11\"", "page_count: \"eleven\""))
     with pytest.raises(InvalidDataError) as info:
-        load(store_dir, data_copy)
+        load(store_backend, data_copy)
     assert "artifact.page_count" in "\n".join(info.value.lines())
-    assert dump(store_dir) == before
+    assert dump(store_backend) == before
 
 
-def test_a_broken_first_load_creates_nothing(data_copy: Path, store_dir: Path) -> None:
+def test_a_broken_first_load_creates_nothing(data_copy: Path, store_backend: Backend) -> None:
     (data_copy / "agents" / "bad.yaml").write_text("kind: agent\nid: bad\nagent_type: robot\nlabel: x\n")
     with pytest.raises(InvalidDataError):
-        load(store_dir, data_copy)
-    assert live_version(store_dir) is None  # no version was made, so no store to read
+        load(store_backend, data_copy)
+    assert published_version(store_backend.settings()) is None  # no version was made
 
 
-def test_reload_is_idempotent(data_copy: Path, store_dir: Path) -> None:
-    load(store_dir, data_copy)
-    first = dump(store_dir)
-    load(store_dir, data_copy)
-    load(store_dir, data_copy / SEED_RECORD)
-    assert dump(store_dir) == first
+def test_reload_is_idempotent(data_copy: Path, store_backend: Backend) -> None:
+    load(store_backend, data_copy)
+    first = dump(store_backend)
+    load(store_backend, data_copy)
+    load(store_backend, data_copy / SEED_RECORD)
+    assert dump(store_backend) == first
 
 
-def test_reloading_a_changed_file_replaces_its_graph(data_copy: Path, store_dir: Path) -> None:
-    load(store_dir, data_copy)
+def test_reloading_a_changed_file_replaces_its_graph(data_copy: Path, store_backend: Backend) -> None:
+    load(store_backend, data_copy)
     record = data_copy / SEED_RECORD
     record.write_text(record.read_text().replace("scope_note: Peak allocated GPU memory (Appendix A.3)",
                                                  "scope_note: Changed scope"))
-    load(store_dir, record)
-    with open_test_store(store_dir, read_only=True) as store:
+    load(store_backend, record)
+    with store_backend.open(read_only=True) as store:
         notes = [r["n"].value for r in store.query(
             "SELECT ?n WHERE { ?r <https://w3id.org/claimgraph/ns#scopeNote> ?n }")]
     assert notes == ["Changed scope"]
 
 
-def test_full_reload_removes_deleted_files(data_copy: Path, store_dir: Path) -> None:
+def test_full_reload_removes_deleted_files(data_copy: Path, store_backend: Backend) -> None:
     extra = data_copy / "agents" / "second.yaml"
     extra.write_text("kind: agent\nid: second\nagent_type: person\nlabel: A second agent\n")
-    load(store_dir, data_copy)
-    assert f"{BASE}agent/second" in open_test_store(store_dir, read_only=True).named_graphs()
+    load(store_backend, data_copy)
+    with store_backend.open(read_only=True) as store:
+        assert f"{BASE}agent/second" in store.named_graphs()
     extra.unlink()
-    report = load(store_dir, data_copy)
+    report = load(store_backend, data_copy)
     assert report.removed == [f"{BASE}agent/second"]
-    with open_test_store(store_dir, read_only=True) as store:
+    with store_backend.open(read_only=True) as store:
         assert f"{BASE}agent/second" not in store.named_graphs()
         assert f"{BASE}agent/second" not in store.manifest()
 
 
-def test_loading_one_file_does_not_remove_the_others(data_copy: Path, store_dir: Path) -> None:
-    load(store_dir, data_copy)
-    report = load(store_dir, data_copy / AGENT_FILE)
+def test_loading_one_file_does_not_remove_the_others(data_copy: Path, store_backend: Backend) -> None:
+    load(store_backend, data_copy)
+    report = load(store_backend, data_copy / AGENT_FILE)
     assert report.removed == []
-    assert len(open_test_store(store_dir, read_only=True).named_graphs()) >= 4
+    with store_backend.open(read_only=True) as store:
+        assert len(store.named_graphs()) >= 4
 
 
-def test_deleting_a_source_that_records_cite_is_refused(data_copy: Path, store_dir: Path) -> None:
-    load(store_dir, data_copy)
-    before = dump(store_dir)
+def test_deleting_a_source_that_records_cite_is_refused(data_copy: Path, store_backend: Backend) -> None:
+    load(store_backend, data_copy)
+    before = dump(store_backend)
     (data_copy / SEED_SOURCE).unlink()
     with pytest.raises(InvalidDataError) as info:
-        load(store_dir, data_copy)
+        load(store_backend, data_copy)
     assert "refers to a source that no source file defines" in "\n".join(info.value.lines())
-    assert dump(store_dir) == before
+    assert dump(store_backend) == before
 
 
 def test_a_partial_load_resolves_references_against_the_store(
-    data_copy: Path, store_dir: Path, tmp_path: Path,
+    data_copy: Path, store_backend: Backend, tmp_path: Path,
 ) -> None:
     shared = tmp_path / "shared"
     shutil.copytree(data_copy, shared)
     shutil.rmtree(shared / "records")
     shutil.rmtree(shared / "runs")  # runs need their record
-    load(store_dir, shared)
-    load(store_dir, data_copy / SEED_RECORD)  # its source, agent and evaluation are in the store
-    with open_test_store(store_dir, read_only=True) as store:
+    load(store_backend, shared)
+    load(store_backend, data_copy / SEED_RECORD)  # its source, agent and evaluation are in the store
+    with store_backend.open(read_only=True) as store:
         assert len(record_closure(store, BASE, SEED_ID)) > 100
     lonely = tmp_path / "lonely.yaml"
     lonely.write_text((data_copy / SEED_RECORD).read_text()
                       .replace("source: saadat-fellay-2026-genomic-lm-efficiency\nevaluation",
                                "source: nowhere\nevaluation"))
     with pytest.raises(InvalidDataError) as info:
-        load(store_dir, lonely)
+        load(store_backend, lonely)
     assert "source: refers to a source that no source file defines ('nowhere')" in (
         "\n".join(info.value.lines()))
 
 
 def test_one_writer_at_a_time(data_copy: Path, store_dir: Path) -> None:
-    load(store_dir, data_copy)
+    with open_test_store(store_dir) as store:
+        load_paths(store, [data_copy], BASE)
     with open_test_store(store_dir), pytest.raises(StoreError) as info:
         open_test_store(store_dir)
     assert "open for writing in another process" in str(info.value)
+
+
+def test_a_write_prepared_on_stale_reads_is_refused(data_copy: Path, remote_backend: Backend) -> None:
+    """A remote store serializes transactions but cannot lock out a second writer: a write
+    prepared before another writer published must not land over it."""
+    store_backend = remote_backend
+    load(store_backend, data_copy)
+    slow = store_backend.open()
+    slow.manifest()
+    record = data_copy / SEED_RECORD
+    record.write_text(record.read_text().replace("hardware: NVIDIA H100", "hardware: NVIDIA  H100"))
+    assert load(store_backend, record).changed == 1  # another writer publishes meanwhile
+    before = dump(store_backend)
+    with pytest.raises(StoreError) as info:
+        slow.replace_graphs({f"{BASE}agent/x": []}, manifest={})
+    assert "changed while this write was prepared" in str(info.value)
+    assert dump(store_backend) == before
 
 
 def test_reading_a_missing_store_says_how_to_make_one(tmp_path: Path) -> None:
@@ -152,60 +174,62 @@ def test_reading_a_missing_store_says_how_to_make_one(tmp_path: Path) -> None:
     assert "kg load" in str(info.value)
 
 
-def test_only_changed_files_are_loaded_again(data_copy: Path, store_dir: Path) -> None:
-    first = load(store_dir, data_copy)
+def test_only_changed_files_are_loaded_again(data_copy: Path, store_backend: Backend) -> None:
+    first = load(store_backend, data_copy)
     assert first.changed == first.files == DATA_FILES
-    again = load(store_dir, data_copy)
+    again = load(store_backend, data_copy)
     assert again.changed == 0 and again.files == DATA_FILES
     record = data_copy / SEED_RECORD
     record.write_text(record.read_text().replace("hardware: NVIDIA H100", "hardware: NVIDIA  H100"))
-    one = load(store_dir, data_copy)
+    one = load(store_backend, data_copy)
     assert one.changed == 1
     record.touch()  # a new time but the same bytes: the hash says unchanged
     source = data_copy / SEED_SOURCE
     source.write_text(source.read_text())
-    assert load(store_dir, data_copy).changed == 0
+    assert load(store_backend, data_copy).changed == 0
 
 
-def test_a_change_that_breaks_unchanged_files_is_refused(data_copy: Path, store_dir: Path) -> None:
-    load(store_dir, data_copy)
-    before = dump(store_dir)
+def test_a_change_that_breaks_unchanged_files_is_refused(data_copy: Path, store_backend: Backend) -> None:
+    load(store_backend, data_copy)
+    before = dump(store_backend)
     # A new hash for the source's artifact: the record's review (unchanged) names the old one.
     source = data_copy / SEED_SOURCE
     source.write_text(source.read_text().replace(
         "sha256: 4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60",
         "sha256: " + "0" * 64))
     with pytest.raises(InvalidDataError) as info:
-        load(store_dir, data_copy / "sources")
+        load(store_backend, data_copy / "sources")
     text = "\n".join(info.value.lines())
     assert f"record {SEED_ID}: reviews[0].artifact_sha256: matches no artifact" in text
-    assert dump(store_dir) == before
+    assert dump(store_backend) == before
 
 
 def test_deleting_a_source_that_unchanged_records_cite_is_refused(
-    data_copy: Path, store_dir: Path,
+    data_copy: Path, store_backend: Backend,
 ) -> None:
-    load(store_dir, data_copy)
-    before = dump(store_dir)
+    load(store_backend, data_copy)
+    before = dump(store_backend)
     (data_copy / SEED_SOURCE).unlink()
     with pytest.raises(InvalidDataError) as info:
-        load(store_dir, data_copy / "sources")
+        load(store_backend, data_copy / "sources")
     assert "source: refers to a source that no source file defines" in "\n".join(info.value.lines())
-    assert dump(store_dir) == before
+    assert dump(store_backend) == before
 
 
-def test_an_id_that_another_loaded_file_holds_is_refused(data_copy: Path, store_dir: Path) -> None:
-    load(store_dir, data_copy)
-    before = dump(store_dir)
+def test_an_id_that_another_loaded_file_holds_is_refused(
+    data_copy: Path, store_backend: Backend,
+) -> None:
+    load(store_backend, data_copy)
+    before = dump(store_backend)
     copy = data_copy / "agents" / "claude-copy.yaml"
     shutil.copy(data_copy / AGENT_FILE, copy)
     for path in (data_copy, copy):  # a full reload, and the new file alone
         with pytest.raises(InvalidDataError) as info:
-            load(store_dir, path)
+            load(store_backend, path)
         assert "agent claude: id: the id is already used by" in "\n".join(info.value.lines())
-        assert dump(store_dir) == before
+        assert dump(store_backend) == before
     # Renaming a file keeps its id: the old file is gone, so the id is free.
     (data_copy / AGENT_FILE).unlink()
-    assert load(store_dir, data_copy).changed == 1
-    with open_test_store(store_dir, read_only=True) as store:
+    assert load(store_backend, data_copy).changed == 1
+    with store_backend.open(read_only=True) as store:
         assert store.manifest()[f"{BASE}agent/claude"].file == str(copy)

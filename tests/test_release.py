@@ -240,3 +240,44 @@ def test_the_documented_verification_holds(kg, monkeypatch) -> None:
     assert len(scope["hashes"]) == DATA_FILES
     from kg.canonical import content_hash
     assert ident.endswith(content_hash(scope["hashes"].values())[:12])
+
+
+def test_a_release_holds_what_the_store_holds(kg) -> None:
+    """The graph versions a release maps again from the files are the ones kg load wrote
+    (compared once both have passed through an Oxigraph store, which writes some literals
+    its own way), and the release's own store holds them too."""
+    from kg.canonical import canonical_nquads
+    from kg.store import EmbeddedStore
+
+    kg("load")
+    ident = kg("release").stdout.strip()
+    folder = Path(".kg/store-archive/releases") / ident
+    dumped = ox.Store()
+    dumped.load(gzip.decompress((folder / "dump.nq.gz").read_bytes()), ox.RdfFormat.N_QUADS)
+    graphs = json.loads((folder / "manifest.json").read_text())["graphs"]
+    with EmbeddedStore(Path(".kg/store"), read_only=True) as live, \
+            EmbeddedStore(folder / "store", read_only=True) as released:
+        for graph in graphs:
+            expected = canonical_nquads(live.quads([graph]))
+            assert canonical_nquads(
+                dumped.quads_for_pattern(None, None, None, ox.NamedNode(graph))) == expected
+            assert canonical_nquads(released.quads([graph])) == expected
+
+
+def test_releases_of_either_store(kg, store_backend, data_copy: Path, tmp_path: Path) -> None:
+    """The embedded store and a remote one (oxigraph serve) give the same ids; a release of
+    the remote one gets its queryable copy from its dump."""
+    where = ["--store", str(store_backend.store), "--archive", str(tmp_path / "archive")]
+    kg(*where, "load")
+    old = kg(*where, "release", "--date", "2026-12-01").stdout.strip()
+    kg("load")  # the embedded store of the fixture's directory, for comparison
+    assert kg("release", "--date", "2026-12-01").stdout.strip() == old
+    change_hardware(data_copy)
+    kg(*where, "load")
+    new = kg(*where, "release", "--date", "2026-12-02").stdout.strip()
+    assert kg(*where, "diff", old, new).stdout.splitlines()[1:] == [
+        f'  - kg:hardwareAsReported = "{OLD_HARDWARE}"',
+        f'  + kg:hardwareAsReported = "{NEW_HARDWARE}"']
+    query = "SELECT ?h WHERE { ?r <https://w3id.org/claimgraph/ns#hardwareAsReported> ?h }"
+    assert OLD_HARDWARE in kg(*where, "query", query, "--release", old, "-f", "csv").stdout
+    assert NEW_HARDWARE in kg(*where, "query", query, "-f", "csv").stdout

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 from abc import ABC, abstractmethod
@@ -28,6 +29,17 @@ class ManifestEntry(NamedTuple):
 
 
 Manifest: TypeAlias = dict[str, ManifestEntry]
+
+
+def manifest_to_json(manifest: Manifest) -> str:
+    """The load manifest as JSON text (what either store keeps)."""
+    return json.dumps({graph: entry._asdict() for graph, entry in sorted(manifest.items())},
+                      separators=(",", ":"))
+
+
+def manifest_from_json(text: str) -> Manifest:
+    """A load manifest from :func:`manifest_to_json`'s text."""
+    return {graph: ManifestEntry(**entry) for graph, entry in json.loads(text).items()}
 
 
 class GraphStore(ABC):
@@ -73,6 +85,19 @@ class GraphStore(ABC):
         :raises StoreError: when the store cannot be written.
         """
         return StagedWrite(self)
+
+    @abstractmethod
+    def version(self) -> str | None:
+        """The version of the data this handle reads; None for a store never written.
+
+        Every write publishes a new version. An embedded handle reads the version it
+        opened (a snapshot); a remote store has only one, the one it serves now.
+        """
+
+    def published_version(self) -> str | None:
+        """The version published now: what a handle opened now would read. When it differs
+        from :meth:`version`, a newer write has been published since this handle opened."""
+        return self.version()
 
     @abstractmethod
     def manifest(self) -> Manifest:
@@ -154,20 +179,44 @@ class StagedWrite:
 
 
 def insert_data_update(graphs: Mapping[str, Iterable[ox.Quad]], remove: Iterable[str]) -> str:
-    """One SPARQL 1.1 Update request that replaces ``graphs`` and drops ``remove``.
+    """One SPARQL 1.1 Update request that replaces ``graphs`` and drops ``remove``."""
+    return "".join(update_chunks(graphs.items(), {*graphs, *remove}))
+
+
+def update_chunks(
+    graphs: Iterable[tuple[str, Iterable[ox.Quad]]], drop: Iterable[str], size: int = 1 << 16,
+) -> Iterator[str]:
+    """One SPARQL 1.1 Update request, in pieces of about ``size`` characters: drop the
+    graphs ``drop``, then insert the quads of ``graphs`` (a graph may come more than once).
 
     Terms are written by pyoxigraph's own N-Triples serializer (every N-Triples term is
     valid SPARQL), so no value is ever formatted into the request by hand. A store runs
-    a request as one transaction: all of it happens, or none.
+    a request as one transaction: all of it happens, or none. Nothing to do gives "".
     """
-    parts = [f"DROP SILENT GRAPH {ox.NamedNode(name)} ;" for name in sorted({*graphs, *remove})]
-    body = []
-    for name, quads in graphs.items():
-        triples = [f"{q.subject} {q.predicate} {q.object} ." for q in quads]
-        if triples:
-            body.append(f"GRAPH {ox.NamedNode(name)} {{\n" + "\n".join(triples) + "\n}")
-    if body:
-        parts.append("INSERT DATA {\n" + "\n".join(body) + "\n}")
-    elif parts:
-        parts[-1] = parts[-1].rstrip(" ;")
-    return "\n".join(parts)
+    parts: list[str] = [f"DROP SILENT GRAPH {ox.NamedNode(name)} ;\n" for name in sorted(set(drop))]
+    length = sum(map(len, parts))
+    inserting = False
+    for name, quads in graphs:
+        opened = False
+        for q in quads:
+            if not opened:
+                if not inserting:
+                    parts.append("INSERT DATA {\n")
+                    inserting = True
+                parts.append(f"GRAPH {ox.NamedNode(name)} {{\n")
+                opened = True
+            line = f"{q.subject} {q.predicate} {q.object} .\n"
+            parts.append(line)
+            length += len(line)
+            if length >= size:
+                yield "".join(parts)
+                parts, length = [], 0
+        if opened:
+            parts.append("}\n")
+    if inserting:
+        parts.append("}\n")
+    text = "".join(parts)
+    if not inserting:  # only drops: the last one takes no separator
+        text = text.rstrip().removesuffix(";").rstrip()
+    if text:
+        yield text

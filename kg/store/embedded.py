@@ -18,7 +18,6 @@ consistent snapshot; the next reader (or a server checking ``live``) sees the ne
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import queue
 import shutil
@@ -40,6 +39,7 @@ from .base import (
     StagedWrite,
     Term,
     insert_data_update,
+    manifest_from_json,
 )
 
 LIVE = "live"
@@ -68,8 +68,10 @@ class EmbeddedStore(GraphStore):
     def __init__(self, path: Path | None, *, read_only: bool = False):
         self.path = path
         self._lock_file = None
-        self.version: Path | None = None
+        #: The version directory this handle reads (None: in memory, or never written).
+        self.version_dir: Path | None = None
         self._manifest: Manifest | None = None
+        self._writes = 0
         if path is None:
             self._store = ox.Store()
             self._manifest = {}
@@ -79,7 +81,7 @@ class EmbeddedStore(GraphStore):
             if version is None:
                 raise StoreError(f"no store at {path} (run 'kg load' to create it)")
             self._store = self._open(version, read_only=True)
-            self.version = version
+            self.version_dir = version
             return
         path.mkdir(parents=True, exist_ok=True)
         self._lock_file = (path / LOCK).open("w")
@@ -90,8 +92,9 @@ class EmbeddedStore(GraphStore):
             self._lock_file = None
             raise StoreError(f"the store at {path} is open for writing in another process "
                              "(one writer at a time); stop it or wait") from None
-        self.version = live_version(path)
-        self._store = self._open(self.version, read_only=True) if self.version else ox.Store()
+        self.version_dir = live_version(path)
+        self._store = (self._open(self.version_dir, read_only=True) if self.version_dir
+                       else ox.Store())
 
     @staticmethod
     def _open(version: Path, read_only: bool) -> ox.Store:
@@ -111,9 +114,20 @@ class EmbeddedStore(GraphStore):
         except (RuntimeError, ValueError) as exc:
             raise QueryError(f"the query cannot be run: {exc}") from None
 
+    def version(self) -> str | None:
+        if self.path is None:
+            return f"memory-{self._writes}"
+        return self.version_dir.name if self.version_dir else None
+
+    def published_version(self) -> str | None:
+        if self.path is None:
+            return self.version()
+        live = live_version(self.path)
+        return live.name if live else None
+
     def manifest(self) -> Manifest:
         if self._manifest is None:
-            self._manifest = _read_manifest(self.version) if self.version else {}
+            self._manifest = _read_manifest(self.version_dir) if self.version_dir else {}
         return dict(self._manifest)
 
     def replace_graphs(
@@ -162,6 +176,7 @@ class EmbeddedStore(GraphStore):
 
     def _new_version(self, write, manifest: Manifest | None) -> None:
         """Checkpoint the live version, ``write`` into the copy, switch ``live`` to it."""
+        self._writes += 1
         if self.path is None:  # in memory: in place (each write is its own transaction)
             write(self._store)
             if manifest is not None:
@@ -180,7 +195,7 @@ class EmbeddedStore(GraphStore):
             raise StoreError("the store was opened read-only")
         new = self.path / f"v-{time.time_ns()}"
         with self._discarded_on_error(new):
-            if self.version is not None:
+            if self.version_dir is not None:
                 self._store.backup(str(new))  # a checkpoint: hard links, no copy
             return new, self._open(new, read_only=False)
 
@@ -200,23 +215,23 @@ class EmbeddedStore(GraphStore):
         """Give ``new`` (written, flushed and closed) its manifest, then make it live."""
         assert self.path is not None
         with self._discarded_on_error(new):
-            previous = (self.version, self.manifest()) if self.version is not None else None
+            previous = (self.version_dir, self.manifest()) if self.version_dir is not None else None
             _write_manifest(new, manifest if manifest is not None else self.manifest(), previous)
         _switch(self.path, new)
-        self.version = new
+        self.version_dir = new
         self._store = self._open(new, read_only=True)
         self._manifest = dict(manifest) if manifest is not None else None
         _prune(self.path, keep={new})
 
     def snapshot(self, target: Path) -> bool:
-        if self.path is None or self.version is None:
+        if self.path is None or self.version_dir is None:
             return False
         # A checkpoint of this version: hard links to its immutable files, milliseconds.
         version = target / f"v-{time.time_ns()}"
         target.mkdir(parents=True, exist_ok=True)
         try:
             self._store.backup(str(version))
-            _write_manifest(version, self.manifest())
+            _write_manifest(version, self.manifest(), None)
         except OSError as exc:
             _remove_version(version)
             raise StoreError(f"cannot copy the store to {target}: {exc}") from None
@@ -336,8 +351,7 @@ def _read_manifest(version: Path) -> Manifest:
                     db.execute("SELECT graph, file, sha256, size, mtime_ns FROM manifest")}
     legacy = _legacy_manifest_path(version)
     if legacy.exists():
-        return {graph: ManifestEntry(**entry)
-                for graph, entry in json.loads(legacy.read_text()).items()}
+        return manifest_from_json(legacy.read_text())
     return {}
 
 

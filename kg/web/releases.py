@@ -41,7 +41,8 @@ def release(name: str) -> Response:
     if media_type != "text/html":
         index = archive.index
         assert index is not None  # a release was found in it
-        return rdf_response(describe(index, base, "release", ident), media_type, base)
+        quads = describe(index, base, "release", ident)
+        return rdf_response(index, base, "release", ident, quads, media_type)
     manifest = archive.manifest(ident)
     members = [(*kind_and_id(graph, base), digest)
                for graph, digest in manifest["graphs"].items()]

@@ -12,7 +12,7 @@ from rdflib.namespace import RDF, RDFS, XSD
 from ..errors import UsageError
 from ..namespaces import KG
 from ..negotiation import negotiate
-from ..query_pool import QueryPool, QueryRequest
+from ..query_pool import QueryPool, QueryRequest, QueryRunner, open_query_runner
 from ..sparql import canned_queries, canned_query
 from ..sparql_guard import Refused, check_query, tokens
 from .state import state
@@ -34,14 +34,20 @@ CORS = {"Access-Control-Allow-Origin": "*",
         "Access-Control-Expose-Headers": "X-Truncated, X-Rows"}
 
 
-def pool() -> QueryPool:
-    """The app's query workers, started on first use."""
+def pool(release: str | None = None) -> QueryRunner:
+    """What runs the app's queries (worker processes, or the remote store), on first use.
+    A release's store is an embedded one in the archive: with a remote live store, its
+    queries get worker processes of their own (the same time limit)."""
     app_state = state()
+    settings = app_state.settings
     with app_state.lock:
+        if release and settings.remote:
+            if app_state.release_pool is None:
+                app_state.release_pool = QueryPool(settings.archive_dir, settings.query_workers,
+                                                   settings.query_timeout)
+            return app_state.release_pool
         if app_state.query_pool is None:
-            settings = app_state.settings
-            app_state.query_pool = QueryPool(settings.store, settings.query_workers,
-                                             settings.query_timeout)
+            app_state.query_pool = open_query_runner(settings)
         return app_state.query_pool
 
 
@@ -74,7 +80,7 @@ def endpoint() -> Response:
     # ?release=ID: the query runs over that release's store (from the archive), in the same
     # workers and under the same time limit as every other query.
     release = request.values.get("release")
-    answer = pool().run(QueryRequest(
+    answer = pool(release).run(QueryRequest(
         text=text, media_type=worker_type, max_rows=settings.max_rows, bindings=bindings,
         default_graphs=tuple(request.values.getlist("default-graph-uri")),
         named_graphs=tuple(request.values.getlist("named-graph-uri")),

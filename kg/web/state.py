@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import logging
 import threading
 import time
 from pathlib import Path
@@ -12,61 +14,114 @@ from ..archive import Archive
 from ..catalog import Catalog
 from ..config import Settings
 from ..history import HistoryEntry, graph_history
-from ..query_pool import QueryPool
+from ..query_pool import QueryRunner
 from ..store import GraphStore, open_store
+from ..store.cached import SharedGraphCache
 from ..store.embedded import live_version
 from ..vocabulary import Terms, load_terms
+
+log = logging.getLogger(__name__)
+#: The kinds of node many records link to (their graphs are kept once read).
+SHARED_KINDS = ("source", "evaluation", "agent")
 
 
 class AppState:
     """Opened lazily, once per process: a read-only store is a snapshot safe to share
-    between threads, and opening one per request would cost more than the request."""
+    between threads, and opening one per request would cost more than the request.
+
+    Whichever the store, a request reads one handle; a new version (a ``kg load``
+    while serving) is noticed by comparing version tokens (:meth:`GraphStore.version`)
+    at most once a second, and requests after that read a new handle."""
 
     def __init__(self, settings: Settings):
         self.settings = settings
         self._lock = threading.Lock()
+        self._catalog_lock = threading.Lock()
         #: Guards what is started lazily outside this class (the query workers).
         self.lock = threading.Lock()
         self._store: GraphStore | None = None
-        self._version: Path | None = None
+        self._version: str | None = None
         self._checked = 0.0
         self._catalog: Catalog | None = None
-        #: The SPARQL endpoint's worker processes (kg.web.sparql starts them).
-        self.query_pool: QueryPool | None = None
         #: Held while a bulk dump of the live version is written (kg.web.downloads).
         self.dump_lock = threading.Lock()
+        self._catalog_store: GraphStore | None = None
+        self._building: threading.Thread | None = None
+        self._first_catalog = threading.Lock()
+        #: What runs /sparql queries (kg.web.sparql starts it).
+        self.query_pool: QueryRunner | None = None
+        #: Worker processes for /sparql?release= when the live store is remote.
+        self.release_pool: QueryRunner | None = None
+        #: Past releases (kg release), read-only.
         self.archive = Archive(settings.archive_dir)
         self._histories: dict[tuple[Path | None, str], list[HistoryEntry]] = {}
 
     @property
     def store(self) -> GraphStore:
-        """The live version of the store; a new one (after a ``kg load``) is picked up at
-        most a second after it appears, with no restart."""
+        """The newest published version of the store; a new one (after a ``kg load``) is
+        picked up at most a second after it appears, with no restart."""
         with self._lock:
             now = time.monotonic()
-            if self._store is None or now - self._checked > 1.0:
+            if self._store is None:
+                self._open(now)
+            elif now - self._checked > 1.0:
                 self._checked = now
-                live = live_version(self.settings.store)
-                if self._store is None or live != self._version:
-                    self._store = open_store(self.settings, read_only=True)
-                    self._version = live
-                    self._catalog = None
+                if self._store.published_version() != self._version:
+                    self._open(now)
+            assert self._store is not None
             return self._store
+
+    def _open(self, now: float) -> None:
+        store = open_store(self.settings, read_only=True)
+        self._version = store.version()
+        if not self.settings.remote:  # a snapshot: what it read stays true while it lives
+            base = self.settings.base
+            store = SharedGraphCache(store, [f"{base}{kind}/" for kind in SHARED_KINDS])
+        self._store, self._checked = store, now
 
     @property
     def version(self) -> str:
         """The name of the store version the app reads now ("" for a store without one)."""
         self.store  # noqa: B018 (follows the live version)
         with self._lock:
-            return self._version.name if self._version is not None else ""
+            return self._version or ""
 
     @property
     def catalog(self) -> Catalog:
+        """The index of the store's current handle. The first one is built on first use;
+        after a new version is published the previous index is served until the new
+        one has been built in the background (seconds to minutes at 100k records), so
+        the index never holds the server up: every answer still comes from one version."""
         store = self.store
-        with self._lock:
+        with self._catalog_lock:
+            if self._catalog is not None:
+                if self._catalog_store is not store and self._building is None:
+                    self._building = threading.Thread(
+                        target=self._build, args=(store,), daemon=True, name="kg-catalog")
+                    self._building.start()
+                return self._catalog
+        with self._first_catalog:  # one build at a time, the others wait for it
             if self._catalog is None:
-                self._catalog = Catalog.from_store(store)
-            return self._catalog
+                self._set_catalog(Catalog.from_store(store), store)
+            return self._catalog  # type: ignore[return-value]
+
+    def _build(self, store: GraphStore) -> None:
+        try:
+            catalog = Catalog.from_store(store)
+        except Exception:  # the old index stays; the next request tries again
+            log.exception("building the index of a new store version failed")
+            with self._catalog_lock:
+                self._building = None
+            return
+        self._set_catalog(catalog, store)
+
+    def _set_catalog(self, catalog: Catalog, store: GraphStore) -> None:
+        with self._catalog_lock:
+            self._catalog, self._catalog_store, self._building = catalog, store, None
+        # The index is hundreds of thousands of long-lived objects: out of the cyclic
+        # collector's way, or each full collection stalls every request (refcounting
+        # still frees them once a newer index replaces this one).
+        gc.freeze()
 
     def history(self, graph: str) -> list[HistoryEntry]:
         """The releases that hold ``graph``, with what changed (kept until a new release)."""
@@ -93,6 +148,7 @@ def state(app: Flask | None = None) -> AppState:
 def close(app: Flask) -> None:
     """Stop what the app started (query workers)."""
     app_state = state(app)
-    if app_state.query_pool is not None:
-        app_state.query_pool.close()
+    for runner in (app_state.query_pool, app_state.release_pool):
+        if runner is not None:
+            runner.close()
     app_state.archive.close()

@@ -1,0 +1,415 @@
+"""Serving benchmark: `kg serve` on 127.0.0.1 under an open-loop load, and /sparql against
+`oxigraph serve` on the same data.
+
+    python bench/serve.py 1000 10000 100000 \\
+        [--stores /work/benchdata/store-{n}] [--corpora /work/benchdata/corpus-{n}] \\
+        [--rate 300] [--connections 16] [--seconds 20] [--workers 2] [--repeat 2]
+
+For each size N (a corpus from bench/gen.py N --seed 1 and its store made by `kg load`,
+or the ones named by --corpora/--stores, which are only read), in this one command:
+
+- **healthz**: the open-loop load on /healthz: the floor of server, client and machine;
+- **record pages**: open-loop, ``--rate`` requests/s spread over ``--connections``
+  keep-alive connections, random records; latency is measured from each request's
+  *scheduled* send time, so a stalled server is charged for the requests queued behind
+  a slow one (no coordinated omission);
+- **max throughput**: the same connections closed-loop, as fast as the server answers;
+- **index**: search words and facet filters (HTML and JSON), open-loop at ``--index-rate``;
+- **/sparql vs oxigraph**: each canned query, as the same text (parameters as a trailing
+  VALUES clause), sent to /sparql and to `oxigraph serve-read-only --union-default-graph`
+  on a copy of the store's live version, alternately, ``--query-runs`` times each (the
+  median); a query oxigraph itself cannot answer within ``--query-cap`` seconds is not
+  compared; both return every row (KG_MAX_ROWS raised);
+- the server's resident memory (all its processes) after warm-up and after the run.
+
+The load generator is Python threads with http.client in this process: on a small
+machine it competes with the server for the CPU, which the healthz row shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import itertools
+import json
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+SEARCHES = ["memory", "nt 2.5b", "synthetic accuracy", "promoter", "latency evo", "zero"]
+KGV = "https://w3id.org/claimgraph/vocab#"
+FACETS = [{"metric": "accuracy"}, {"model": "Evo 7B"}, {"review_status": KGV + "source-checked"},
+          {"evidence_kind": KGV + "self-reported"}, {"metric": "latency", "model": "Borzoi"},
+          {"method": KGV + "pdf-text-parse", "source": "https://claimgraph.example/source/"
+           "synthetic-source-1"}]
+
+
+@dataclass
+class Run:
+    """What one load phase measured."""
+
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    statuses: dict[int, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def pct(self, q: float) -> float:
+        data = sorted(self.latencies)
+        if not data:
+            return float("nan")
+        return data[min(len(data) - 1, int(q * len(data)))] * 1000
+
+    @property
+    def rate(self) -> float:
+        return len(self.latencies) / self.seconds if self.seconds else 0.0
+
+
+def load(host: str, port: int, paths: list[str], *, rate: float | None, seconds: float,
+         connections: int) -> Run:
+    """Open loop at ``rate`` requests/s (None: closed loop, as fast as answered) over
+    ``connections`` keep-alive connections, for ``seconds``."""
+    run = Run()
+    lock = threading.Lock()
+    counter = itertools.count()
+    total = int(rate * seconds) if rate else None
+    start = time.perf_counter() + 0.2
+    end = start + seconds
+
+    def worker() -> None:
+        conn = http.client.HTTPConnection(host, port, timeout=60)
+        mine: list[float] = []
+        statuses: dict[int, int] = {}
+        errors = 0
+        while True:
+            i = next(counter)
+            if total is not None:
+                if i >= total:
+                    break
+                scheduled = start + i / rate
+                delay = scheduled - time.perf_counter()
+                if delay > 0:
+                    time.sleep(delay)
+            else:
+                scheduled = time.perf_counter()
+                if scheduled >= end:
+                    break
+            try:
+                conn.request("GET", paths[i % len(paths)])
+                response = conn.getresponse()
+                response.read()
+                status = response.status
+            except (OSError, http.client.HTTPException):
+                errors += 1
+                conn.close()
+                conn = http.client.HTTPConnection(host, port, timeout=60)
+                continue
+            mine.append(time.perf_counter() - scheduled)
+            statuses[status] = statuses.get(status, 0) + 1
+        conn.close()
+        with lock:
+            run.latencies += mine
+            run.errors += errors
+            for status, n in statuses.items():
+                run.statuses[status] = run.statuses.get(status, 0) + n
+
+    threads = [threading.Thread(target=worker) for _ in range(connections)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    run.seconds = time.perf_counter() - start
+    return run
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process and all its descendants, in MB."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    total, todo = 0, [pid]
+    while todo:
+        current = todo.pop()
+        todo += children.get(current, [])
+        try:
+            for line in Path(f"/proc/{current}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total / 1024
+
+
+class Server:
+    """A server process printing "serving http://HOST:PORT/" (kg serve) or polled on a
+    known port (oxigraph)."""
+
+    def __init__(self, command: list[str], url: str | None = None):
+        self.proc = subprocess.Popen(command, env=ENV, stderr=subprocess.PIPE,
+                                     stdout=subprocess.DEVNULL, text=True)
+        self.url = url
+        deadline = time.monotonic() + 120
+        while self.url is None:
+            line = self.proc.stderr.readline()
+            if not line and self.proc.poll() is not None:
+                raise SystemExit(f"{command[0]} exited with {self.proc.returncode}")
+            match = re.search(r"serving (http://\S+?)/ ", line)
+            if match:
+                self.url = match.group(1)
+            if time.monotonic() > deadline:
+                raise SystemExit("the server did not start")
+        threading.Thread(target=self.proc.stderr.read, daemon=True).start()  # keep it drained
+        parts = urllib.parse.urlsplit(self.url)
+        self.host, self.port = parts.hostname, parts.port
+        while True:
+            try:
+                self.get("/healthz" if url is None else "/")
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def get(self, path: str, body: bytes | None = None, headers: dict[str, str] | None = None,
+            ) -> tuple[int, bytes]:
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=3600)
+        try:
+            conn.request("POST" if body is not None else "GET", path, body=body,
+                         headers=headers or {})
+            response = conn.getresponse()
+            return response.status, response.read()
+        finally:
+            conn.close()
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=60)
+
+
+def prepare(n: int, work: Path, corpora: str | None, stores: str | None) -> tuple[Path, Path]:
+    """The corpus and store for size n: given, or generated and loaded here."""
+    corpus = Path(corpora.format(n=n)) if corpora else work / f"corpus-{n}"
+    store = Path(stores.format(n=n)) if stores else work / f"store-{n}"
+    if not corpus.is_dir():
+        subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), str(n), "--seed", "1",
+                        "-o", str(corpus)], check=True, env=ENV)
+    if not (store / "live").exists():
+        subprocess.run([sys.executable, "-m", "kg.cli", "--store", str(store), "load",
+                        str(corpus)], check=True, env=ENV)
+    return corpus, store
+
+
+def canned(corpus: Path) -> dict[str, str]:
+    """Each canned query as one text, its parameters bound by a trailing VALUES clause
+    (what a remote store gets), with values found in the corpus."""
+    sys.path.insert(0, str(ROOT))
+    from kg.config import DEFAULT_BASE
+    from kg.sparql import canned_queries
+    from kg.store.remote import values_clause
+
+    source = next((corpus / "sources").glob("*.yaml")).read_text()
+    sha = re.search(r"sha256: ([0-9a-f]{64})", source).group(1)
+    values = {"model": "NT 2.5B", "status": "source-checked", "sha256": sha}
+    texts = {}
+    for name, query in canned_queries().items():
+        given = {p.name: values[p.name] for p in query.params}
+        bindings = query.bindings(given, DEFAULT_BASE)
+        texts[name] = query.text + (values_clause(bindings) if bindings else "")
+    return texts
+
+
+def sparql_ratio(kg: Server, oxigraph: Server, texts: dict[str, str], runs: int, cap: float,
+                 ) -> list[tuple[str, float | None, float | None, int]]:
+    """(query, kg median s, oxigraph median s, rows) per canned query, alternating; a query
+    that oxigraph serve cannot answer within ``cap`` seconds (its own time limit) once is
+    not compared (None)."""
+    accept = {"Accept": "application/sparql-results+json",
+              "Content-Type": "application/x-www-form-urlencoded"}
+    out = []
+    for name, text in texts.items():
+        mine: list[float] = []
+        theirs: list[float] = []
+        rows = -1
+        body = urllib.parse.urlencode({"query": text}).encode()
+        for _ in range(runs):
+            for server, times, path in ((oxigraph, theirs, "/query"), (kg, mine, "/sparql")):
+                started = time.perf_counter()
+                status, answer = server.get(path, body, accept)
+                took = time.perf_counter() - started
+                try:
+                    count = len(json.loads(answer)["results"]["bindings"])
+                except ValueError:  # cut by oxigraph's time limit, or kg's
+                    count = None
+                if status != 200 or count is None:
+                    if server is oxigraph and took >= cap:
+                        break
+                    raise SystemExit(f"{name} on {path}: HTTP {status}: {answer[:300]!r}")
+                times.append(took)
+                assert rows in (-1, count), (name, rows, count)
+                rows = count
+            else:
+                continue
+            break  # over the cap: not compared
+        out.append((name, statistics.median(mine) if mine else None,
+                    statistics.median(theirs) if theirs and mine else None, rows))
+        print(f"  {name}: {out[-1]}", file=sys.stderr, flush=True)
+    return out
+
+
+def one_size(n: int, args: argparse.Namespace, work: Path) -> dict:
+    corpus, store = prepare(n, work, args.corpora, args.stores)
+    live = (store / "live").resolve()
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in live.iterdir())
+    ids = sorted(p.stem for p in (corpus / "records").glob("*.yaml"))
+    rng = random.Random(1)
+    record_paths = [f"/record/{rng.choice(ids)}" for _ in range(20_000)]
+    index_paths = []
+    for i in range(200):
+        query = {"q": SEARCHES[i % len(SEARCHES)]} if i % 3 != 1 else {}
+        if i % 2:
+            query.update(FACETS[i % len(FACETS)])
+        index_paths.append(("/records.json?" if i % 4 == 3 else "/?")
+                           + urllib.parse.urlencode(query))
+    result: dict = {"n": n, "repeats": []}
+    kg = Server([sys.executable, "-m", "kg.cli", "--store", str(store), "--data", str(corpus),
+                 "serve", "--port", "0", "--workers", str(args.workers), "--threads",
+                 str(args.threads)], None)
+    try:
+        started = time.perf_counter()
+        for _ in range(args.workers * 4):  # each worker builds its index once
+            kg.get("/")
+        result["index_build_s"] = (time.perf_counter() - started) / 1
+        for path in record_paths[:200]:
+            kg.get(path)
+        result["rss_warm_mb"] = rss_mb(kg.proc.pid)
+        for _ in range(args.repeat):
+            rep = {}
+            host, port, conns = kg.host, kg.port, args.connections
+            rep["healthz"] = load(host, port, ["/healthz"], rate=args.rate,
+                                  seconds=args.seconds, connections=conns)
+            rep["record"] = load(host, port, record_paths, rate=args.rate, seconds=args.seconds,
+                                 connections=conns)
+            rep["max"] = load(host, port, record_paths[::-1], rate=None, seconds=args.seconds,
+                              connections=conns)
+            rep["index"] = load(host, port, index_paths, rate=args.index_rate,
+                                seconds=args.seconds, connections=conns)
+            result["repeats"].append(rep)
+        result["rss_after_mb"] = rss_mb(kg.proc.pid)
+    finally:
+        kg.stop()
+    if args.query_runs:
+        texts = canned(corpus)
+        copy = work / f"oxigraph-{n}"
+        shutil.rmtree(copy, ignore_errors=True)
+        subprocess.run(["cp", "-a", str(live), str(copy)], check=True)
+        port = _free_port()
+        oxigraph = Server(["oxigraph", "serve-read-only", "--location", str(copy), "--bind",
+                           f"127.0.0.1:{port}", "--union-default-graph", "--timeout-s",
+                           str(int(args.query_cap))], f"http://127.0.0.1:{port}")
+        kg = Server([sys.executable, "-m", "kg.cli", "--store", str(store), "--data",
+                     str(corpus), "serve", "--port", "0"], None)
+        try:
+            kg.get("/sparql?query=ASK%7B%7D")  # starts the query workers
+            result["sparql"] = sparql_ratio(kg, oxigraph, texts, args.query_runs,
+                                            args.query_cap)
+        finally:
+            kg.stop()
+            oxigraph.stop()
+            shutil.rmtree(copy, ignore_errors=True)
+    after = sorted((p.name, p.stat().st_mtime_ns) for p in live.iterdir())
+    result["store_untouched"] = before == after
+    return result
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def report(results: list[dict], args: argparse.Namespace) -> str:
+    lines = ["| records | phase | rate asked | achieved req/s | p50 ms | p99 ms | max ms | "
+             "non-200 / errors | p50 / healthz p50 |", "|---|---|---|---|---|---|---|---|---|"]
+    for res in results:
+        for i, rep in enumerate(res["repeats"]):
+            floor = rep["healthz"].pct(0.5)
+            for phase, asked in (("healthz", args.rate), ("record", args.rate),
+                                 ("max", "closed loop"), ("index", args.index_rate)):
+                run: Run = rep[phase]
+                bad = sum(n for s, n in run.statuses.items() if s != 200)
+                lines.append(
+                    f"| {res['n']:,} | {phase} (run {i + 1}) | {asked} | {run.rate:,.0f} | "
+                    f"{run.pct(0.5):.1f} | {run.pct(0.99):.1f} | {run.pct(1.0):.0f} | "
+                    f"{bad} / {run.errors} | {run.pct(0.5) / floor:.1f} |")
+    lines += ["", "| records | index build s (first /) | server RSS after warm-up MB | "
+              "after the run MB | store untouched |", "|---|---|---|---|---|"]
+    for res in results:
+        lines.append(f"| {res['n']:,} | {res['index_build_s']:.1f} | {res['rss_warm_mb']:,.0f}"
+                     f" | {res['rss_after_mb']:,.0f} | {res['store_untouched']} |")
+    if any("sparql" in res for res in results):
+        lines += ["", "| records | canned query | rows | /sparql s | oxigraph serve s | ratio |",
+                  "|---|---|---|---|---|---|"]
+        for res in results:
+            for name, mine, theirs, rows in res.get("sparql", []):
+                if mine is None or theirs is None:
+                    lines.append(f"| {res['n']:,} | {name} | — | not compared | over "
+                                 f"{args.query_cap:g} s | — |")
+                    continue
+                lines.append(f"| {res['n']:,} | {name} | {rows:,} | {mine:.3f} | {theirs:.3f} | "
+                             f"{mine / theirs:.2f} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sizes", nargs="+", type=int)
+    parser.add_argument("--corpora", help="corpus directory per size, e.g. /data/corpus-{n}")
+    parser.add_argument("--stores", help="store directory per size, e.g. /data/store-{n}")
+    parser.add_argument("--rate", type=float, default=300.0)
+    parser.add_argument("--index-rate", type=float, default=20.0)
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--query-runs", type=int, default=3,
+                        help="runs of each canned query on each server (0: skip)")
+    parser.add_argument("--query-cap", type=float, default=60.0,
+                        help="seconds oxigraph serve may take for a query (its --timeout-s); "
+                             "longer ones are not compared")
+    parser.add_argument("--work", type=Path, help="where generated data goes (default: a temp dir)")
+    args = parser.parse_args()
+    work = args.work or Path(tempfile.mkdtemp(prefix="kg-serve-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    # both servers return every row; kg's time limit well above oxigraph's
+    os.environ.setdefault("KG_MAX_ROWS", "100000000")
+    os.environ.setdefault("KG_QUERY_TIMEOUT", str(args.query_cap * 5))
+    ENV.update({"KG_MAX_ROWS": os.environ["KG_MAX_ROWS"],
+                "KG_QUERY_TIMEOUT": os.environ["KG_QUERY_TIMEOUT"]})
+    results = []
+    for n in args.sizes:
+        results.append(one_size(n, args, work))
+        print(report(results[-1:], args), flush=True)
+    print("\n" + report(results, args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""A read-only handle that keeps the quads of shared graphs once it has read them.
+
+A record page reads the record's own graph and the graphs of the source, evaluation and
+agents it links to; thousands of records share a few hundred of those, and reading a
+graph back (decoding every term) is most of what the store costs a page. Over a
+snapshot (an embedded store's version, which never changes) a graph read once is good
+for as long as the handle lives; the server drops the handle with its cache when a new
+version is published.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Iterator, Mapping
+
+import pyoxigraph as ox
+
+from ..errors import StoreError
+from .base import GraphStore, Manifest, QueryResult, Term
+
+
+class SharedGraphCache(GraphStore):
+    """``store`` (a read-only snapshot), with the graphs whose IRIs start with one of
+    ``prefixes`` kept in memory once read (at most ``limit`` graphs)."""
+
+    def __init__(self, store: GraphStore, prefixes: Iterable[str], limit: int = 20_000):
+        self.store = store
+        self.prefixes = tuple(prefixes)
+        self.limit = limit
+        self._graphs: dict[str, list[ox.Quad]] = {}
+        self._lock = threading.Lock()
+
+    def quads(self, graphs: Iterable[str] | None = None) -> Iterator[ox.Quad]:
+        if graphs is None:
+            yield from self.store.quads()
+            return
+        for name in graphs:
+            if not name.startswith(self.prefixes):
+                yield from self.store.quads([name])
+                continue
+            cached = self._graphs.get(name)
+            if cached is None:
+                cached = list(self.store.quads([name]))
+                with self._lock:
+                    if len(self._graphs) < self.limit:
+                        self._graphs[name] = cached
+            yield from cached
+
+    def query(self, sparql: str, bindings: Mapping[str, Term] | None = None) -> QueryResult:
+        return self.store.query(sparql, bindings)
+
+    def version(self) -> str | None:
+        return self.store.version()
+
+    def published_version(self) -> str | None:
+        return self.store.published_version()
+
+    def manifest(self) -> Manifest:
+        return self.store.manifest()
+
+    def named_graphs(self) -> set[str]:
+        return self.store.named_graphs()
+
+    def replace_graphs(self, graphs, remove=(), manifest=None) -> None:  # type: ignore[no-untyped-def]
+        raise StoreError("the store was opened read-only")
+
+    def close(self) -> None:
+        self.store.close()

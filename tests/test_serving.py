@@ -1,0 +1,131 @@
+"""Serving over changing data: a `kg load` while `kg serve` runs (one worker process or
+several, either store) is picked up without a restart, and no answer ever shows part of
+a load. Real servers on loopback, real clients, a real `kg load` in another process."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import requests
+from conftest import DATA, SEED_ID, SEED_RECORD, running_oxigraph, running_server
+
+COPIES = 12
+TITLES = ("PREFIX dcterms: <http://purl.org/dc/terms/> SELECT ?title WHERE "
+          "{ ?r a <https://w3id.org/claimgraph/ns#Claim> ; dcterms:title ?title }")
+
+
+def write_generation(data: Path, generation: str) -> None:
+    """The seed record and COPIES copies of it, every title starting with ``generation``."""
+    seed = (DATA / SEED_RECORD).read_text()
+    marked = seed.replace("title: >-\n  Peak memory", f"title: >-\n  {generation}: Peak memory")
+    assert marked != seed
+    (data / SEED_RECORD).write_text(marked)
+    for i in range(COPIES):
+        (data / "records" / f"copy-{i}.yaml").write_text(
+            marked.replace(f"id: {SEED_ID}", f"id: {SEED_ID}-copy-{i}"))
+
+
+def titles(url: str, kind: str, session: requests.Session) -> list[str]:
+    if kind == "sparql":
+        answer = session.post(url + "/sparql", data={"query": TITLES},
+                              headers={"Accept": "application/sparql-results+json"}, timeout=30)
+        answer.raise_for_status()
+        return [b["title"]["value"] for b in answer.json()["results"]["bindings"]]
+    answer = session.get(url + "/records.json", params={"limit": 1000}, timeout=30)
+    answer.raise_for_status()
+    return [row["title"] for row in answer.json()["rows"]]
+
+
+@pytest.mark.parametrize(("backend", "workers"), [("embedded", 1), ("embedded", 2),
+                                                  ("remote", 2)])
+def test_a_load_while_serving_is_seen_whole_or_not_at_all(tmp_path: Path, backend: str,
+                                                          workers: int) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data)
+    write_generation(data, "Generation A")
+    with contextlib.ExitStack() as stack:
+        env = {}
+        if backend == "remote":
+            env["KG_STORE"] = stack.enter_context(running_oxigraph(tmp_path / "oxigraph"))
+        served = stack.enter_context(running_server(tmp_path, env, "--workers", str(workers)))
+        seen: Counter[tuple[str, str]] = Counter()
+        problems: list[str] = []
+        stop = threading.Event()
+
+        def client(kind: str) -> None:
+            # a new connection each time, so that every worker process gets asked
+            while not stop.is_set():
+                with requests.Session() as session:
+                    found = titles(served.url, kind, session)
+                generations = {t.split(":")[0] for t in found}
+                if len(found) != COPIES + 1 or len(generations) != 1:
+                    problems.append(f"{kind}: {len(found)} records of {sorted(generations)}")
+                else:
+                    seen[(kind, generations.pop())] += 1
+
+        clients = [threading.Thread(target=client, args=(kind,)) for kind in ("sparql", "index")]
+        for thread in clients:
+            thread.start()
+        try:
+            for generation in ("Generation B", "Generation C"):
+                write_generation(data, generation)
+                subprocess.run([sys.executable, "-m", "kg.cli", "--store", str(served.store),
+                                "load", str(data)], check=True, capture_output=True)
+                deadline = time.monotonic() + 60
+                while not all(seen[(kind, generation)] for kind in ("sparql", "index")):
+                    assert time.monotonic() < deadline, f"{generation} never showed: {seen}"
+                    time.sleep(0.05)
+        finally:
+            stop.set()
+            for thread in clients:
+                thread.join()
+        assert problems == []
+        # every worker moves to the last version by itself, without a restart
+        deadline = time.monotonic() + 60
+        in_a_row = 0
+        while in_a_row < 10:
+            assert time.monotonic() < deadline, "a worker kept serving an old version"
+            with requests.Session() as session:
+                newest = all(t.startswith("Generation C") for t in
+                             titles(served.url, "sparql", session) + titles(served.url, "index",
+                                                                            session))
+            in_a_row = in_a_row + 1 if newest else 0
+        page = requests.get(f"{served.url}/record/{SEED_ID}-copy-3", timeout=30)
+        assert page.status_code == 200 and "Generation C: Peak memory" in page.text
+
+
+def test_the_browser_over_a_remote_store(tmp_path: Path) -> None:
+    """kg serve with KG_STORE=http://...: first start fills the remote store from data/;
+    pages, index and /sparql read it; its errors are answers, not crashes."""
+    shutil.copytree(DATA, tmp_path / "data")
+    with (running_oxigraph(tmp_path / "oxigraph", "--timeout-s", "1") as url,
+          running_server(tmp_path, {"KG_STORE": url, "KG_QUERY_TIMEOUT": "30"}) as served):
+        assert not (tmp_path / "store").exists()
+        page = requests.get(f"{served.url}/record/{SEED_ID}", timeout=30)
+        assert page.status_code == 200 and "11.49" in page.text and "NVIDIA H200" in page.text
+        review = requests.get(f"{served.url}/activity/{SEED_ID}-review-1.ttl", timeout=30)
+        assert review.status_code == 200 and "prov:qualifiedAssociation" in review.text
+        index = requests.get(served.url + "/records.json", params={"q": "ZeRO"}, timeout=30)
+        assert index.json()["total"] == 1
+        canned = requests.get(served.url + "/sparql", timeout=30, params={
+            "canned": "results-for-model", "model": "NT 2.5B"},
+            headers={"Accept": "application/sparql-results+json"})
+        [row] = canned.json()["results"]["bindings"]
+        assert row["printed"]["value"] == "11.49"
+        bad = requests.get(served.url + "/sparql", params={"query": "SELECT WHERE {"},
+                           headers={"Accept": "application/json"}, timeout=30)
+        assert bad.status_code == 400 and "not a valid SPARQL query" in bad.json()["message"]
+        # the store's own time limit cuts the answer: an error, never a partial result
+        cut = requests.get(served.url + "/sparql", timeout=60, params={
+            "query": "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"},
+            headers={"Accept": "application/sparql-results+json"})
+        assert cut.status_code == 503
+        assert "does not parse, probably cut short" in cut.text
