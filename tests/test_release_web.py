@@ -140,3 +140,23 @@ def test_history_in_the_terminal_matches_the_page(releases) -> None:
     served, old, new = releases
     lines = kg(served, "history", SEED_ID).splitlines()
     assert [line.split()[0] for line in lines[:2]] == [old, new]
+
+
+def test_releases_served_beside_a_remote_store(tmp_path) -> None:
+    """With the live registry in a remote store (oxigraph serve), pages and /sparql at a
+    release read the archive's copy."""
+    from conftest import running_oxigraph
+
+    shutil.copytree(DATA, tmp_path / "data")
+    with running_oxigraph(tmp_path / "oxigraph") as url, running_server(
+            tmp_path, {"KG_STORE": url, "KG_ARCHIVE": str(tmp_path / "archive")}) as served:
+        where = ["--archive", str(tmp_path / "archive")]
+        release = kg(served, *where, "release", "--date", "2026-12-01")
+        page = requests.get(served.url + RECORD, params={"release": release})
+        assert page.status_code == 200 and hardware_shown(page.text) == OLD_HARDWARE
+        client = SPARQLWrapper(served.url + "/sparql")
+        client.addParameter("release", release)
+        client.setQuery("SELECT ?h WHERE { ?r <https://w3id.org/claimgraph/ns#hardwareAsReported> ?h }")
+        client.setReturnFormat(JSON)
+        rows = client.query().convert()["results"]["bindings"]
+        assert [b["h"]["value"] for b in rows] == [OLD_HARDWARE]
