@@ -418,9 +418,7 @@ def _export_all(settings: Settings, ident: str | None, fmt: str, packed: bool,
     if output is None:
         raise UsageError("--all writes a directory: give -o DIR")
     with open_store(settings, read_only=True) as store:
-        version = getattr(store, "version", None)
-        entry = write_dump(store, fmt, output, gzip=packed,
-                           version=version.name if version else "")
+        entry = write_dump(store, fmt, output, gzip=packed, version=store.version() or "")
     click.echo(f"kg: wrote {output / entry.name}: {entry.quads:,} quads, {entry.bytes:,} bytes, "
                f"sha256 {entry.sha256}", err=True)
 
