@@ -8,6 +8,7 @@ a failed check, 2 usage. Standard output carries only results.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import sys
 from collections import Counter
 from pathlib import Path
@@ -58,6 +59,9 @@ def main(ctx: click.Context, base: str | None, store: Path | None, data: Path | 
     Records are YAML files under data/ (see docs/records.md); they are validated by
     the SHACL shapes in shapes/ and loaded into an Oxigraph store.
     """
+    # rdflib logs a warning with a traceback for every ill-formed typed literal (a date
+    # such as 2026-13-45); the shapes report each as a problem naming file and field.
+    logging.getLogger("rdflib.term").setLevel(logging.ERROR)
     ctx.obj = load_settings({"base": base, "store": store, "data": data})
 
 

@@ -10,6 +10,7 @@ deep nesting, oversized files and bytes that are not UTF-8.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,6 +103,8 @@ def read_data_file(path: Path, raw: bytes | None = None) -> DataFile:
         content = parse_yaml(text)
     except yaml.YAMLError as exc:
         raise fail(_yaml_message(exc)) from None
+    if content is None:
+        raise fail("file is empty (it holds only comments)")
     if not isinstance(content, dict):
         raise fail("the file must be a YAML mapping of keys to values")
     kind = content.get("kind")
@@ -113,6 +116,10 @@ def read_data_file(path: Path, raw: bytes | None = None) -> DataFile:
 
 
 _SCALAR, _SEQUENCE, _MAPPING = (f"tag:yaml.org,2002:{t}" for t in ("str", "seq", "map"))
+# What YAML allows as raw text; an escape in a double-quoted string ("\0", "\x1b") could
+# bring in anything else, and nothing else belongs in a data value.
+_NOT_PRINTABLE = re.compile(
+    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 # libyaml's parser when PyYAML was built with it (about ten times faster).
 _Loader = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
 
@@ -165,6 +172,8 @@ def _document(loader: Any) -> Any:
             raise _refuse("aliases (*name) are not allowed in data files", event)
         if isinstance(event, yaml.ScalarEvent):
             tag, value = _SCALAR, event.value
+            if event.style == '"' and (bad := _NOT_PRINTABLE.search(value)):
+                raise _refuse(f"control character U+{ord(bad.group()):04X} is not allowed", event)
         elif isinstance(event, yaml.SequenceStartEvent):
             tag, value = _SEQUENCE, []
         else:
