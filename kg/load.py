@@ -100,7 +100,8 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
         return store_types(store, nodes, exclude=replaced | set(removed))
 
     # The content goes to a spool file as it is made, never all into memory.
-    with tempfile.NamedTemporaryFile(prefix="kg-load-", suffix=".nq") as spool:
+    with tempfile.NamedTemporaryFile(prefix="kg-load-", suffix=".nq",
+                                     dir=store.spool_dir()) as spool:
         outcomes, problems = ingest(changed, base, external_types, progress, spool)
         # Files not in the batch that point at a node the batch removes (a deleted source,
         # an artifact whose hash changed) are validated again, in the same batch.

@@ -64,6 +64,11 @@ class GraphStore(ABC):
             content[quad.graph_name.value].append(quad)
         self.replace_graphs(content, remove, manifest)
 
+    def spool_dir(self) -> Path | None:
+        """Where a load spools the quads it will write (None: the system's temporary
+        directory)."""
+        return None
+
     @abstractmethod
     def manifest(self) -> Manifest:
         """Which file each data graph was loaded from (empty for a new store)."""
