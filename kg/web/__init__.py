@@ -17,6 +17,7 @@ from flask import Flask
 from ..config import Settings, load_settings
 from .browse import browse
 from .errors import register_error_handlers
+from .security import register_security
 from .sparql import sparql
 from .state import AppState
 
@@ -34,6 +35,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(browse)
     app.register_blueprint(sparql)
     register_error_handlers(app)
+    register_security(app)
 
     @app.get("/healthz")
     def healthz() -> tuple[str, int, dict[str, str]]:
