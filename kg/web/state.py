@@ -49,11 +49,16 @@ class AppState:
 
     @property
     def catalog(self) -> Catalog:
-        store = self.store
-        with self._lock:
-            if self._catalog is None:
-                self._catalog = Catalog.from_store(store)
-            return self._catalog
+        while True:
+            store = self.store
+            with self._lock:
+                # A newer version may have come in since ``store`` was taken: a catalogue
+                # built from the older one would be kept as the newer one's.
+                if store is not self._store:
+                    continue
+                if self._catalog is None:
+                    self._catalog = Catalog.from_store(store)
+                return self._catalog
 
     @property
     def terms(self) -> Terms:
