@@ -8,16 +8,18 @@ on 127.0.0.1. Then, at the same time:
 
 - a writer runs `kg load` again and again; each load is a *generation* g: it rewrites
   the tracked records (title "... at generation g", printed and numeric value 1000+g.25,
-  two fields of one graph) and adds --added new records;
+  two fields of one graph), adds --added new records and deletes those added --window
+  loads before (so that listings keep their size);
 - --clients threads send --requests requests between them: record pages of tracked
   records (HTML), the index searched for them (HTML), the same listing as JSON, and a
   SPARQL query over them (bench/reliability.rq).
 
 Every response is checked after the fact against the generations: it must be 200, show
-one generation only (title and value of a record, every tracked row and the number of
-added rows of a listing: never a mix), a generation whose load had started before the
-answer came, and not one older than the live generation of a second before the request
-was sent (the server notices a new version within a second). Same ETag, same generation.
+one generation only (title and value of a record; every tracked row and exactly the
+added records of the last --window loads in a listing: never a mix), a generation whose
+load had started before the answer came, and not one older than the live generation of
+a second before the request was sent (the server notices a new version within a
+second). Same ETag, same generation.
 The server's resident memory (with its query workers) is sampled throughout.
 """
 
@@ -67,6 +69,7 @@ class Corpus:
     tracked: list[str]  # record ids
     template: dict[str, Any]
     added_per_load: int
+    window: int
     originals: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def write_generation(self, generation: int) -> None:
@@ -76,12 +79,17 @@ class Corpus:
             _set_value(doc, value(generation))
             _dump(self.data / "records" / f"{ident}.yaml", doc)
         for i in range(self.added_per_load if generation > 0 else 0):
-            ident = f"reliability-added-{generation:05d}-{i}"
             doc = json.loads(json.dumps(self.template))
-            doc["id"] = ident
+            doc["id"] = _added_id(generation, i)
             doc["title"] = f"Reliability added record {generation}-{i} ({MARKER})"
             _set_value(doc, value(generation))
-            _dump(self.data / "records" / f"{ident}.yaml", doc)
+            _dump(self.data / "records" / f"{doc['id']}.yaml", doc)
+            (self.data / "records" / f"{_added_id(generation - self.window, i)}.yaml").unlink(
+                missing_ok=True)
+
+
+def _added_id(generation: int, i: int) -> str:
+    return f"reliability-added-{generation:05d}-{i}"
 
 
 def _set_value(doc: dict[str, Any], printed: str) -> None:
@@ -97,7 +105,8 @@ def _dump(path: Path, doc: dict[str, Any]) -> None:
     temporary.replace(path)
 
 
-def prepare(work: Path, records: int, corpus: Path | None, tracked: int, added: int) -> Corpus:
+def prepare(work: Path, records: int, corpus: Path | None, tracked: int, added: int,
+            window: int) -> Corpus:
     data = work / "data"
     if corpus is None:
         subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), str(records), "--seed",
@@ -112,7 +121,7 @@ def prepare(work: Path, records: int, corpus: Path | None, tracked: int, added: 
     chosen = candidates[:: max(1, len(candidates) // tracked)][:tracked]
     originals = {i: yaml.safe_load((data / "records" / f"{i}.yaml").read_text()) for i in chosen}
     template = originals[chosen[0]]
-    result = Corpus(data, chosen, template, added, originals)
+    result = Corpus(data, chosen, template, added, window, originals)
     result.write_generation(0)
     return result
 
@@ -197,7 +206,8 @@ class Response:
     error: str = ""
 
 
-def parse(kind: str, body: str, tracked: int, added_per_load: int) -> tuple[set[int], str]:
+def parse(kind: str, body: str, tracked: int, added_per_load: int,
+          window: int) -> tuple[set[int], str]:
     """The generations a response shows, and what is wrong with it beyond a mix."""
     if kind == "record":
         title = re.search(r"<h1>(.*?)</h1>", body, re.S)
@@ -215,19 +225,23 @@ def parse(kind: str, body: str, tracked: int, added_per_load: int) -> tuple[set[
         rows = [(b["title"]["value"], b["printed"]["value"])
                 for b in json.loads(body)["results"]["bindings"]]
     seen: set[int] = set()
-    tracked_rows = added_rows = 0
+    tracked_rows = 0
+    added: Counter = Counter()
     for title, printed in rows:
         match = TRACKED_TITLE.search(title)
         if match:
             tracked_rows += 1
             seen |= {int(match.group(2)), generation_of_value(printed)}
-        elif ADDED_TITLE.search(title):
-            added_rows += 1
+        elif match := ADDED_TITLE.search(title):
+            added[int(match.group(1))] += 1
     if tracked_rows != tracked:
         return seen, f"{tracked_rows} of {tracked} tracked records listed"
-    if added_rows % added_per_load:
-        return seen, f"{added_rows} added records: not a whole number of loads"
-    seen.add(added_rows // added_per_load)
+    # The added records must be exactly those live after one load: the last window's.
+    newest = max(added, default=0)
+    if added != Counter({g: added_per_load for g in range(max(1, newest - window + 1),
+                                                          newest + 1)}):
+        return seen | set(added), f"added records of no single generation: {dict(added)}"
+    seen.add(newest)
     return seen, ""
 
 
@@ -254,7 +268,7 @@ def client(server: str, corpus: Corpus, budget: Budget, seed: int, sparql: str,
             generations, error = set(), ""
             if reply.status_code == 200:
                 generations, error = parse(kind, reply.text, len(corpus.tracked),
-                                           corpus.added_per_load)
+                                           corpus.added_per_load, corpus.window)
             results.append(Response(kind, sent, answered, reply.status_code, generations,
                                     reply.headers.get("ETag"), error))
         except (requests.RequestException, ValueError, KeyError) as exc:
@@ -343,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
                         "again and again until the requests are sent)")
     parser.add_argument("--tracked", type=int, default=20, help="records changed by every load")
     parser.add_argument("--added", type=int, default=2, help="records added by every load")
+    parser.add_argument("--window", type=int, default=10,
+                        help="loads an added record lives for (then a load deletes it)")
     parser.add_argument("--threads", type=int, default=8, help="the server's threads")
     parser.add_argument("--json", type=Path, help="write the results here as JSON")
     args = parser.parse_args(argv)
@@ -350,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="kg-reliability-") as tmp:
         work = Path(tmp)
         store = work / "store"
-        corpus = prepare(work, args.records, args.corpus, args.tracked, args.added)
+        corpus = prepare(work, args.records, args.corpus, args.tracked, args.added, args.window)
         first = kg(store, "load", str(corpus.data))
         if first.returncode != 0:
             raise SystemExit(first.stderr)

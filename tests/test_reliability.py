@@ -36,7 +36,7 @@ def test_readers_under_a_writer(tmp_path: Path) -> None:
     assert result["requests"] >= 500 and result["loads"] == 2
     assert set(result["by_kind"]) == {"record", "index", "listing", "sparql"}
     assert result["generations_seen"] >= 2  # the readers did see the data change
-    assert result["records"] == 100 + 2 * 2  # each load added two
+    assert result["records"] == 100 + 2 * 2  # each load added two (deleted ten loads on)
     assert all(mb > 0 for mb in result["rss_mb_before"] + result["rss_mb_after"])
     assert run.returncode == 0
 
@@ -47,10 +47,10 @@ def page(title: str, printed: str) -> str:
 
 def test_the_checker_sees_a_mix_in_a_record(bench) -> None:
     consistent, error = bench.parse("record", page(
-        "Reliability tracked record 3 at generation 4 (x)", bench.value(4)), 20, 2)
+        "Reliability tracked record 3 at generation 4 (x)", bench.value(4)), 20, 2, 10)
     assert consistent == {4} and not error
     mixed, _ = bench.parse("record", page(
-        "Reliability tracked record 3 at generation 4 (x)", bench.value(5)), 20, 2)
+        "Reliability tracked record 3 at generation 4 (x)", bench.value(5)), 20, 2, 10)
     assert mixed == {4, 5}
 
 
@@ -59,16 +59,26 @@ def listing(rows: list[tuple[str, str]]) -> str:
 
 
 def test_the_checker_sees_a_mix_across_records(bench) -> None:
-    tracked = [(f"Reliability tracked record {k} at generation 2 (x)", bench.value(2))
-               for k in range(3)]
-    added = [(f"Reliability added record {g}-{i} (x)", bench.value(g))
-             for g in (1, 2) for i in range(2)]
-    assert bench.parse("listing", listing(tracked + added), 3, 2) == ({2}, "")
-    # One record of the next generation, or one added record too few: a mix.
-    newer = [*tracked[:2], ("Reliability tracked record 2 at generation 3 (x)", bench.value(3))]
-    assert bench.parse("listing", listing(newer + added), 3, 2)[0] == {2, 3}
-    assert bench.parse("listing", listing(tracked + added[:2]), 3, 2)[0] == {1, 2}
-    assert "2 of 3 tracked" in bench.parse("listing", listing(tracked[:2] + added), 3, 2)[1]
+    def tracked(generation: int) -> list[tuple[str, str]]:
+        return [(f"Reliability tracked record {k} at generation {generation} (x)",
+                 bench.value(generation)) for k in range(3)]
+
+    def added(*generations: int) -> list[tuple[str, str]]:
+        return [(f"Reliability added record {g}-{i} (x)", bench.value(g))
+                for g in generations for i in range(2)]
+
+    assert bench.parse("listing", listing(tracked(2) + added(1, 2)), 3, 2, 10) == ({2}, "")
+    assert bench.parse("listing", listing(tracked(12) + added(*range(3, 13))), 3, 2, 10) == (
+        {12}, "")
+    # One record of the next generation, the added records of another load, one added
+    # record too few or too many (a deleted one still there): each a mix.
+    newer = [*tracked(2)[:2], *tracked(3)[2:]]
+    assert bench.parse("listing", listing(newer + added(1, 2)), 3, 2, 10)[0] == {2, 3}
+    assert bench.parse("listing", listing(tracked(2) + added(1)), 3, 2, 10)[0] == {1, 2}
+    assert bench.parse("listing", listing(tracked(2) + added(1, 2)[1:]), 3, 2, 10)[1]
+    assert bench.parse("listing", listing(tracked(12) + added(*range(2, 13))), 3, 2, 10)[1]
+    assert "2 of 3 tracked" in bench.parse(
+        "listing", listing(tracked(2)[:2] + added(1, 2)), 3, 2, 10)[1]
 
 
 def test_the_checker_judges_time(bench) -> None:
