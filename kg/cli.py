@@ -7,7 +7,11 @@ a failed check, 2 usage. Standard output carries only results.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import dataclasses
+import logging
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -61,6 +65,9 @@ def main(ctx: click.Context, base: str | None, store: str | None, data: Path | N
     Records are YAML files under data/ (see docs/records.md); they are validated by
     the SHACL shapes in shapes/ and loaded into an Oxigraph store.
     """
+    # rdflib logs a warning with a traceback for every ill-formed typed literal (a date
+    # such as 2026-13-45); the shapes report each as a problem naming file and field.
+    logging.getLogger("rdflib.term").setLevel(logging.ERROR)
     ctx.obj = load_settings({"base": base, "store": store, "data": data})
 
 
@@ -452,8 +459,23 @@ def serve(settings: Settings, host: str, port: int, threads: int, workers: int) 
     report = ensure_loaded(settings, progress=_progress("loading"))
     if report is not None:
         click.echo(f"kg: first start: {report.summary()}", err=True)
+    _limit_malloc_arenas()
     run_server(lambda: create_app(dataclasses.asdict(settings)), host, port, threads, workers,
                announce=lambda url: click.echo(f"kg: serving {url} (Ctrl-C to stop)", err=True))
+
+
+def _limit_malloc_arenas() -> None:
+    """Two malloc arenas for the server's threads, unless MALLOC_ARENA_MAX says otherwise.
+
+    glibc gives threads arenas of their own and memory freed in one is not reused by
+    another, so a threaded server that rebuilds its catalogue after every load creeps up
+    for hours; with two arenas its memory stays flat (bench/README.md, "Reliability").
+    Nothing happens where the C library is not glibc.
+    """
+    if "MALLOC_ARENA_MAX" in os.environ:
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").mallopt(-8, 2)  # -8: M_ARENA_MAX
 
 
 @main.command()

@@ -118,7 +118,7 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
     # The content goes to spool files as it is made, never all into memory. A large batch
     # is written while it is still being validated: each full chunk goes into the store's
     # private new version at once, which becomes live only if the batch is valid.
-    with tempfile.TemporaryDirectory(prefix="kg-load-") as spool_dir:
+    with tempfile.TemporaryDirectory(prefix="kg-load-", dir=store.spool_dir()) as spool_dir:
         staged = store.staged_write() if len(changed) >= STAGE_FROM else StagedWrite(store)
         spool = _ChunkSpool(Path(spool_dir), staged)
         early = replaced | set(removed)

@@ -18,6 +18,7 @@ from ..config import Settings, load_settings
 from .browse import browse
 from .downloads import downloads
 from .errors import register_error_handlers
+from .security import register_security
 from .sparql import sparql
 from .state import AppState
 
@@ -36,6 +37,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(downloads)
     app.register_blueprint(sparql)
     register_error_handlers(app)
+    register_security(app)
 
     @app.get("/healthz")
     def healthz() -> tuple[str, int, dict[str, str]]:
