@@ -90,7 +90,7 @@ def test_sigkill_during_bulk_load(corpus: Path, tmp_path: Path) -> None:
     assert after_kill_version == old_version, "the kill landed after the switch"
     assert after_kill == before
     assert leftovers, "the half-written version is there to be cleaned"
-    assert list(store.glob("kg-load-*.nq")), "and so is the dead load's spool file"
+    assert list(store.glob("kg-load-*")), "and so is the dead load's spool"
 
     # The next load works: the lock died with its holder; the half-written version and
     # the spool go, and the old version stays as the one before the live one.
@@ -102,8 +102,8 @@ def test_sigkill_during_bulk_load(corpus: Path, tmp_path: Path) -> None:
     assert new_version not in (None, old_version)
     assert not any(v.exists() for v in leftovers)
     assert {p.name for p in store.iterdir()} == {
-        "live", "write.lock", old_version.name, f"{old_version.name}.manifest.json",
-        new_version.name, f"{new_version.name}.manifest.json"}
+        "live", "write.lock", old_version.name, f"{old_version.name}.manifest.sqlite",
+        new_version.name, f"{new_version.name}.manifest.sqlite"}
 
     # And it holds exactly what a load that was never interrupted gives.
     clean = tmp_path / "clean"
