@@ -19,16 +19,19 @@ from pathlib import Path
 import click
 
 from . import __version__
+from .archive import Archive, open_release_store
 from .config import Settings, load_settings
 from .dump import DUMP_FORMATS, write_dump
 from .errors import KgError, NotFoundError, UsageError
+from .history import diff_releases, graph_history
 from .ingest import validate_files
 from .load import ensure_loaded, load_paths
 from .negotiation import FORMATS
 from .output import GRAPH_FORMATS, RESULT_FORMATS, write_graph, write_result
 from .records import record_closure
+from .release import make_release
 from .sparql import canned_queries, canned_query, read_sparql_file
-from .store import open_store
+from .store import GraphStore, open_store
 
 
 class KgGroup(click.Group):
@@ -58,8 +61,12 @@ class KgGroup(click.Group):
                    "1.1 store [env KG_STORE; default .kg/store].")
 @click.option("--data", metavar="DIR", type=click.Path(path_type=Path),
               help="The data directory [env KG_DATA; default data].")
+@click.option("--archive", metavar="DIR", type=click.Path(path_type=Path),
+              help="Where releases are kept [env KG_ARCHIVE; default: the store's "
+                   "directory + '-archive'].")
 @click.pass_context
-def main(ctx: click.Context, base: str | None, store: str | None, data: Path | None) -> None:
+def main(ctx: click.Context, base: str | None, store: str | None, data: Path | None,
+         archive: Path | None) -> None:
     """claimgraph: published research results as a PROV-O knowledge graph.
 
     Records are YAML files under data/ (see docs/records.md); they are validated by
@@ -68,7 +75,7 @@ def main(ctx: click.Context, base: str | None, store: str | None, data: Path | N
     # rdflib logs a warning with a traceback for every ill-formed typed literal (a date
     # such as 2026-13-45); the shapes report each as a problem naming file and field.
     logging.getLogger("rdflib.term").setLevel(logging.ERROR)
-    ctx.obj = load_settings({"base": base, "store": store, "data": data})
+    ctx.obj = load_settings({"base": base, "store": store, "data": data, "archive": archive})
 
 
 @main.command()
@@ -140,8 +147,11 @@ def _progress(label: str, minimum: int = 50):
 @click.option("--format", "-f", "fmt", default="table", show_default=True,
               type=click.Choice(["table", *RESULT_FORMATS, "ttl", "nt", "jsonld"]),
               help="How to write the result (ttl/nt/jsonld for CONSTRUCT and DESCRIBE).")
+@click.option("--release", "release_id", metavar="RELEASE_ID",
+              help="Query that release (from the archive) instead of the live store.")
 @click.pass_obj
-def query(settings: Settings, query: str, params: tuple[str, ...], fmt: str) -> None:
+def query(settings: Settings, query: str, params: tuple[str, ...], fmt: str,
+          release_id: str | None) -> None:
     """Run a SPARQL query: a canned query by NAME, a FILE.rq, or the query text itself.
 
     The default graph is the union of the registry's graphs. Parameters are bound
@@ -151,13 +161,21 @@ def query(settings: Settings, query: str, params: tuple[str, ...], fmt: str) -> 
     Example:
       kg query results-for-model --param "model=NT 2.5B"
       kg query 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }' --format csv
+      kg query stats --release 2026-12-01-29e28fa058fa
       kg queries            # the canned queries and their parameters
     """
     values = dict(_split_params(params))
     text, bindings = _resolve_query(query, values, settings.base)
-    with open_store(settings, read_only=True) as store:
+    with _read_store(settings, release_id) as store:
         result = store.query(text, bindings)
         write_result(result, fmt, sys.stdout.buffer, settings.base)
+
+
+def _read_store(settings: Settings, release_id: str | None) -> GraphStore:
+    """The live store, or a release's store from the archive; read-only."""
+    if release_id:
+        return open_release_store(settings.archive_dir, release_id)
+    return open_store(settings, read_only=True)
 
 
 def _resolve_query(query: str, values: dict[str, str], base: str):
@@ -190,8 +208,10 @@ def queries(settings: Settings) -> None:
 @click.argument("ident", metavar="ID")
 @click.option("--format", "-f", "fmt", default="ttl", show_default=True,
               type=click.Choice(list(GRAPH_FORMATS)), help="The RDF syntax to write.")
+@click.option("--release", "release_id", metavar="RELEASE_ID",
+              help="The record as that release holds it (from the archive).")
 @click.pass_obj
-def show(settings: Settings, ident: str, fmt: str) -> None:
+def show(settings: Settings, ident: str, fmt: str, release_id: str | None) -> None:
     """Print a record with everything it links to: its own graph, its source, evaluation
     and agents, and the reviews and runs about it.
 
@@ -200,7 +220,7 @@ def show(settings: Settings, ident: str, fmt: str) -> None:
       kg show saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-\
 flashattention-checkpointing-zero2 --format nq
     """
-    with open_store(settings, read_only=True) as store:
+    with _read_store(settings, release_id) as store:
         quads = record_closure(store, settings.base, ident)
     write_graph(quads, fmt, sys.stdout.buffer, settings.base)
 
@@ -476,6 +496,103 @@ def _limit_malloc_arenas() -> None:
         return
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL("libc.so.6").mallopt(-8, 2)  # -8: M_ARENA_MAX
+
+
+@main.command()
+@click.option("--date", "issued", metavar="YYYY-MM-DD",
+              help="The issue date, part of the id [default: today, UTC].")
+@click.option("--note", default="", help="What the release is (kept with it).")
+@click.pass_obj
+def release(settings: Settings, issued: str | None, note: str) -> None:
+    """Release what the store holds, under a content-addressed id; print the id.
+
+    The id is the date and the first 12 hex digits of the SHA-256 over the sorted
+    hashes of the data graphs, each the SHA-256 of the graph's canonical N-Quads
+    (RDFC-1.0): the same content gives the same id on any machine. The release (its
+    node, a dump, a manifest and a queryable copy) goes to the archive beside the
+    store [env KG_ARCHIVE]. Releasing unchanged content prints the id it has already.
+    A data file changed since it was loaded stops the release (run kg load first).
+
+    \b
+    Example:
+      kg release --note "first public release"
+      kg release --date 2026-12-01
+    """
+    with open_store(settings, read_only=True) as store:
+        report = make_release(store, settings.archive_dir, settings.base, issued, note,
+                              progress=_progress("hashing"))
+    click.echo(report.id)
+    click.echo(f"kg: {report.summary()}", err=True)
+
+
+@main.command()
+@click.pass_obj
+def releases(settings: Settings) -> None:
+    """List the releases, oldest first: id, issue date and note."""
+    with Archive(settings.archive_dir) as archive:
+        for info in archive.releases():
+            click.echo(f"{info.id}  {info.issued}  {info.note}".rstrip())
+
+
+@main.command()
+@click.argument("old", metavar="RELEASE_A")
+@click.argument("new", metavar="RELEASE_B")
+@click.option("--brief", is_flag=True, help="Name the graphs that differ, without statements.")
+@click.pass_obj
+def diff(settings: Settings, old: str, new: str, brief: bool) -> None:
+    """What changed from RELEASE_A to RELEASE_B: records (then sources, evaluations,
+    agents, reviews and runs) added, removed and changed, and for each changed one the
+    statements removed (-) and added (+).
+
+    \b
+    Example:
+      kg diff 2026-12-01-29e28fa058fa 2026-12-08-0c1f2e3d4b5a
+    """
+    with Archive(settings.archive_dir) as archive:
+        result = diff_releases(archive, old, new, settings.base, details=not brief)
+    for change in result.changes:
+        hashes = f" ({(change.old or '')[:12]} -> {(change.new or '')[:12]})" if (
+            change.status == "changed") else ""
+        click.echo(f"{change.status} {change.kind or 'graph'} {change.ident}{hashes}")
+        for line in change.removed:
+            click.echo(f"  - {line}")
+        for line in change.added:
+            click.echo(f"  + {line}")
+    counts = ", ".join(f"{result.count(s)} {s}" for s in ("changed", "added", "removed"))
+    click.echo(f"kg: {old} -> {new}: {counts} graph(s)", err=True)
+
+
+@main.command()
+@click.argument("ident", metavar="ID")
+@click.option("--kind", default="record", show_default=True,
+              type=click.Choice(["record", "source", "evaluation", "agent", "activity"]),
+              help="What ID names.")
+@click.pass_obj
+def history(settings: Settings, ident: str, kind: str) -> None:
+    """The releases that held a record: each with the record's hash in it, and what
+    changed from the version before (statements removed - and added +).
+
+    The upstream registry's releases a record names (upstream_releases) are the source
+    registry's, not claimgraph's: kg show lists them.
+
+    \b
+    Example:
+      kg history saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-\
+flashattention-checkpointing-zero2
+    """
+    from .sparql import to_term
+
+    graph = to_term(kind, ident, settings.base).value
+    with Archive(settings.archive_dir) as archive:
+        entries = graph_history(archive, graph, settings.base)
+    if not entries:
+        raise NotFoundError(f"no release holds {kind} {ident!r}")
+    for entry in entries:
+        click.echo(f"{entry.release.id}  {(entry.hash or '-' * 12)[:12]}  {entry.status}")
+        for line in entry.removed:
+            click.echo(f"    - {line}")
+        for line in entry.added:
+            click.echo(f"    + {line}")
 
 
 @main.command()

@@ -23,6 +23,8 @@ class Settings:
     store: Path | str = Path(".kg/store")
     #: The data directory loaded by default.
     data: Path = Path("data")
+    #: Where past releases are kept (default: the store's directory name + "-archive").
+    archive: Path | None = None
     #: Where the browser caches the bulk dumps of the live store version it serves.
     dumps: Path = Path(".kg/dumps")
     #: SPARQL endpoint: seconds a query may run before its worker is stopped.
@@ -44,6 +46,14 @@ class Settings:
     store_union: str = "union-default-graph"
     #: Remote store: seconds to wait for an answer to a store request before giving up.
     store_timeout: float = 300.0
+
+    @property
+    def archive_dir(self) -> Path:
+        """The release archive: beside the store, never inside what its union sees (for a
+        remote store, ``.kg/archive`` unless set)."""
+        if self.archive is not None:
+            return self.archive
+        return Path(".kg/archive") if isinstance(self.store, str) else Path(f"{self.store}-archive")
 
     def __post_init__(self) -> None:
         parts = urlsplit(self.base)
@@ -96,7 +106,7 @@ def load_settings(
         except ValueError:
             word = {"Path": "path", "float": "number", "int": "whole number"}[kind]
             raise ConfigError(f"setting {key} must be a {word} (got {value!r})") from None
-    for key in ("data", "dumps"):
+    for key in ("data", "dumps", "archive"):
         if key in values:
             values[key] = Path(str(values[key]))
     if "store" in values:  # a URL stays text (a Path would fold its '//')

@@ -79,6 +79,19 @@ class QueryError(KgError):
     http_status = 400
 
 
+class ReleaseError(KgError):
+    """A release cannot be made as asked (nothing loaded, data files changed since the load)."""
+
+    http_status = 409
+
+    def __init__(self, message: str, details: list[str] | None = None):
+        self.details = list(details or [])
+        super().__init__(message)
+
+    def lines(self) -> list[str]:
+        return [*self.details, str(self)]
+
+
 class StoreError(KgError):
     """The store could not be opened, read or written."""
 

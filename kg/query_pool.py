@@ -40,6 +40,8 @@ class QueryRequest:
     bindings: dict[str, tuple[str, ...]] = field(default_factory=dict)
     default_graphs: tuple[str, ...] = ()
     named_graphs: tuple[str, ...] = ()
+    #: Another store directory to query (a release's, from the archive) instead of the pool's.
+    store: str = ""
 
 
 @dataclass(frozen=True)
@@ -197,8 +199,7 @@ def worker_main(conn: Connection, store_path: str) -> None:
     from .results import write
     from .store.embedded import live_version
 
-    root = Path(store_path)
-    version, store = None, None
+    opened: dict[Path, tuple[Path | None, ox.Store]] = {}  # store directory -> its handle
     conn.send(("ready",))
     while True:
         try:
@@ -206,9 +207,16 @@ def worker_main(conn: Connection, store_path: str) -> None:
         except (EOFError, OSError):
             return  # the server is gone
         try:
+            root = Path(request.store or store_path)
             current = live_version(root)
+            if current is None:
+                raise OSError(f"no store at {root}")
+            version, store = opened.get(root, (None, None))
             if current != version:  # a load made a new version: read that one from now on
-                version, store = current, ox.Store.read_only(str(current))
+                store = ox.Store.read_only(str(current))
+                if len(opened) >= 8:  # a few releases at a time; the live store comes back
+                    opened.clear()
+                opened[root] = (current, store)
             bindings = {ox.Variable(name): _term(ox, spec)
                         for name, spec in request.bindings.items()}
             options = {"substitutions": bindings or None}

@@ -312,6 +312,15 @@ class Index:
         for s, p, o in triples:
             self.add(s, p, o)
 
+    def add_distinct(self, triples: Iterable[tuple[Term, URIRef, Term]]) -> None:
+        """Triples known to be distinct, added without the membership test of :meth:`add`
+        (which is linear in a subject's values: a release node has 100k+ parts)."""
+        for s, p, o in triples:
+            self.spo[s][p].append(o)
+            self.triples.append((s, p, o))
+            if p == RDF.type:
+                self.instances[o].add(s)
+
 
 class Overlay:
     """The batch over the ontology: reads see both."""

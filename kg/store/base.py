@@ -115,6 +115,12 @@ class GraphStore(ABC):
     def quads(self, graphs: Iterable[str] | None = None) -> Iterator[ox.Quad]:
         """Every quad, or the quads of the named graphs ``graphs``."""
 
+    def snapshot(self, target: Path) -> bool:
+        """Write this store's content, as it is now, into a new embedded store at ``target``
+        (the layout :class:`~kg.store.embedded.EmbeddedStore` opens), if the backend can do it
+        cheaply. False when it cannot; the caller then builds that store itself."""
+        return False
+
     @abstractmethod
     def close(self) -> None:
         """Release the store."""

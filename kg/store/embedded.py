@@ -229,6 +229,20 @@ class EmbeddedStore(GraphStore):
     def spool_dir(self) -> Path | None:
         # Beside the versions: a spool a killed writer leaves is removed by the next one.
         return self.path
+    def snapshot(self, target: Path) -> bool:
+        if self.path is None or self.version_dir is None:
+            return False
+        # A checkpoint of this version: hard links to its immutable files, milliseconds.
+        version = target / f"v-{time.time_ns()}"
+        target.mkdir(parents=True, exist_ok=True)
+        try:
+            self._store.backup(str(version))
+            _write_manifest(version, self.manifest(), None)
+        except OSError as exc:
+            _remove_version(version)
+            raise StoreError(f"cannot copy the store to {target}: {exc}") from None
+        _switch(target, version)
+        return True
 
     def named_graphs(self) -> set[str]:
         return {g.value for g in self._store.named_graphs() if isinstance(g, ox.NamedNode)}

@@ -18,6 +18,7 @@ from ..config import Settings, load_settings
 from .browse import browse
 from .downloads import downloads
 from .errors import register_error_handlers
+from .releases import releases
 from .security import register_security
 from .sparql import sparql
 from .state import AppState
@@ -36,6 +37,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(browse)
     app.register_blueprint(downloads)
     app.register_blueprint(sparql)
+    app.register_blueprint(releases)
     register_error_handlers(app)
     register_security(app)
 

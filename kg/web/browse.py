@@ -17,6 +17,7 @@ from ..facts import Facts
 from ..negotiation import CITATION_SUFFIXES, FORMATS, RDF_MEDIA_TYPES, negotiate, split_suffix
 from ..output import write_graph
 from ..records import describe
+from ..store import GraphStore
 from .citation import citation_meta, schema_org
 from .nodeview import node_rows
 from .recordview import RecordView
@@ -24,7 +25,8 @@ from .state import state
 
 browse = Blueprint("browse", __name__)
 
-KINDS = ("record", "evaluation", "source", "agent", "activity", "release")
+#: Kinds of page this blueprint serves (releases: kg.web.releases).
+KINDS = ("record", "evaluation", "source", "agent", "activity")
 RDF_OFFERED = ["text/html", *RDF_MEDIA_TYPES]
 #: Records and sources are citable: they also come as CSL-JSON, BibTeX and RIS.
 CITABLE = ("record", "source")
@@ -116,42 +118,60 @@ def resource(kind: str, name: str) -> Response:
     ident, suffix = split_suffix(name)
     app = state()
     settings = app.settings
-    quads = describe(app.store, settings.base, kind, ident)  # an unknown id is 404 before 406
+    # ?release=ID: the node as that release holds it (from the archive), not as it is now.
+    release = request.args.get("release") or None
+    at = app.archive.release(release) if release else None
+    store = app.archive.release_store(release) if release else app.store
+    try:
+        quads = describe(store, settings.base, kind, ident)  # an unknown id is 404 before 406
+    except NotFoundError:
+        if release:
+            raise NotFoundError(f"release {release} holds no {kind} {ident!r}") from None
+        raise
     media_type = negotiate(request.accept_mimetypes,
                            CITABLE_OFFERED if kind in CITABLE else RDF_OFFERED,
                            suffix or request.args.get("format"))
+    if media_type != "text/html":
+        return rdf_response(store, settings.base, kind, ident, quads, media_type)
+
+    facts = Facts(quads, app.terms.graph)
+    iri = ox.NamedNode(f"{settings.base}{kind}/{_quote(ident)}")
+    stem = request.path[:-len(suffix) - 1] if suffix else request.path
+    same_release = f"?release={release}" if release else ""
+    alternates = {name: f"{stem}.{name}{same_release}"
+                  for name in ("ttl", "jsonld", "nt", "nq", "rdf")}
+    citations = ({name: f"{stem}.{name}{same_release}" for name in CITATION_SUFFIXES.values()}
+                 if kind in CITABLE else {})
+    if kind == "record":
+        view = RecordView(facts, iri, settings.base, release)
+        return _respond(render_template(
+            "record.html", r=view, alternates=alternates, citations=citations,
+            meta=citation_meta(view.quoted_from), schema=schema_org(view, request.url_root),
+            evidence_filters=_evidence_filters(view), history=app.history(iri.value),
+            at_release=at,
+        ), "text/html")
+    rows, title, source = node_rows(facts, iri, settings.base, store, release)
+    return _respond(render_template(
+        "node.html", kind=kind, ident=ident, iri=iri.value, title=title, rows=rows,
+        alternates=alternates, citations=citations, meta=citation_meta(source) if source else [],
+        schema=None, at_release=at,
+    ), "text/html")
+
+
+def rdf_response(store: GraphStore, base: str, kind: str, ident: str, quads: list[ox.Quad],
+                 media_type: str) -> Response:
+    """The node as ``media_type``: an RDF syntax, JSON-LD (a record framed, anything else
+    compacted, our context inline), or a citation format (a download named for it)."""
     if media_type in CITATION_WRITERS or media_type == FORMATS["jsonld"]:
-        response = _respond(render(app.store, settings.base, kind, ident, quads, media_type),
-                            media_type)
+        response = _respond(render(store, base, kind, ident, quads, media_type), media_type)
         if media_type in CITATION_WRITERS:  # a download, named for the record
             response.mimetype_params["charset"] = "utf-8"
             response.headers["Content-Disposition"] = (
                 f'attachment; filename="{ident}.{CITATION_SUFFIXES[media_type]}"')
         return response
-    if media_type != "text/html":
-        out = io.BytesIO()
-        write_graph(quads, RDF_MEDIA_TYPES[media_type], out, settings.base)
-        return _respond(out.getvalue(), media_type)
-
-    facts = Facts(quads, app.terms.graph)
-    iri = ox.NamedNode(f"{settings.base}{kind}/{_quote(ident)}")
-    stem = request.path[:-len(suffix) - 1] if suffix else request.path
-    alternates = {name: f"{stem}.{name}" for name in ("ttl", "jsonld", "nt", "nq", "rdf")}
-    citations = ({name: f"{stem}.{name}" for name in CITATION_SUFFIXES.values()}
-                 if kind in CITABLE else {})
-    if kind == "record":
-        view = RecordView(facts, iri, settings.base)
-        return _respond(render_template(
-            "record.html", r=view, alternates=alternates, citations=citations,
-            meta=citation_meta(view.quoted_from), schema=schema_org(view, request.url_root),
-            evidence_filters=_evidence_filters(view),
-        ), "text/html")
-    rows, title, source = node_rows(facts, iri, settings.base, app.store)
-    return _respond(render_template(
-        "node.html", kind=kind, ident=ident, iri=iri.value, title=title, rows=rows,
-        alternates=alternates, citations=citations, meta=citation_meta(source) if source else [],
-        schema=None,
-    ), "text/html")
+    out = io.BytesIO()
+    write_graph(quads, RDF_MEDIA_TYPES[media_type], out, base)
+    return _respond(out.getvalue(), media_type)
 
 
 def _evidence_filters(view: RecordView) -> dict[str, Any]:

@@ -22,11 +22,11 @@ class Value:
 
 
 def node_rows(
-    facts: Facts, node: ox.NamedNode, base: str, store: GraphStore,
+    facts: Facts, node: ox.NamedNode, base: str, store: GraphStore, release: str | None = None,
 ) -> tuple[list[tuple[str, list[Value]]], str, SourceView | None]:
     """The node's statements as (property label, values), its title, and, for a source, what
-    its citation tags need."""
-    viewer = ViewBase(facts, base)
+    its citation tags need (links into ``release`` when the page shows one)."""
+    viewer = ViewBase(facts, base, release)
     rows = _rows(facts, node, viewer, depth=0)
     title = (facts.text(node, DCT + "title") or facts.text(node, str(_RDFS.label))
              or node.value.rsplit("/", 1)[-1])

@@ -121,16 +121,20 @@ def local_name(term: Term | None) -> str:
 class ViewBase:
     """Readers every page shares: links, values that may be missing, sources."""
 
-    def __init__(self, facts: Facts, base: str):
+    def __init__(self, facts: Facts, base: str, release: str | None = None):
         self.f = facts
         self.base = base
+        #: A page of a past release links to the other nodes as that release holds them.
+        self.release = release
 
     def href(self, term: Term | None) -> str:
         """Where the browser shows a node: our path for our IRIs, the IRI itself otherwise."""
         if not isinstance(term, ox.NamedNode):
             return ""
         if term.value.startswith(self.base):
-            return "/" + term.value[len(self.base):]
+            path, hash_, fragment = term.value[len(self.base):].partition("#")
+            at = f"?release={self.release}" if self.release else ""
+            return f"/{path}{at}{hash_}{fragment}"
         return term.value
 
     def _link(self, node: Term | None, label_predicate: str) -> Link | None:
@@ -188,8 +192,8 @@ class ViewBase:
 class RecordView(ViewBase):
     """Every section of the record page, as plain values for the template."""
 
-    def __init__(self, facts: Facts, record: ox.NamedNode, base: str):
-        super().__init__(facts, base)
+    def __init__(self, facts: Facts, record: ox.NamedNode, base: str, release: str | None = None):
+        super().__init__(facts, base, release)
         self.record = record
         f = facts
         self.iri = record.value

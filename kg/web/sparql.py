@@ -12,7 +12,7 @@ from rdflib.namespace import RDF, RDFS, XSD
 from ..errors import UsageError
 from ..namespaces import KG
 from ..negotiation import negotiate
-from ..query_pool import QueryRequest, QueryRunner, open_query_runner
+from ..query_pool import QueryPool, QueryRequest, QueryRunner, open_query_runner
 from ..sparql import canned_queries, canned_query
 from ..sparql_guard import Refused, check_query, tokens
 from .state import state
@@ -27,19 +27,27 @@ GRAPH_OFFERED = ["text/turtle", "application/n-triples", "application/ld+json",
                  "application/rdf+xml", "text/html"]
 DESCRIPTION_OFFERED = ["text/html", "text/turtle", "application/n-triples",
                        "application/ld+json", "application/rdf+xml"]
-RESERVED = {"query", "canned", "format", "default-graph-uri", "named-graph-uri"}
+RESERVED = {"query", "canned", "format", "default-graph-uri", "named-graph-uri", "release"}
 CORS = {"Access-Control-Allow-Origin": "*",
         "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
         "Access-Control-Allow-Headers": "Content-Type, Accept",
         "Access-Control-Expose-Headers": "X-Truncated, X-Rows"}
 
 
-def pool() -> QueryRunner:
-    """What runs the app's queries (worker processes, or the remote store), on first use."""
+def pool(release: str | None = None) -> QueryRunner:
+    """What runs the app's queries (worker processes, or the remote store), on first use.
+    A release's store is an embedded one in the archive: with a remote live store, its
+    queries get worker processes of their own (the same time limit)."""
     app_state = state()
+    settings = app_state.settings
     with app_state.lock:
+        if release and settings.remote:
+            if app_state.release_pool is None:
+                app_state.release_pool = QueryPool(settings.archive_dir, settings.query_workers,
+                                                   settings.query_timeout)
+            return app_state.release_pool
         if app_state.query_pool is None:
-            app_state.query_pool = open_query_runner(app_state.settings)
+            app_state.query_pool = open_query_runner(settings)
         return app_state.query_pool
 
 
@@ -69,10 +77,14 @@ def endpoint() -> Response:
     worker_type = "application/sparql-results+json" if (
         media_type == "text/html" and offered is SELECT_OFFERED) else (
         "text/turtle" if media_type == "text/html" else media_type)
-    answer = pool().run(QueryRequest(
+    # ?release=ID: the query runs over that release's store (from the archive), in the same
+    # workers and under the same time limit as every other query.
+    release = request.values.get("release")
+    answer = pool(release).run(QueryRequest(
         text=text, media_type=worker_type, max_rows=settings.max_rows, bindings=bindings,
         default_graphs=tuple(request.values.getlist("default-graph-uri")),
         named_graphs=tuple(request.values.getlist("named-graph-uri")),
+        store=str(state().archive.store_path(release)) if release else "",
     ))
     headers = {"X-Truncated": "true" if answer.truncated else "false",
                "X-Rows": str(answer.rows)}
@@ -122,8 +134,10 @@ def _page(body: str | bytes, media_type: str, headers: dict[str, str] | None = N
 
 
 def _form_context() -> dict[str, Any]:
+    release = request.values.get("release")
     return {"canned": list(canned_queries().values()), "values": request.values,
-            "settings": state().settings}
+            "settings": state().settings,
+            "release": state().archive.release(release) if release else None}
 
 
 def _table(doc: dict[str, Any], base: str) -> dict[str, Any]:
@@ -177,7 +191,8 @@ def service_description(media_type: str) -> bytes:
     graph.add((service, RDFS.comment, Literal(
         f"Read-only: updates and SERVICE are refused. A query may run "
         f"{settings.query_timeout:g} s and return {settings.max_rows} rows; a cut result is "
-        "marked (header X-Truncated: true).")))
+        "marked (header X-Truncated: true). With release=<release id> a query runs over that "
+        "claimgraph release instead of the live registry.")))
     graph.add((service, KG.maxRows, Literal(settings.max_rows, datatype=XSD.integer)))
     graph.add((service, KG.queryTimeout, Literal(settings.query_timeout, datatype=XSD.decimal)))
     fmt = {"text/turtle": "turtle", "application/n-triples": "nt",

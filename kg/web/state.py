@@ -6,14 +6,18 @@ import gc
 import logging
 import threading
 import time
+from pathlib import Path
 
 from flask import Flask, current_app
 
+from ..archive import Archive
 from ..catalog import Catalog
 from ..config import Settings
+from ..history import HistoryEntry, graph_history
 from ..query_pool import QueryRunner
 from ..store import GraphStore, open_store
 from ..store.cached import SharedGraphCache
+from ..store.embedded import live_version
 from ..vocabulary import Terms, load_terms
 
 log = logging.getLogger(__name__)
@@ -46,6 +50,11 @@ class AppState:
         self._first_catalog = threading.Lock()
         #: What runs /sparql queries (kg.web.sparql starts it).
         self.query_pool: QueryRunner | None = None
+        #: Worker processes for /sparql?release= when the live store is remote.
+        self.release_pool: QueryRunner | None = None
+        #: Past releases (kg release), read-only.
+        self.archive = Archive(settings.archive_dir)
+        self._histories: dict[tuple[Path | None, str], list[HistoryEntry]] = {}
 
     @property
     def store(self) -> GraphStore:
@@ -114,6 +123,19 @@ class AppState:
         # still frees them once a newer index replaces this one).
         gc.freeze()
 
+    def history(self, graph: str) -> list[HistoryEntry]:
+        """The releases that hold ``graph``, with what changed (kept until a new release)."""
+        key = (live_version(self.settings.archive_dir / "index"), graph)
+        with self._lock:
+            found = self._histories.get(key)
+        if found is None:
+            found = graph_history(self.archive, graph, self.settings.base)
+            with self._lock:
+                if len(self._histories) > 4096:
+                    self._histories.clear()
+                self._histories[key] = found
+        return found
+
     @property
     def terms(self) -> Terms:
         return load_terms()
@@ -126,5 +148,7 @@ def state(app: Flask | None = None) -> AppState:
 def close(app: Flask) -> None:
     """Stop what the app started (query workers)."""
     app_state = state(app)
-    if app_state.query_pool is not None:
-        app_state.query_pool.close()
+    for runner in (app_state.query_pool, app_state.release_pool):
+        if runner is not None:
+            runner.close()
+    app_state.archive.close()

@@ -1,0 +1,61 @@
+"""Release pages: /release/<id> (the release node, as HTML or RDF) and its files."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from flask import Blueprint, Response, render_template, request, send_file
+
+from ..errors import NotFoundError
+from ..history import diff_releases, kind_and_id
+from ..negotiation import negotiate, split_suffix
+from ..records import describe
+from .browse import RDF_OFFERED, rdf_response
+from .state import state
+
+releases = Blueprint("releases", __name__)
+
+#: The files of a release that can be downloaded, with their media types.
+FILES = {"dump.nq.gz": "application/gzip", "manifest.json": "application/json",
+         "release.ttl": "text/turtle"}
+#: Members listed on a release's page (all of them are in its manifest and dump).
+LISTED = 500
+
+
+@releases.get("/release/<path:name>")
+def release(name: str) -> Response:
+    app = state()
+    archive = app.archive
+    ident, _, file = name.partition("/")
+    if file:
+        if file not in FILES:
+            raise NotFoundError(f"a release has no file {file!r} ({', '.join(FILES)})")
+        archive.release(ident)  # an unknown or malformed id is 404
+        return send_file(archive.release_dir(ident) / file, mimetype=FILES[file],
+                         download_name=f"claimgraph-{ident}-{file}", max_age=3600)
+    ident, suffix = split_suffix(ident)
+    info = archive.release(ident)
+    media_type = negotiate(request.accept_mimetypes, RDF_OFFERED,
+                           suffix or request.args.get("format"))
+    base = app.settings.base
+    if media_type != "text/html":
+        index = archive.index
+        assert index is not None  # a release was found in it
+        quads = describe(index, base, "release", ident)
+        return rdf_response(index, base, "release", ident, quads, media_type)
+    manifest = archive.manifest(ident)
+    members = [(*kind_and_id(graph, base), digest)
+               for graph, digest in manifest["graphs"].items()]
+    order = [r.id for r in archive.releases()]
+    position = order.index(ident)
+    following = order[position + 1] if position + 1 < len(order) else None
+    changes = (diff_releases(archive, info.previous, ident, base, details=False)
+               if info.previous else None)
+    response = Response(render_template(
+        "release.html", info=info, manifest=manifest, following=following, changes=changes,
+        kinds=sorted(Counter(kind for kind, _, _ in members).items()),
+        members=members[:LISTED], more=max(0, len(members) - LISTED),
+        alternates={fmt: f"/release/{ident}.{fmt}" for fmt in ("ttl", "jsonld", "nt", "nq")},
+    ), mimetype="text/html")
+    response.vary.add("Accept")
+    return response
