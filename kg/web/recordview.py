@@ -94,6 +94,7 @@ class ViewBase:
     def __init__(self, facts: Facts, base: str):
         self.f = facts
         self.base = base
+        self._sources: dict[Term, SourceView] = {}
 
     def href(self, term: Term | None) -> str:
         """Where the browser shows a node: our path for our IRIs, the IRI itself otherwise."""
@@ -126,6 +127,11 @@ class ViewBase:
         """A source document with its checked artifact, as pages and citation tags need it."""
         if node is None:
             return None
+        if node not in self._sources:  # a page names its source in many places
+            self._sources[node] = self._source(node)
+        return self._sources[node]
+
+    def _source(self, node: Term) -> SourceView:
         f = self.f
         creators = sorted(f.all(node, DCT + "creator"),
                           key=lambda a: int(f.text(a, KG + "position") or 0))
