@@ -2,9 +2,10 @@
 
     python bench/release.py 1000 10000 100000 [--ready /work/benchdata] [--work DIR]
 
-For each size N it takes a loaded store (a copy, ``cp -a``, of ``<ready>/store-N`` when
-given, whose corpus is ``<ready>/corpus-N``; otherwise it generates a corpus with
-bench/gen.py and loads it), then measures in this one command, each in a fresh process:
+For each size N it takes a loaded store (copies, ``cp -a``, of ``<ready>/store-N`` and its
+corpus ``<ready>/corpus-N``, the store's manifest pointed at the copy; otherwise it
+generates a corpus with bench/gen.py and loads it), then measures in this one command,
+each in a fresh process:
 
 - baseline: pyoxigraph ``Store.dump`` of the store's live version to N-Quads;
 - first release: ``kg release`` into an empty archive (every graph mapped again from its
@@ -69,19 +70,38 @@ def disk_mb(*paths: Path) -> float:
 
 
 def prepare(n: int, work: Path, ready: Path | None) -> tuple[Path, Path]:
-    """A loaded store of N records (a private copy) and its corpus."""
-    store = work / f"store-{n}"
+    """A loaded store of N records and its corpus, both private copies."""
+    store, corpus = work / f"store-{n}", work / f"corpus-{n}"
     shutil.rmtree(store, ignore_errors=True)
     shutil.rmtree(Path(f"{store}-archive"), ignore_errors=True)
     if ready is not None and (ready / f"store-{n}").is_dir():
+        shutil.rmtree(corpus, ignore_errors=True)
         subprocess.run(["cp", "-a", str(ready / f"store-{n}"), str(store)], check=True)
-        return store, ready / f"corpus-{n}"
-    corpus = work / f"corpus-{n}"
+        subprocess.run(["cp", "-a", str(ready / f"corpus-{n}"), str(corpus)], check=True)
+        relocate(store, ready / f"corpus-{n}", corpus)
+        return store, corpus
     if not corpus.exists():
         subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), str(n), "--seed", "1",
                         "-o", str(corpus)], check=True, stderr=subprocess.DEVNULL)
     kg(store, "load", str(corpus))
     return store, corpus
+
+
+def relocate(store: Path, old: Path, new: Path) -> None:
+    """Point a copied store's load manifest at the copied corpus (``cp -a`` kept sizes and
+    times, so kg load sees every file as loaded): a record can then be changed in place."""
+    import sqlite3
+
+    version = (store / "live").resolve()
+    legacy = version.with_name(version.name + ".manifest.json")
+    if legacy.exists():
+        legacy.write_text(legacy.read_text().replace(json.dumps(str(old))[1:-1],
+                                                     json.dumps(str(new))[1:-1]))
+    current = version.with_name(version.name + ".manifest.sqlite")
+    if current.exists():
+        with sqlite3.connect(current) as db:
+            db.execute("UPDATE manifest SET file = ? || substr(file, ?)",
+                       (str(new), len(str(old)) + 1))
 
 
 def bench(n: int, work: Path, ready: Path | None) -> dict[str, float]:
@@ -92,10 +112,10 @@ def bench(n: int, work: Path, ready: Path | None) -> dict[str, float]:
     quads = sum(1 for _ in dump.open("rb"))
     dump.unlink()
 
-    # A record changed (a private copy of its file) and loaded before each release: the
-    # store is then in the state a curator releases, whatever schema the copy was made with.
-    changed = work / f"changed-{n}.yaml"
-    original = (corpus / "records" / "synthetic-record-000001.yaml").read_text()
+    # A record changed and loaded before each release: the store is then in the state a
+    # curator releases, whatever shapes the ready-made copy was loaded with.
+    changed = corpus / "records" / "synthetic-record-000001.yaml"
+    original = changed.read_text()
     release = [*KG, "--store", str(store), "release"]
     changed.write_text(original.replace("hardware: Synthetic GPU", "hardware: Synthetic GPU A"))
     kg(store, "load", str(changed))
@@ -125,7 +145,7 @@ def bench(n: int, work: Path, ready: Path | None) -> dict[str, float]:
     }
     shutil.rmtree(archive, ignore_errors=True)
     shutil.rmtree(store, ignore_errors=True)
-    changed.unlink()
+    changed.write_text(original)
     return result
 
 
