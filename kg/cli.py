@@ -20,7 +20,6 @@ from .dump import DUMP_FORMATS, write_dump
 from .errors import KgError, UsageError
 from .ingest import validate_files
 from .load import ensure_loaded, load_paths
-from .negotiation import FORMATS
 from .output import GRAPH_FORMATS, RESULT_FORMATS, write_graph, write_result
 from .records import record_closure
 from .sparql import canned_queries, canned_query, read_sparql_file
@@ -296,7 +295,7 @@ flashattention-checkpointing-zero2 --format bibtex
             path = write_run_crate(store, settings.base, ident, output)
             click.echo(f"kg: wrote {path}", err=True)
             return
-        body = export_one(store, settings.base, ident, FORMATS[fmt])
+        body = export_one(store, settings.base, ident, fmt)
     if output is None:
         sys.stdout.buffer.write(body)
         return
