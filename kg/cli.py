@@ -26,7 +26,6 @@ from .errors import KgError, NotFoundError, UsageError
 from .history import diff_releases, graph_history
 from .ingest import validate_files
 from .load import ensure_loaded, load_paths
-from .negotiation import FORMATS
 from .output import GRAPH_FORMATS, RESULT_FORMATS, write_graph, write_result
 from .records import record_closure
 from .release import make_release
@@ -428,7 +427,7 @@ flashattention-checkpointing-zero2 --format bibtex
             path = write_run_crate(store, settings.base, ident, output)
             click.echo(f"kg: wrote {path}", err=True)
             return
-        body = export_one(store, settings.base, ident, FORMATS[fmt])
+        body = export_one(store, settings.base, ident, fmt)
     if output is None:
         sys.stdout.buffer.write(body)
         return
