@@ -17,8 +17,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .checks import worst_outcome
+from .namespaces import RDFS, SKOS
 from .sparql import internal_query
 from .store import GraphStore
+from .vocabulary import load_terms, statement_index
 
 #: Facet name -> (the row key holding the value, the row key holding its label).
 FACETS: dict[str, tuple[str, str]] = {
@@ -31,6 +33,9 @@ FACETS: dict[str, tuple[str, str]] = {
     "verification": ("verification", "verification_label"),
 }
 SEARCHED = ("title", "model", "dataset", "quote", "id")
+#: The fields (of queries/internal/index-rows.rq) a record has: nodes lacking one are not listed.
+REQUIRED = ("id", "title", "metric", "evidenceKind", "status", "source", "printed")
+PREF_LABEL, RDFS_LABEL = str(SKOS.prefLabel), str(RDFS.label)
 #: How many values of each facet the index shows (the most frequent; a selected one too).
 FACET_LIMIT = 30
 #: How many search words' row sets are kept.
@@ -118,47 +123,43 @@ class Catalog:
 
     @classmethod
     def from_store(cls, store: GraphStore) -> Catalog:
-        def text(row, name: str) -> str:
-            term = row[name]
-            return term.value if term is not None else ""
-
-        rows: dict[str, Row] = {}
+        fields: dict[str, dict[str, list[str]]] = {}
         for r in store.query(internal_query("index-rows").text):
-            record = text(r, "record")
-            if record in rows:
-                continue  # a second model or quote adds nothing to the listing
-            rows[record] = Row(
-                record=record, id=text(r, "id"), title=text(r, "title"),
-                metric=text(r, "metric"), metric_label=text(r, "metricLabel") or text(r, "metric"),
-                model=text(r, "model"), dataset=text(r, "dataset"), quote=text(r, "quote"),
-                printed=text(r, "printed"), unit=text(r, "unit"),
-                evidence_kind=text(r, "evidenceKind"),
-                evidence_kind_label=text(r, "evidenceKindLabel"),
-                status=text(r, "status"), status_label=text(r, "statusLabel"),
-                source=text(r, "source"), source_title=text(r, "sourceTitle"),
+            values = fields.setdefault(r["node"].value, {}).setdefault(r["field"].value, [])
+            value = r["value"].value
+            if value not in values:
+                values.append(value)
+        labels = statement_index(load_terms().graph)
+
+        def label(iri: str, prop: str = PREF_LABEL) -> str:
+            found = labels.get((iri, prop))
+            return str(found[0]) if found else ""
+
+        rows = []
+        for record, got in fields.items():
+            if not all(got.get(name) for name in REQUIRED):
+                continue  # not a record (a source's title, a review's status)
+
+            def first(name: str, got: dict[str, list[str]] = got) -> str:
+                return got.get(name, [""])[0]
+
+            source, unit = first("source"), first("unit")
+            row = Row(
+                record=record, id=first("id"), title=first("title"),
+                metric=first("metric"), metric_label=first("metricLabel") or first("metric"),
+                model=first("model"), dataset=first("dataset"), quote=first("quote"),
+                printed=first("printed"), unit=label(unit, RDFS_LABEL) if unit else "",
+                evidence_kind=first("evidenceKind"),
+                evidence_kind_label=label(first("evidenceKind")),
+                status=first("status"), status_label=label(first("status")),
+                source=source, source_title=fields.get(source, {}).get("title", [""])[0],
+                methods=got.get("method", []),
+                method_labels={m: label(m) or m for m in got.get("method", [])},
             )
-        for r in store.query(internal_query("index-methods").text):
-            row = rows.get(text(r, "record"))
-            if row is not None:
-                method = text(r, "method")
-                row.methods.append(method)
-                row.method_labels[method] = text(r, "methodLabel") or method
-        latest: dict[str, tuple[str, str]] = {}  # record -> (end time, review)
-        outcomes: dict[tuple[str, str], set[str]] = {}
-        labels: dict[str, str] = {}
-        for r in store.query(internal_query("index-checks").text):
-            record, review = text(r, "record"), text(r, "review")
-            outcome = text(r, "outcome").rsplit("#")[-1]
-            outcomes.setdefault((record, review), set()).add(outcome)
-            labels[outcome] = text(r, "outcomeLabel") or outcome
-            latest[record] = max(latest.get(record, ("", "")), (text(r, "ended"), review))
-        for record, (_, review) in latest.items():
-            if record in rows:
-                state = worst_outcome(outcomes[(record, review)])
-                rows[record].verification, rows[record].verification_label = state, labels[state]
-        for row in rows.values():
             row.text = " ".join(getattr(row, name) for name in SEARCHED).casefold()
-        return cls(rows.values())
+            rows.append(row)
+        _add_verification({row.record: row for row in rows}, store)
+        return cls(rows)
 
     # -- row sets -------------------------------------------------------------------------
     def _word(self, word: str) -> int:
@@ -283,3 +284,25 @@ def _label(row: Row, key: str, value: str) -> str:
     if isinstance(label, dict):
         return label.get(value, value)
     return label or value
+
+
+def _add_verification(rows: dict[str, Row], store: GraphStore) -> None:
+    """Each record's state of source verification: the worst outcome of the checks of its
+    latest review that has checks (kg verify)."""
+    def text(row, name: str) -> str:
+        term = row[name]
+        return term.value if term is not None else ""
+
+    latest: dict[str, tuple[str, str]] = {}  # record -> (end time, review)
+    outcomes: dict[tuple[str, str], set[str]] = {}
+    labels: dict[str, str] = {}
+    for r in store.query(internal_query("index-checks").text):
+        record, review = text(r, "record"), text(r, "review")
+        outcome = text(r, "outcome").rsplit("#")[-1]
+        outcomes.setdefault((record, review), set()).add(outcome)
+        labels[outcome] = text(r, "outcomeLabel") or outcome
+        latest[record] = max(latest.get(record, ("", "")), (text(r, "ended"), review))
+    for record, (_, review) in latest.items():
+        if record in rows:
+            state = worst_outcome(outcomes[(record, review)])
+            rows[record].verification, rows[record].verification_label = state, labels[state]

@@ -7,7 +7,11 @@ a failed check, 2 usage. Standard output carries only results.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import dataclasses
+import logging
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -22,7 +26,6 @@ from .errors import KgError, NotFoundError, UsageError
 from .history import diff_releases, graph_history
 from .ingest import validate_files
 from .load import ensure_loaded, load_paths
-from .negotiation import FORMATS
 from .output import GRAPH_FORMATS, RESULT_FORMATS, write_graph, write_result
 from .records import record_closure
 from .release import make_release
@@ -68,6 +71,9 @@ def main(ctx: click.Context, base: str | None, store: str | None, data: Path | N
     Records are YAML files under data/ (see docs/records.md); they are validated by
     the SHACL shapes in shapes/ and loaded into an Oxigraph store.
     """
+    # rdflib logs a warning with a traceback for every ill-formed typed literal (a date
+    # such as 2026-13-45); the shapes report each as a problem naming file and field.
+    logging.getLogger("rdflib.term").setLevel(logging.ERROR)
     ctx.obj = load_settings({"base": base, "store": store, "data": data, "archive": archive})
 
 
@@ -421,7 +427,7 @@ flashattention-checkpointing-zero2 --format bibtex
             path = write_run_crate(store, settings.base, ident, output)
             click.echo(f"kg: wrote {path}", err=True)
             return
-        body = export_one(store, settings.base, ident, FORMATS[fmt])
+        body = export_one(store, settings.base, ident, fmt)
     if output is None:
         sys.stdout.buffer.write(body)
         return
@@ -457,23 +463,54 @@ def serve(settings: Settings, host: str, port: int, threads: int, workers: int) 
     """Serve the linked-data browser with a production WSGI server (waitress).
 
     On first start (no store yet) the store is created and filled from the data
-    directory, so a fresh clone shows its records at once. /healthz answers 200
-    when the server is ready. A kg load while it runs is picked up within a
-    second, without a restart.
+    directory, so a fresh clone shows its records at once. The index of the
+    records (search and facets) is built before serving starts, once for all
+    worker processes. /healthz answers 200 when the server is ready. A kg load
+    while it runs is picked up within a second, without a restart.
 
     \b
     Example:
       kg serve
       kg serve --host 0.0.0.0 --port 8080 --workers 2
     """
+    import gc
+    import time
+
     from .web import create_app
     from .web.server import serve as run_server
+    from .web.state import build_index, state
 
     report = ensure_loaded(settings, progress=_progress("loading"))
     if report is not None:
         click.echo(f"kg: first start: {report.summary()}", err=True)
-    run_server(lambda: create_app(dataclasses.asdict(settings)), host, port, threads, workers,
+    _limit_malloc_arenas()
+    started = time.perf_counter()
+    version, index = build_index(settings)  # once, shared by the worker processes
+    gc.freeze()  # what exists now stays shared between the processes, never collected
+    click.echo(f"kg: index of {len(index.rows):,} records built in "
+               f"{time.perf_counter() - started:.1f} s", err=True)
+
+    def make_app():  # in each worker process
+        app = create_app(dataclasses.asdict(settings))
+        state(app).use_index(version, index)
+        return app
+
+    run_server(make_app, host, port, threads, workers,
                announce=lambda url: click.echo(f"kg: serving {url} (Ctrl-C to stop)", err=True))
+
+
+def _limit_malloc_arenas() -> None:
+    """Two malloc arenas for the server's threads, unless MALLOC_ARENA_MAX says otherwise.
+
+    glibc gives threads arenas of their own and memory freed in one is not reused by
+    another, so a threaded server that rebuilds its catalogue after every load creeps up
+    for hours; with two arenas its memory stays flat (bench/README.md, "Reliability").
+    Nothing happens where the C library is not glibc.
+    """
+    if "MALLOC_ARENA_MAX" in os.environ:
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").mallopt(-8, 2)  # -8: M_ARENA_MAX
 
 
 @main.command()

@@ -10,6 +10,7 @@ deep nesting, oversized files and bytes that are not UTF-8.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -124,6 +125,8 @@ def read_data_file(path: Path, raw: bytes | None = None) -> DataFile:
         content = parse_yaml(text)
     except yaml.YAMLError as exc:
         raise fail(_yaml_message(exc)) from None
+    if content is None:
+        raise fail("file is empty (it holds only comments)")
     if not isinstance(content, dict):
         raise fail("the file must be a YAML mapping of keys to values")
     kind = content.get("kind")
@@ -134,54 +137,92 @@ def read_data_file(path: Path, raw: bytes | None = None) -> DataFile:
     return DataFile(path=path, name=name, kind=kind, content=content)
 
 
-_DEFAULT_TAGS = {"tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"}
-# libyaml's parser and composer when PyYAML was built with it (about ten times faster).
+_SCALAR, _SEQUENCE, _MAPPING = (f"tag:yaml.org,2002:{t}" for t in ("str", "seq", "map"))
+# What YAML allows as raw text; an escape in a double-quoted string ("\0", "\x1b") could
+# bring in anything else, and nothing else belongs in a data value.
+_NOT_PRINTABLE = re.compile(
+    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# libyaml's parser when PyYAML was built with it (about ten times faster).
 _Loader = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
 
 
 def parse_yaml(text: str) -> Any:
     """Parse one YAML document into dicts, lists and strings.
 
-    The composer resolves an alias to the very node its anchor names, so an alias shows
-    as a node met twice: that, explicit tags, duplicate or non-string keys and deep
-    nesting are refused while the node tree is turned into Python values.
+    Built from the parser's events with an explicit stack, never by PyYAML's composer:
+    the composer recurses once per level of nesting (in C for libyaml), so a file of a
+    few hundred kilobytes of ``[`` crashes the process. Aliases, explicit tags,
+    duplicate or non-string keys and nesting deeper than ``MAX_DEPTH`` are refused as
+    their events arrive, before anything behind them is read.
 
     :raises yaml.YAMLError: on syntax errors and on anything refused (see module docs).
     """
     loader = _Loader(text)
     try:
-        node = loader.get_single_node()
+        loader.get_event()  # stream start
+        if loader.check_event(yaml.StreamEndEvent):
+            return None
+        loader.get_event()  # document start
+        value = _document(loader)
+        loader.get_event()  # document end
+        event = loader.get_event()
+        if not isinstance(event, yaml.StreamEndEvent):
+            raise _refuse("a data file holds one YAML document (found another)", event)
+        return value
     finally:
         loader.dispose()
-    if node is None:
-        return None
-    return _to_python(node, 0, set())
 
 
-def _refuse(problem: str, node: yaml.Node) -> yaml.MarkedYAMLError:
-    return yaml.MarkedYAMLError(problem=problem, problem_mark=node.start_mark)
+def _refuse(problem: str, event: yaml.Event) -> yaml.MarkedYAMLError:
+    return yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
 
 
-def _to_python(node: yaml.Node, depth: int, seen: set[int]) -> Any:
-    if id(node) in seen:
-        raise _refuse("aliases (*name) are not allowed in data files", node)
-    seen.add(id(node))
-    if depth > MAX_DEPTH:
-        raise _refuse(f"nested deeper than {MAX_DEPTH} levels", node)
-    if node.tag not in _DEFAULT_TAGS:
-        raise _refuse(f"YAML tags ({node.tag}) are not allowed in data files", node)
-    if isinstance(node, yaml.ScalarNode):
-        return node.value
-    if isinstance(node, yaml.SequenceNode):
-        return [_to_python(item, depth + 1, seen) for item in node.value]
-    result: dict[str, Any] = {}
-    for key_node, value_node in node.value:
-        if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in _DEFAULT_TAGS:
-            raise _refuse("keys must be plain strings", key_node)
-        if key_node.value in result:
-            raise _refuse(f"duplicate key {key_node.value!r}", key_node)
-        result[key_node.value] = _to_python(value_node, depth + 1, seen)
-    return result
+def _document(loader: Any) -> Any:
+    """The value of one document, from its events (the document start already read)."""
+    root: list[Any] = []
+    stack: list[Any] = [root]  # the containers being filled, innermost last
+    keys: list[str | None] = [None]  # for a mapping: the key waiting for its value
+    while True:
+        event = loader.get_event()
+        if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            stack.pop()
+            keys.pop()
+            if len(stack) == 1:
+                return root[0]
+            continue
+        if isinstance(event, yaml.AliasEvent):
+            raise _refuse("aliases (*name) are not allowed in data files", event)
+        if isinstance(event, yaml.ScalarEvent):
+            tag, value = _SCALAR, event.value
+            if event.style == '"' and (bad := _NOT_PRINTABLE.search(value)):
+                raise _refuse(f"control character U+{ord(bad.group()):04X} is not allowed", event)
+        elif isinstance(event, yaml.SequenceStartEvent):
+            tag, value = _SEQUENCE, []
+        else:
+            tag, value = _MAPPING, {}
+        if event.tag not in (None, "!", tag):
+            raise _refuse(f"YAML tags ({event.tag}) are not allowed in data files", event)
+        container = stack[-1]
+        if type(container) is dict:
+            key = keys[-1]
+            if key is None:  # this event is a key
+                if tag != _SCALAR:
+                    raise _refuse("keys must be plain strings", event)
+                if value in container:
+                    raise _refuse(f"duplicate key {value!r}", event)
+                keys[-1] = value
+                continue
+            container[key] = value
+            keys[-1] = None
+        else:
+            container.append(value)
+        if tag != _SCALAR:
+            if len(stack) > MAX_DEPTH + 1:
+                raise _refuse(f"nested deeper than {MAX_DEPTH} levels", event)
+            stack.append(value)
+            keys.append(None)
+        elif len(stack) == 1:
+            return root[0]
 
 
 def _yaml_message(exc: yaml.YAMLError) -> str:

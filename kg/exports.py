@@ -46,11 +46,12 @@ def render(store: GraphStore, base: str, kind: str, ident: str, quads: list[ox.Q
     return CITATION_WRITERS[media_type](items).encode()
 
 
-def export(store: GraphStore, base: str, ident: str, media_type: str,
+def export(store: GraphStore, base: str, ident: str, fmt: str,
            accessed: dt.date | None = None) -> bytes:
-    """Record or source ``ident`` as ``media_type`` (one of :data:`EXPORT_MEDIA_TYPES`).
+    """Record or source ``ident`` as ``fmt``: a format name (``jsonld``, ``csl-json``,
+    ``bibtex``, ``ris``) or one of :data:`EXPORT_MEDIA_TYPES`.
 
     :raises NotFoundError: when no record or source has the id.
     """
     kind, quads = citable(store, base, ident)
-    return render(store, base, kind, ident, quads, media_type, accessed)
+    return render(store, base, kind, ident, quads, FORMATS.get(fmt, fmt), accessed)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from functools import lru_cache
 
 import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
 
 from .namespaces import SKOS
-from .vocabulary import load_terms
+from .vocabulary import load_terms, statement_index
 
 Term = ox.NamedNode | ox.BlankNode | ox.Literal
 
@@ -26,9 +25,7 @@ class Facts:
         self._subjects_by: dict[str, dict[Term, list[Term]]] = {}
         # the ontology, vocabularies and units: labels of concepts
         self.terms = terms if terms is not None else load_terms().graph
-        # looked up by (subject, predicate) as text: rdflib's own lookups cost more than
-        # everything else a page does
-        self._terms_index = _terms_index(self.terms)
+        self._terms_index = statement_index(self.terms)
 
     def all(self, subject: Term | None, predicate: str) -> list[Term]:
         if subject is None:
@@ -79,15 +76,6 @@ class Facts:
         """Where a concept stands in its scheme (skos:notation), for stable lists."""
         notation = self.concept(term, SKOS.notation)
         return (int(notation) if notation else 0, str(term))
-
-
-@lru_cache(maxsize=4)
-def _terms_index(terms: Graph) -> dict[tuple[str, str], list[object]]:
-    """The ontology's statements by (subject, predicate) as text, in the graph's order."""
-    index: dict[tuple[str, str], list[object]] = defaultdict(list)
-    for s, p, o in terms:
-        index[(str(s), str(p))].append(o)
-    return dict(index)
 
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"

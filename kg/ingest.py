@@ -31,7 +31,7 @@ from rdflib import URIRef
 
 from .datafiles import MAX_FILE_BYTES, display_name, find_data_files, read_data_file
 from .errors import InvalidDataError, Problem
-from .mapping import map_file
+from .mapping import intended_iri, map_file
 from .namespaces import RDF
 from .rdfterms import to_ox, to_quads
 from .shacl_engine import Deferred, Index
@@ -71,6 +71,8 @@ class FileOutcome:
     label: str = ""
     name: str = ""
     kind: str = ""
+    #: For a file that failed to read or map: the IRI it was meant to define.
+    intended: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -81,6 +83,7 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
     """Read, map and validate one file as far as it can be alone."""
     path, base = job
     outcome = FileOutcome(path=str(path))
+    datafile = None
     try:
         stat = path.stat()
         # A file too large to be a data file is refused before it is read.
@@ -89,6 +92,7 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
         mapped = map_file(datafile, base)
     except InvalidDataError as exc:
         outcome.problems = exc.problems
+        outcome.intended = intended_iri(path, datafile, base)
         return outcome
     eng = engine()
     index = Index()
@@ -170,7 +174,11 @@ def _ingest(files, base, eng, external_types, progress, spool):
         for node, cls in o.types:
             types[node].add(cls)
             owner.setdefault(node, o)
-    unknown = {ob.value for o in good for ob in o.obligations if ob.value not in types}
+    # A reference to what a failed file was meant to define is not reported again: the
+    # file's own problem is the one to fix (and fails the batch already).
+    failed_nodes = {o.intended for o in outcomes if not o.ok and o.intended}
+    unknown = {ob.value for o in good for ob in o.obligations
+               if ob.value not in types and ob.value not in failed_nodes}
     external = external_types(unknown) if unknown and external_types is not None else {}
     for node, classes in external.items():
         types[node] |= classes
@@ -180,6 +188,8 @@ def _ingest(files, base, eng, external_types, progress, spool):
     for o in good:
         failed = []
         for ob in o.obligations:
+            if ob.value in failed_nodes and ob.value not in types:
+                continue
             key = (ob.value, ob.shape)
             components = decided.get(key)
             if components is None or components:

@@ -118,7 +118,7 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
     # The content goes to spool files as it is made, never all into memory. A large batch
     # is written while it is still being validated: each full chunk goes into the store's
     # private new version at once, which becomes live only if the batch is valid.
-    with tempfile.TemporaryDirectory(prefix="kg-load-") as spool_dir:
+    with tempfile.TemporaryDirectory(prefix="kg-load-", dir=store.spool_dir()) as spool_dir:
         staged = store.staged_write() if len(changed) >= STAGE_FROM else StagedWrite(store)
         spool = _ChunkSpool(Path(spool_dir), staged)
         early = replaced | set(removed)
@@ -128,7 +128,7 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
                 staged.remove(ontology_graph_names())
                 spool.write(ontology_nquads())
             outcomes, problems = ingest(changed, base, external_types, progress, spool)
-            problems += _ids_taken(outcomes, manifest, {str(f) for f in changed})
+            problems += _ids_taken(outcomes, manifest, {str(f) for f in changed}, files)
             # Files not in the batch that point at a node the batch removes (a deleted
             # source, an artifact whose hash changed) are validated again, in the batch.
             dependents = _dependents(store, removed, replaced, outcomes, by_file,
@@ -220,16 +220,22 @@ def _same_bytes(path: str, stat: tuple[int, int], manifest: Manifest,
     return hashlib.sha256(Path(path).read_bytes()).hexdigest() == manifest[graph].sha256
 
 
-def _ids_taken(outcomes, manifest: Manifest, batch: set[str]) -> list[Problem]:
-    """A new file that names a graph another file in the store still holds (the same id
-    in two files) is refused: the later file would silently replace the other's graph."""
+def _ids_taken(outcomes, manifest: Manifest, batch: set[str],
+               scanned: dict[str, tuple[int, int]]) -> list[Problem]:
+    """A file that names a graph another file of the same data still holds (the same id in
+    two files) is refused: it would silently replace the other file's graph. The same
+    data: a file this load found, or one in the same folder. A copy of the data elsewhere
+    (another checkout) takes its graphs over, as a move does."""
     problems = []
     for o in outcomes:
         owner = manifest.get(o.graph)
-        if (owner is not None and owner.file != o.path and owner.file not in batch
-                and os.path.exists(owner.file)):
-            problems.append(Problem(o.name, o.label, "id",
-                                    f"the id is already used by {display_name(Path(owner.file))}"))
+        if (owner is None or owner.file == o.path or owner.file in batch
+                or not (owner.file in scanned
+                        or os.path.dirname(owner.file) == os.path.dirname(o.path))
+                or not os.path.exists(owner.file)):
+            continue
+        problems.append(Problem(o.name, o.label, "id",
+                                f"the id is already used by {display_name(Path(owner.file))}"))
     return problems
 
 

@@ -42,8 +42,8 @@ def to_quads(triples: Iterable[tuple[Node, Node, Node]], graph: str) -> Iterator
 
 
 def from_ox(term: ox.NamedNode | ox.BlankNode | ox.Literal) -> Node:
-    """One pyoxigraph term as rdflib's (a plain ``xsd:string`` literal without datatype,
-    as rdflib's own parser makes it)."""
+    """One pyoxigraph term as rdflib's: the lexical form kept as written (not normalized),
+    a plain ``xsd:string`` literal without datatype, as rdflib's own parser makes it."""
     if isinstance(term, ox.NamedNode):
         return URIRef(term.value)
     if isinstance(term, ox.BlankNode):
@@ -51,8 +51,8 @@ def from_ox(term: ox.NamedNode | ox.BlankNode | ox.Literal) -> Node:
     if term.language:
         return Literal(term.value, lang=term.language)
     datatype = term.datatype.value
-    return Literal(term.value) if datatype == _XSD_STRING else Literal(term.value,
-                                                                        datatype=URIRef(datatype))
+    return Literal(term.value, datatype=None if datatype == _XSD_STRING else URIRef(datatype),
+                   normalize=False)
 
 
 def parse_turtle(paths: Iterable[Path]) -> Graph:

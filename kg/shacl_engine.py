@@ -28,7 +28,7 @@ from rdflib.collection import Collection
 from rdflib.term import Node as Term
 
 from .namespaces import RDF, RDFS, SH, XSD
-from .rdfterms import to_ox
+from .rdfterms import from_ox, to_ox
 
 _KNOWN = {SH.path, SH.minCount, SH.maxCount, SH.datatype, SH.pattern, SH["class"], SH.node,
           SH.hasValue, SH.nodeKind, SH["or"], SH.message, SH.property, SH.targetClass,
@@ -510,15 +510,3 @@ def _same(a: Literal, b: Literal) -> bool:
         return Decimal(str(a)) == Decimal(str(b))
     except InvalidOperation:
         return False
-
-
-def from_ox(term) -> Term:
-    if isinstance(term, ox.NamedNode):
-        return URIRef(term.value)
-    if isinstance(term, ox.BlankNode):
-        return BNode(term.value)
-    if term.language:
-        return Literal(term.value, lang=term.language)
-    datatype = term.datatype.value
-    return Literal(term.value, datatype=None if datatype == str(_XSD_STRING) else URIRef(datatype),
-                   normalize=False)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from rdflib import Graph, URIRef
 
@@ -45,3 +46,14 @@ def load_terms() -> Terms:
         for name in graph.objects(unit, KG.unitName)
     }
     return Terms(graph=graph, units=units)
+
+
+@lru_cache(maxsize=4)
+def statement_index(graph: Graph) -> dict[tuple[str, str], list[object]]:
+    """The graph's objects by (subject, predicate) as text, in the graph's order: the
+    lookup pages and the index do per value (rdflib's own lookups cost more than the
+    rest of a page)."""
+    index: dict[tuple[str, str], list[object]] = defaultdict(list)
+    for s, p, o in graph:
+        index[(str(s), str(p))].append(o)
+    return dict(index)

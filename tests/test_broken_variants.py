@@ -61,7 +61,8 @@ VARIANTS = [
     ("numeric-disagrees", SEED_RECORD, setter("numeric_value", value="11.94"),
      "numeric_value", "11.94 does not agree with the printed value '11.49'"),
     ("numeric-not-a-number", SEED_RECORD, setter("numeric_value", value="eleven"),
-     "numeric_value", "not a decimal number ('eleven')"),
+     "numeric_value", "not a decimal number (at most 20 digits before the point and 18 after) "
+     "('eleven')"),
     ("missing-title", SEED_RECORD, deleter("title"), "title", "missing (required)"),
     ("missing-review-time", SEED_RECORD, deleter("reviews", 0, "reviewed_at"),
      "reviews[0].reviewed_at", "missing (required)"),

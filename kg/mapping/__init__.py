@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
 
 from rdflib import URIRef
 
@@ -26,6 +28,24 @@ MAPPERS: dict[str, tuple[str, Callable[[Node], None]]] = {
     "review": ("activity", map_review_file),
     "run": ("activity", map_run),
 }
+
+#: The directory of each kind (docs/records.md), by its name.
+DIRECTORIES = {"records": "record", "evaluations": "evaluation", "sources": "source",
+               "agents": "agent", "reviews": "review", "runs": "run"}
+
+
+def intended_iri(path: Path, datafile: DataFile | None, base: str) -> str | None:
+    """The IRI a file that could not be read or mapped was meant to define: its own kind
+    and id where they could be read, else those its directory and name imply (an id
+    names its file). References to it are then not reported as dangling on top of the
+    file's own problem."""
+    kind = datafile.kind if datafile is not None else DIRECTORIES.get(path.parent.name)
+    if kind is None:
+        return None
+    ident = datafile.content.get("id") if datafile is not None else None
+    if not isinstance(ident, str) or not ident.strip():
+        ident = path.stem
+    return f"{base}{MAPPERS[kind][0]}/{quote(ident, safe='')}"
 
 
 @dataclass
@@ -71,4 +91,4 @@ def map_file(datafile: DataFile, base: str, terms: Terms | None = None) -> Mappe
     return MappedFile(datafile, subject, ctx.triples, ctx.origins, ctx.keys)
 
 
-__all__ = ["MAPPERS", "Literal", "MappedFile", "map_file"]
+__all__ = ["MAPPERS", "Literal", "MappedFile", "intended_iri", "map_file"]

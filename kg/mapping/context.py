@@ -72,6 +72,15 @@ class MapContext:
     def add(self, s: Term, p: URIRef, o: Term) -> None:
         self.triples.append((s, p, o))
 
+    def add_implied(self, s: Term, p: URIRef, o: Term, stated: Triple) -> None:
+        """A triple the file implies rather than states (an evidence row cites the record's
+        source): a problem with its value is reported where ``stated`` was written, so the
+        message names the field the user wrote, once."""
+        self.add(s, p, o)
+        origin = self.origins.values.get(stated)
+        if origin is not None:
+            self.origins.values.setdefault((s, p, o), origin)
+
     def problem(self, path: str, message: str) -> None:
         self.problems.append(Problem(self.file, self.label, path, message))
 

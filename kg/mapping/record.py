@@ -51,7 +51,8 @@ def map_record(node: Node) -> None:
     node.concept("review_status", KG.reviewStatus)
 
     locator = URIRef(f"{claim}#locator")
-    node.child("locator", KG.locator, _locator(source), subject=locator)
+    quoted = (claim, PROV.wasQuotedFrom, source)  # where a default source was written
+    node.child("locator", KG.locator, _locator(source, quoted), subject=locator)
 
     reviews = node.children(
         "reviews", None,
@@ -64,7 +65,7 @@ def map_record(node: Node) -> None:
     row_locators: dict[URIRef, URIRef] = {}
     node.children(
         "evidence", KG.evidenceRow,
-        _evidence_row(source, locator, [r.subject for r in reviews], row_locators),
+        _evidence_row(source, quoted, locator, [r.subject for r in reviews], row_locators),
         subject=lambda i: URIRef(f"{claim}#evidence-{i}"),
     )
     _label_shared_locators(node, row_locators)
@@ -116,7 +117,7 @@ def _missing_metadata(record: Node):
     return build
 
 
-def _locator(source: URIRef | None):
+def _locator(source: URIRef | None, stated: tuple):
     def build(node: Node) -> None:
         ctx = node.ctx
         node.type(KG.Locator, OA.SpecificResource)
@@ -146,12 +147,12 @@ def _locator(source: URIRef | None):
             if sha is not None:
                 node.emit("artifact_sha256", OA.hasSource, artifact_iri(source, sha), sha)
             else:
-                ctx.add(node.subject, OA.hasSource, source)
+                ctx.add_implied(node.subject, OA.hasSource, source, stated)
     return build
 
 
 def _evidence_row(
-    source: URIRef | None, locator: URIRef, reviews: list[URIRef],
+    source: URIRef | None, quoted: tuple, locator: URIRef, reviews: list[URIRef],
     row_locators: dict[URIRef, URIRef],
 ):
     def build(node: Node, position: int) -> None:
@@ -163,8 +164,9 @@ def _evidence_row(
         node.concept("citation", KG.citationType)
         cited = node.ref("source", CITO.citesAsEvidence, "source")
         if cited is None and source is not None:
-            ctx.add(node.subject, CITO.citesAsEvidence, source)
-        own = node.child("locator", KG.locator, _locator(cited or source),
+            ctx.add_implied(node.subject, CITO.citesAsEvidence, source, quoted)
+        stated = (node.subject, CITO.citesAsEvidence, cited) if cited is not None else quoted
+        own = node.child("locator", KG.locator, _locator(cited or source, stated),
                          subject=URIRef(f"{node.subject}-locator"))
         if own is None:
             ctx.add(node.subject, KG.locator, locator)

@@ -98,6 +98,10 @@ class GraphStore(ABC):
         """The version published now: what a handle opened now would read. When it differs
         from :meth:`version`, a newer write has been published since this handle opened."""
         return self.version()
+    def spool_dir(self) -> Path | None:
+        """Where a load spools the quads it will write (None: the system's temporary
+        directory)."""
+        return None
 
     @abstractmethod
     def manifest(self) -> Manifest:

@@ -7,12 +7,14 @@ Layout of the store directory::
       v-1764491234567890123/             a pyoxigraph (RocksDB) directory
       v-1764491234567890123.manifest.sqlite   its load manifest (which file each graph came from)
       write.lock                         held by the one process that writes
+      kg-load-*/                         a load's spool (chunks of N-Quads), while it runs
 
 A write never touches the live version: it checkpoints it into a new version (hard
 links, milliseconds), changes that one (a SPARQL Update for small batches; dropping the
 graphs and bulk-loading their quads for large ones), then repoints ``live`` with one
 atomic rename. A crash leaves ``live`` on the old version; readers that opened it keep a
 consistent snapshot; the next reader (or a server checking ``live``) sees the new one.
+The next writer removes what a crashed one left (its unfinished version and spool).
 """
 
 from __future__ import annotations
@@ -93,6 +95,7 @@ class EmbeddedStore(GraphStore):
             raise StoreError(f"the store at {path} is open for writing in another process "
                              "(one writer at a time); stop it or wait") from None
         self.version_dir = live_version(path)
+        _remove_leftovers(path, self.version_dir)
         self._store = (self._open(self.version_dir, read_only=True) if self.version_dir
                        else ox.Store())
 
@@ -223,6 +226,9 @@ class EmbeddedStore(GraphStore):
         self._manifest = dict(manifest) if manifest is not None else None
         _prune(self.path, keep={new})
 
+    def spool_dir(self) -> Path | None:
+        # Beside the versions: a spool a killed writer leaves is removed by the next one.
+        return self.path
     def snapshot(self, target: Path) -> bool:
         if self.path is None or self.version_dir is None:
             return False
@@ -397,10 +403,38 @@ def _remove_version(version: Path) -> None:
     path.with_name(path.name + ".tmp").unlink(missing_ok=True)
 
 
+def _remove_leftovers(root: Path, live: Path | None) -> None:
+    """Remove what a writer that died (SIGKILL, power loss) left behind: the version it was
+    writing, which never went live, its manifest, its temporary link and its spool file.
+    Only the holder of the write lock calls this, and only the lock holder writes, so
+    nothing removed here is in use; readers only ever open the live version."""
+    def newer(version: Path) -> bool:
+        return live is None or _stamp(version) > _stamp(live)
+
+    for version in root.glob("v-*"):
+        if version.is_dir() and newer(version):
+            _remove_version(version)
+    for manifest in root.glob("v-*.manifest.*"):
+        if not manifest.with_name(manifest.name.split(".", 1)[0]).is_dir():
+            manifest.unlink(missing_ok=True)
+    for temporary in root.glob(f".{LIVE}-*"):
+        temporary.unlink(missing_ok=True)
+    for spool in root.glob("kg-load-*"):
+        shutil.rmtree(spool, ignore_errors=True)
+
+
+def _stamp(version: Path) -> int:
+    """The time a version was made, from its name (v-<nanoseconds>)."""
+    try:
+        return int(version.name.removeprefix("v-"))
+    except ValueError:
+        return -1
+
+
 def _prune(root: Path, keep: set[Path]) -> None:
     """Drop old versions, keeping the newest few (a reader may still hold the previous one;
     its open files stay readable after the unlink in any case)."""
-    versions = sorted((p for p in root.glob("v-*") if p.is_dir()), key=lambda p: p.name)
+    versions = sorted((p for p in root.glob("v-*") if p.is_dir()), key=_stamp)
     for old in versions[:-KEEP_VERSIONS]:
         if old not in keep:
             _remove_version(old)

@@ -47,6 +47,9 @@ def schema_org(view: RecordView, root: str) -> Markup:
             "datePublished": source.date,
             **({"url": source.pdf_url} if source.pdf_url else {}),
         }
-    # "</" cannot end the script element early once escaped.
-    text = json.dumps(data, ensure_ascii=False, indent=1).replace("</", "<\\/")
+    # Inside <script> the HTML parser looks for "</script" and treats "<!--" specially: with
+    # "<", ">" and "&" written as JSON escapes no value can end or derail the element.
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
+        text = text.replace(char, escape)
     return Markup(text)

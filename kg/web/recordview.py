@@ -126,6 +126,7 @@ class ViewBase:
         self.base = base
         #: A page of a past release links to the other nodes as that release holds them.
         self.release = release
+        self._sources: dict[Term, SourceView] = {}
 
     def href(self, term: Term | None) -> str:
         """Where the browser shows a node: our path for our IRIs, the IRI itself otherwise."""
@@ -160,6 +161,11 @@ class ViewBase:
         """A source document with its checked artifact, as pages and citation tags need it."""
         if node is None:
             return None
+        if node not in self._sources:  # a page names its source in many places
+            self._sources[node] = self._source(node)
+        return self._sources[node]
+
+    def _source(self, node: Term) -> SourceView:
         f = self.f
         people = creators(f, node)
         authors = [" ".join(p for p in (given, family) if p) for family, given in people]

@@ -154,7 +154,9 @@ def _table(doc: dict[str, Any], base: str) -> dict[str, Any]:
                 row.append(("", ""))
             elif term["type"] == "uri":
                 value = term["value"]
-                href = "/" + value[len(base):] if value.startswith(base) else value
+                # Only web IRIs become links: a query can make any IRI ("javascript:...").
+                href = ("/" + value[len(base):] if value.startswith(base)
+                        else value if value.startswith(("http://", "https://")) else "")
                 row.append((value, href))
             else:
                 row.append((term["value"], ""))

@@ -48,6 +48,7 @@ class AppState:
         self._catalog_store: GraphStore | None = None
         self._building: threading.Thread | None = None
         self._first_catalog = threading.Lock()
+        self._prebuilt: tuple[str | None, Catalog] | None = None
         #: What runs /sparql queries (kg.web.sparql starts it).
         self.query_pool: QueryRunner | None = None
         #: Worker processes for /sparql?release= when the live store is remote.
@@ -102,8 +103,18 @@ class AppState:
                 return self._catalog
         with self._first_catalog:  # one build at a time, the others wait for it
             if self._catalog is None:
-                self._set_catalog(Catalog.from_store(store), store)
+                prebuilt = self._prebuilt
+                self._prebuilt = None
+                if prebuilt is not None and prebuilt[0] == store.version():
+                    self._set_catalog(prebuilt[1], store)
+                else:
+                    self._set_catalog(Catalog.from_store(store), store)
             return self._catalog  # type: ignore[return-value]
+
+    def use_index(self, version: str | None, catalog: Catalog) -> None:
+        """Start with an index already built for ``version`` (used if the store still is
+        at that version when the index is first needed)."""
+        self._prebuilt = (version, catalog)
 
     def _build(self, store: GraphStore) -> None:
         try:
@@ -139,6 +150,16 @@ class AppState:
     @property
     def terms(self) -> Terms:
         return load_terms()
+
+
+def build_index(settings: Settings) -> tuple[str | None, Catalog]:
+    """The index of the store's version now: ``kg serve`` builds it once, before it starts
+    its worker processes, which then share it instead of each building its own.
+
+    :raises StoreError: when the store cannot be read.
+    """
+    with open_store(settings, read_only=True) as store:
+        return store.version(), Catalog.from_store(store)
 
 
 def state(app: Flask | None = None) -> AppState:

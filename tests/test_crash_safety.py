@@ -1,0 +1,113 @@
+"""A `kg load` killed with SIGKILL in the middle of a bulk load loses nothing.
+
+A real subprocess loads a generated corpus into a store that holds the seed data; the
+test watches the store directory and kills the process once the bulk loader has
+written into the new version. The store must then hold exactly the old content or
+exactly the new (canonical dumps compared), and the next `kg load` must work and
+leave no trace of the dead writer.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import BASE, DATA, ROOT, open_test_store
+
+from kg.canonical import canonical_nquads
+from kg.load import load_paths
+from kg.store.embedded import live_version
+
+#: Records in the generated corpus: enough that the bulk load alone takes a second or
+#: more, so that the kill lands inside it.
+RECORDS = 1500
+
+
+def dump(store: Path) -> str:
+    with open_test_store(store, read_only=True) as reader:
+        return canonical_nquads(reader.quads())
+
+
+def kg_load(store: Path, *paths: Path, **popen) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen(
+        [sys.executable, "-m", "kg.cli", "--store", str(store), "load", *map(str, paths)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
+
+
+def bulk_load_started(store: Path, old: Path) -> bool:
+    """True once a version other than ``old`` holds a table file of its own: the
+    checkpoint's files are hard links of the old version's (two links), what the bulk
+    loader writes has one."""
+    for version in store.glob("v-*"):
+        if version == old or not version.is_dir():
+            continue
+        try:
+            if any(f.stat().st_nlink == 1 for f in version.glob("*.sst")):
+                return True
+        except FileNotFoundError:
+            continue
+    return False
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("corpus")
+    subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), str(RECORDS), "--seed", "3",
+                    "-o", str(out)], check=True, capture_output=True)
+    return out
+
+
+def test_sigkill_during_bulk_load(corpus: Path, tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    with open_test_store(store) as writer:
+        load_paths(writer, [DATA], BASE)
+    old_version = live_version(store)
+    assert old_version is not None
+    before = dump(store)
+
+    proc = kg_load(store, corpus, start_new_session=True)
+    deadline = time.monotonic() + 300
+    try:
+        while not bulk_load_started(store, old_version):
+            assert proc.poll() is None, f"kg load ended before the bulk load: {proc.stderr.read()}"
+            assert time.monotonic() < deadline, "the bulk load never started"
+            time.sleep(0.005)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # the load and any worker it started
+        proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+
+    # The dead writer's version never went live: readers see the old content, exactly.
+    after_kill_version = live_version(store)
+    after_kill = dump(store)
+    leftovers = [v for v in store.glob("v-*") if v.is_dir() and v != after_kill_version]
+    assert after_kill_version == old_version, "the kill landed after the switch"
+    assert after_kill == before
+    assert leftovers, "the half-written version is there to be cleaned"
+    assert list(store.glob("kg-load-*")), "and so is the dead load's spool"
+
+    # The next load works: the lock died with its holder; the half-written version and
+    # the spool go, and the old version stays as the one before the live one.
+    again = kg_load(store, corpus)
+    _, stderr = again.communicate(timeout=600)
+    assert again.returncode == 0, stderr
+    assert "Traceback" not in stderr
+    new_version = live_version(store)
+    assert new_version not in (None, old_version)
+    assert not any(v.exists() for v in leftovers)
+    assert {p.name for p in store.iterdir()} == {
+        "live", "write.lock", old_version.name, f"{old_version.name}.manifest.sqlite",
+        new_version.name, f"{new_version.name}.manifest.sqlite"}
+
+    # And it holds exactly what a load that was never interrupted gives.
+    clean = tmp_path / "clean"
+    with open_test_store(clean) as writer:
+        load_paths(writer, [DATA], BASE)
+        load_paths(writer, [corpus], BASE)
+    assert dump(store) == dump(clean)

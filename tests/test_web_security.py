@@ -1,0 +1,245 @@
+"""The served app against hostile clients and hostile data: security headers, CORS only
+for reads, no path traversal, no write over HTTP, and no script from a record's values
+(checked in Chromium)."""
+
+from __future__ import annotations
+
+import http.client
+import re
+import shutil
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import requests
+from conftest import DATA, SEED_ID, SEED_RECORD, SEED_SOURCE, running_server
+from test_broken_variants import break_file, setter
+
+RECORD = f"/record/{SEED_ID}"
+PAGES = ["/", "/records.json", "/records.csv", RECORD, RECORD + ".ttl", "/sparql",
+         "/sparql?query=ASK%7B%7D", "/static/style.css", "/healthz", "/record/no-such-record",
+         "/nothing/here"]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_security_headers_on_every_response(server: str, path: str) -> None:
+    response = requests.get(server + path)
+    csp = response.headers["Content-Security-Policy"]
+    directives = dict(d.strip().split(" ", 1) for d in csp.split(";"))
+    assert directives["script-src"] == "'self'"  # no 'unsafe-inline', no 'unsafe-eval'
+    assert "unsafe" not in csp
+    assert directives["frame-ancestors"] == "'none'"
+    assert directives["object-src"] == "'none'"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert response.headers["X-Frame-Options"] == "DENY"
+    assert response.headers["Access-Control-Allow-Origin"] == "*"  # GET only reads
+
+
+def test_no_inline_script_or_handler_in_the_pages(server: str) -> None:
+    for path in ["/", RECORD, "/sparql", "/sparql?canned=results-for-model&model=NT+2.5B",
+                 f"/source/{Path(SEED_SOURCE).stem}", "/agent/claude"]:
+        html = requests.get(server + path).text
+        for tag in re.findall(r"<script\b[^>]*>", html):
+            # Data blocks are never executed; a script of ours comes from a static file.
+            assert 'type="application/ld+json"' in tag or " src=" in tag, (path, tag)
+        assert not re.search(r"<[^>]+\son[a-z]+\s*=", html), path
+        assert "javascript:" not in html and " style=" not in html, path
+
+
+def test_cors_for_reads_only(server: str) -> None:
+    for method in ("HEAD", "GET"):
+        response = requests.request(method, server + "/records.json")
+        assert response.headers["Access-Control-Allow-Origin"] == "*"
+    query = requests.post(server + "/sparql", data={"query": "ASK {}"},
+                          headers={"Accept": "application/sparql-results+json"})
+    assert query.status_code == 200
+    assert query.headers["Access-Control-Allow-Origin"] == "*"  # a query by POST only reads
+    bad = requests.post(server + "/sparql", data={"query": "SELECT WHERE"})
+    assert bad.status_code == 400 and bad.headers["Access-Control-Allow-Origin"] == "*"
+    preflight = requests.options(server + "/sparql", headers={
+        "Origin": "https://elsewhere.example", "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type"})
+    assert preflight.status_code == 204
+    assert preflight.headers["Access-Control-Allow-Origin"] == "*"
+    assert "PUT" not in preflight.headers["Access-Control-Allow-Methods"]
+    for method in ("POST", "PUT", "DELETE", "PATCH"):
+        response = requests.request(method, server + "/records.json")
+        assert "Access-Control-Allow-Origin" not in response.headers, method
+    assert "Access-Control-Allow-Origin" not in requests.options(server + RECORD).headers
+
+
+@pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH", "POST"])
+@pytest.mark.parametrize("path", ["/", RECORD, "/records.json", "/static/style.css",
+                                  "/record/new-record", "/healthz"])
+def test_no_write_over_http(server: str, method: str, path: str) -> None:
+    response = requests.request(method, server + path, data=b"kind: record\nid: x\n",
+                                headers={"Content-Type": "application/yaml"})
+    assert response.status_code == 405, (method, path, response.status_code)
+
+
+@pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH"])
+def test_no_write_to_the_sparql_endpoint(server: str, method: str) -> None:
+    assert requests.request(method, server + "/sparql", data="x").status_code == 405
+
+
+UPDATE = "INSERT DATA { GRAPH <urn:x> { <urn:a> <urn:b> <urn:c> } }"
+
+
+@pytest.mark.parametrize("request_args", [
+    {"method": "POST", "data": {"update": UPDATE}},
+    {"method": "POST", "data": UPDATE, "headers": {"Content-Type": "application/sparql-update"}},
+    {"method": "POST", "data": UPDATE, "headers": {"Content-Type": "application/sparql-query"}},
+    {"method": "POST", "data": {"query": "DROP ALL"}},
+    {"method": "GET", "params": {"query": "CLEAR DEFAULT"}},
+    {"method": "GET", "params": {"update": UPDATE}},
+    {"method": "GET", "params": {"query": "LOAD <http://127.0.0.1:1/x.ttl>"}},
+], ids=["form-update", "sparql-update", "update-as-query", "drop-all", "get-clear",
+        "get-update", "load"])
+def test_sparql_updates_are_refused(server: str, request_args: dict) -> None:
+    before = requests.get(server + "/sparql", params={"query": "SELECT (COUNT(*) AS ?n) { GRAPH ?g { ?s ?p ?o } }"},
+                          headers={"Accept": "text/csv"}).text
+    args = dict(request_args)
+    response = requests.request(args.pop("method"), server + "/sparql", **args)
+    assert response.status_code == 403, response.text[:300]
+    assert "read-only" in response.text
+    after = requests.get(server + "/sparql", params={"query": "SELECT (COUNT(*) AS ?n) { GRAPH ?g { ?s ?p ?o } }"},
+                         headers={"Accept": "text/csv"}).text
+    assert after == before
+
+
+TRAVERSALS = [
+    "/static/../../pyproject.toml",
+    "/static/%2e%2e/%2e%2e/pyproject.toml",
+    "/static/..%2f..%2fpyproject.toml",
+    "/static/..%252f..%252fpyproject.toml",
+    "/static/%2e%2e%2f%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+    "/static//etc/passwd",
+    "/static/%2fetc%2fpasswd",
+    "/static/..\\..\\pyproject.toml",
+    "/static/style.css/../../../pyproject.toml",
+    "/record/..%2f..%2f..%2fetc%2fpasswd",
+    "/record/../../../etc/passwd",
+    "/record/%2e%2e/%2e%2e/etc/passwd.ttl",
+    "/source/..%2f..%2fdata%2fsources",
+    "/records.%2e%2e%2fpyproject",
+    "/../../../../etc/passwd",
+    "/%2e%2e/%2e%2e/etc/passwd",
+    "//etc/passwd",
+]
+
+
+@pytest.mark.parametrize("path", TRAVERSALS)
+def test_no_path_traversal(served, path: str) -> None:
+    # http.client sends the path exactly as written (requests would normalize "../").
+    where = urlsplit(served.url)
+    connection = http.client.HTTPConnection(where.hostname, where.port, timeout=10)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        body = response.read().decode("utf-8", "replace")
+    finally:
+        connection.close()
+    assert "root:x:0:0" not in body and "[project]" not in body and "kind: source" not in body
+    assert response.getheader("Content-Security-Policy")
+    if response.status == 308:  # "//" merged into "/": a redirect within the site, to a 404
+        location = response.getheader("Location")
+        assert location.startswith((served.url + "/", "/")) and ".." not in location
+        assert requests.get(requests.compat.urljoin(served.url, location)).status_code == 404
+    else:
+        assert response.status in (400, 404, 405), (path, response.status)
+
+
+def test_static_files_are_served(server: str) -> None:
+    response = requests.get(server + "/static/style.css")
+    assert response.status_code == 200 and response.headers["Content-Type"].startswith("text/css")
+
+
+# -- hostile values in the data, in a real browser -------------------------------------------
+
+TITLE = ("<script>window.__xss = 'title'</script>\"><img src=x onerror=\"window.__xss='img'\">"
+         "<!--<script>")
+QUOTE = "</script><script>window.__xss='quote'</script>'><img src=x onerror=alert(1)>"
+SOURCE_TITLE = "\"><script>window.__xss='meta'</script><meta http-equiv=refresh content=0;url=//x>"
+AGENT_LABEL = "<svg onload=\"window.__xss='svg'\"></svg>&amp; <b>bold</b>"
+
+
+@pytest.fixture(scope="module")
+def hostile_server(tmp_path_factory):
+    """`kg serve` over data whose record, source and agent hold markup."""
+    root = tmp_path_factory.mktemp("hostile-web")
+    data = root / "data"
+    shutil.copytree(DATA, data)
+    break_file(data, SEED_RECORD, setter("title", value=TITLE))
+    break_file(data, SEED_RECORD, setter("locator", "quote", value=QUOTE))
+    break_file(data, SEED_SOURCE, setter("title", value=SOURCE_TITLE))
+    break_file(data, "agents/claude.yaml", setter("label", value=AGENT_LABEL))
+    with running_server(root) as served:
+        yield served.url
+
+
+@pytest.fixture
+def watched(page):
+    """A page that records every dialog, page error and CSP report."""
+    events: list[str] = []
+    page.on("dialog", lambda dialog: (events.append(f"dialog {dialog.message}"), dialog.dismiss()))
+    page.on("pageerror", lambda error: events.append(f"pageerror {error}"))
+    page.on("console", lambda message: events.append(f"console {message.text}")
+            if "Content Security Policy" in message.text else None)
+    return page, events
+
+
+def assert_nothing_ran(page, events: list[str]) -> None:
+    assert page.evaluate("window.__xss") is None
+    assert events == []
+    assert page.locator("img[src=x]").count() == 0
+    assert page.locator("svg").count() == 0
+    # Data blocks, and scripts of ours from static files (the "Copy BibTeX" button) only.
+    scripts = page.locator("script").evaluate_all(
+        "els => els.map(e => e.src ? new URL(e.src).pathname : e.type)")
+    assert all(s == "application/ld+json" or s.startswith("/static/") for s in scripts), scripts
+
+
+def test_markup_in_a_record_is_shown_as_text(hostile_server: str, watched) -> None:
+    page, events = watched
+    page.goto(f"{hostile_server}{RECORD}")
+    for summary in page.locator("details > summary").all():
+        summary.click()
+    assert_nothing_ran(page, events)
+    assert page.inner_text("h1") == TITLE
+    assert page.title().startswith(TITLE)
+    body = page.inner_text("body")
+    assert QUOTE in body and SOURCE_TITLE in body and AGENT_LABEL in body
+    assert page.locator("meta[name=citation_title]").get_attribute("content") == SOURCE_TITLE
+    assert page.locator("meta[http-equiv]").count() == 0
+    data = page.locator("script[type='application/ld+json']").evaluate("e => JSON.parse(e.text)")
+    assert data["name"] == TITLE and data["citation"]["name"] == SOURCE_TITLE
+    # Everything after the JSON-LD block is still there: "<!--<script>" did not swallow it.
+    assert page.locator("body > footer").count() == 1
+
+
+@pytest.mark.parametrize(("path", "shown"), [
+    ("/", TITLE),
+    ("/?q=%3Cscript%3Ewindow.__xss%3D1%3C%2Fscript%3E", "<script>window.__xss=1</script>"),
+    (f"/source/{Path(SEED_SOURCE).stem}", SOURCE_TITLE),
+    ("/agent/claude", AGENT_LABEL),
+    ("/sparql?query=SELECT+%3Ft+WHERE+%7B+%3Fr+%3Chttp%3A%2F%2Fpurl.org%2Fdc%2Fterms%2Ftitle%3E+%3Ft+%7D",
+     TITLE),
+], ids=["index", "search", "source", "agent", "sparql"])
+def test_markup_on_other_pages_is_shown_as_text(
+    hostile_server: str, watched, path: str, shown: str,
+) -> None:
+    page, events = watched
+    page.goto(hostile_server + path)
+    assert_nothing_ran(page, events)
+    assert shown in page.inner_text("body")
+
+
+def test_a_query_made_javascript_iri_is_no_link(hostile_server: str, watched) -> None:
+    page, events = watched
+    query = 'SELECT ?x WHERE { BIND(IRI("javascript:window.__xss=\'link\'") AS ?x) }'
+    page.goto(hostile_server + "/sparql?" + requests.compat.urlencode({"query": query}))
+    cell = page.locator("table.results td").first
+    assert cell.inner_text() == "javascript:window.__xss='link'"
+    assert cell.locator("a").count() == 0
+    assert_nothing_ran(page, events)
