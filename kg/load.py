@@ -155,7 +155,11 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
                 manifest[o.graph] = o.entry
             if not same_schema:
                 graphs |= ontology_graph_names()
-            manifest[SCHEMA_ENTRY] = ManifestEntry("shapes/ and ontology/", schema)
+            # Validated under the new shapes only when every loaded file was: a partial load
+            # keeps the old mark, so the next full load revalidates the rest.
+            if same_schema or all(e.file in files for g, e in manifest.items()
+                                  if g != SCHEMA_ENTRY):
+                manifest[SCHEMA_ENTRY] = ManifestEntry("shapes/ and ontology/", schema)
             if not (outcomes or removed or stale or not same_schema):
                 staged.abort()
             elif late and type(staged) is not StagedWrite:

@@ -233,3 +233,17 @@ def test_an_id_that_another_loaded_file_holds_is_refused(
     assert load(store_backend, data_copy).changed == 1
     with store_backend.open(read_only=True) as store:
         assert store.manifest()[f"{BASE}agent/claude"].file == str(copy)
+
+
+def test_a_partial_load_under_new_shapes_leaves_the_rest_to_revalidate(
+    data_copy: Path, store_backend: Backend,
+) -> None:
+    load(store_backend, data_copy)
+    with store_backend.open() as store:  # as if the data was loaded under other shapes
+        manifest = store.manifest()
+        manifest[SCHEMA_ENTRY] = manifest[SCHEMA_ENTRY]._replace(sha256="0" * 64)
+        store.replace_graphs({}, (), manifest)
+    assert load(store_backend, data_copy / AGENT_FILE).changed == 1
+    # the other files were not validated under the current shapes: a full load does them
+    assert load(store_backend, data_copy).changed == DATA_FILES
+    assert load(store_backend, data_copy).changed == 0
