@@ -20,7 +20,8 @@ or the ones named by --corpora/--stores, which are only read), in this one comma
   on a copy of the store's live version, alternately, ``--query-runs`` times each (the
   median); a query oxigraph itself does not answer within ``--query-cap`` seconds is not
   compared; both return every row (KG_MAX_ROWS raised);
-- the server's resident memory (all its processes) after warm-up and after the run.
+- the server's resident memory (all its processes) after warm-up and after the run, and
+  the CPU time its processes used per request in each phase (from /proc).
 
 The load generator is Python threads with http.client in this process: on a small
 machine it competes with the server for the CPU, which the healthz row shows.
@@ -64,6 +65,8 @@ class Run:
     errors: int = 0
     statuses: dict[int, int] = field(default_factory=dict)
     seconds: float = 0.0
+    #: the server's CPU seconds over the phase, per answered request, in ms
+    cpu_ms: float = float("nan")
 
     def pct(self, q: float) -> float:
         data = sorted(self.latencies)
@@ -133,8 +136,8 @@ def load(host: str, port: int, paths: list[str], *, rate: float | None, seconds:
     return run
 
 
-def rss_mb(pid: int) -> float:
-    """Resident memory of a process and all its descendants, in MB."""
+def tree(pid: int) -> list[int]:
+    """A process and all its descendants."""
     children: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -143,10 +146,18 @@ def rss_mb(pid: int) -> float:
             except (OSError, IndexError, ValueError):
                 continue
             children.setdefault(ppid, []).append(int(entry.name))
-    total, todo = 0, [pid]
+    found, todo = [], [pid]
     while todo:
         current = todo.pop()
+        found.append(current)
         todo += children.get(current, [])
+    return found
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process and all its descendants, in MB."""
+    total = 0
+    for current in tree(pid):
         try:
             for line in Path(f"/proc/{current}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -154,6 +165,19 @@ def rss_mb(pid: int) -> float:
         except OSError:
             pass
     return total / 1024
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time the processes have used: what a request costs the server,
+    which the machine's other load does not change much (latency it does)."""
+    ticks = 0
+    for current in pids:
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            pass
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 class Server:
@@ -307,17 +331,17 @@ def one_size(n: int, args: argparse.Namespace, work: Path) -> dict:
         for path in record_paths[:200]:
             kg.get(path)
         result["rss_warm_mb"] = rss_mb(kg.proc.pid)
+        pids = tree(kg.proc.pid)
+        phases = (("healthz", ["/healthz"], args.rate), ("record", record_paths, args.rate),
+                  ("max", record_paths[::-1], None), ("index", index_paths, args.index_rate))
         for _ in range(args.repeat):
             rep = {}
-            host, port, conns = kg.host, kg.port, args.connections
-            rep["healthz"] = load(host, port, ["/healthz"], rate=args.rate,
-                                  seconds=args.seconds, connections=conns)
-            rep["record"] = load(host, port, record_paths, rate=args.rate, seconds=args.seconds,
-                                 connections=conns)
-            rep["max"] = load(host, port, record_paths[::-1], rate=None, seconds=args.seconds,
-                              connections=conns)
-            rep["index"] = load(host, port, index_paths, rate=args.index_rate,
-                                seconds=args.seconds, connections=conns)
+            for phase, paths, rate in phases:
+                before = cpu_seconds(pids)
+                rep[phase] = load(kg.host, kg.port, paths, rate=rate, seconds=args.seconds,
+                                  connections=args.connections)
+                rep[phase].cpu_ms = ((cpu_seconds(pids) - before) * 1000
+                                     / max(1, len(rep[phase].latencies)))
             result["repeats"].append(rep)
         result["rss_after_mb"] = rss_mb(kg.proc.pid)
     finally:
@@ -359,7 +383,8 @@ def _free_port() -> int:
 
 def report(results: list[dict], args: argparse.Namespace) -> str:
     lines = ["| records | phase | rate asked | achieved req/s | p50 ms | p99 ms | max ms | "
-             "non-200 / errors | p50 / healthz p50 |", "|---|---|---|---|---|---|---|---|---|"]
+             "non-200 / errors | p50 / healthz p50 | server CPU ms / request |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for res in results:
         for i, rep in enumerate(res["repeats"]):
             floor = rep["healthz"].pct(0.5)
@@ -370,13 +395,13 @@ def report(results: list[dict], args: argparse.Namespace) -> str:
                 lines.append(
                     f"| {res['n']:,} | {phase} (run {i + 1}) | {asked} | {run.rate:,.0f} | "
                     f"{run.pct(0.5):.1f} | {run.pct(0.99):.1f} | {run.pct(1.0):.0f} | "
-                    f"{bad} / {run.errors} | {run.pct(0.5) / floor:.1f} |")
+                    f"{bad} / {run.errors} | {run.pct(0.5) / floor:.1f} | {run.cpu_ms:.2f} |")
     lines += ["", "| records | start-up s | of which index build s | server RSS after warm-up MB"
               " | after the run MB | store untouched |", "|---|---|---|---|---|---|"]
     for res in results:
         lines.append(f"| {res['n']:,} | {res['startup_s']:.1f} | {res['index_build_s']:.1f} | "
                      f"{res['rss_warm_mb']:,.0f} | {res['rss_after_mb']:,.0f} | "
-                     f"{res['store_untouched']} |")
+                     f"{res.get('store_untouched', '—')} |")
     if any("sparql" in res for res in results):
         lines += ["", "| records | canned query | rows | /sparql s | oxigraph serve s | ratio |",
                   "|---|---|---|---|---|---|"]
