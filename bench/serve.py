@@ -18,9 +18,10 @@ or the ones named by --corpora/--stores, which are only read), in this one comma
 - **/sparql vs oxigraph**: each canned query, as the same text (parameters as a trailing
   VALUES clause), sent to /sparql and to `oxigraph serve-read-only --union-default-graph`
   on a copy of the store's live version, alternately, ``--query-runs`` times each (the
-  median); a query oxigraph itself cannot answer within ``--query-cap`` seconds is not
+  median); a query oxigraph itself does not answer within ``--query-cap`` seconds is not
   compared; both return every row (KG_MAX_ROWS raised);
-- the server's resident memory (all its processes) after warm-up and after the run.
+- the server's resident memory (all its processes) after warm-up and after the run, and
+  the CPU time its processes used per request in each phase (from /proc).
 
 The load generator is Python threads with http.client in this process: on a small
 machine it competes with the server for the CPU, which the healthz row shows.
@@ -64,6 +65,8 @@ class Run:
     errors: int = 0
     statuses: dict[int, int] = field(default_factory=dict)
     seconds: float = 0.0
+    #: the server's CPU seconds over the phase, per answered request, in ms
+    cpu_ms: float = float("nan")
 
     def pct(self, q: float) -> float:
         data = sorted(self.latencies)
@@ -133,8 +136,8 @@ def load(host: str, port: int, paths: list[str], *, rate: float | None, seconds:
     return run
 
 
-def rss_mb(pid: int) -> float:
-    """Resident memory of a process and all its descendants, in MB."""
+def tree(pid: int) -> list[int]:
+    """A process and all its descendants."""
     children: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -143,10 +146,18 @@ def rss_mb(pid: int) -> float:
             except (OSError, IndexError, ValueError):
                 continue
             children.setdefault(ppid, []).append(int(entry.name))
-    total, todo = 0, [pid]
+    found, todo = [], [pid]
     while todo:
         current = todo.pop()
+        found.append(current)
         todo += children.get(current, [])
+    return found
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process and all its descendants, in MB."""
+    total = 0
+    for current in tree(pid):
         try:
             for line in Path(f"/proc/{current}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -154,6 +165,19 @@ def rss_mb(pid: int) -> float:
         except OSError:
             pass
     return total / 1024
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time the processes have used: what a request costs the server,
+    which the machine's other load does not change much (latency it does)."""
+    ticks = 0
+    for current in pids:
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            pass
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 class Server:
@@ -193,8 +217,8 @@ class Server:
         self.startup_seconds = time.perf_counter() - started
 
     def get(self, path: str, body: bytes | None = None, headers: dict[str, str] | None = None,
-            ) -> tuple[int, bytes]:
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=3600)
+            timeout: float = 3600) -> tuple[int, bytes]:
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
         try:
             conn.request("POST" if body is not None else "GET", path, body=body,
                          headers=headers or {})
@@ -240,41 +264,44 @@ def canned(corpus: Path) -> dict[str, str]:
     return texts
 
 
-def sparql_ratio(kg: Server, oxigraph: Server, texts: dict[str, str], runs: int, cap: float,
+def sparql_ratio(kg: Server, start_oxigraph, texts: dict[str, str], runs: int, cap: float,
                  ) -> list[tuple[str, float | None, float | None, int]]:
     """(query, kg median s, oxigraph median s, rows) per canned query, alternating; a query
-    that oxigraph serve cannot answer within ``cap`` seconds (its own time limit) once is
-    not compared (None)."""
+    that oxigraph serve does not answer within ``cap`` seconds is not compared (None), and
+    that server is replaced (a query streaming its answer runs on past its own limit)."""
     accept = {"Accept": "application/sparql-results+json",
               "Content-Type": "application/x-www-form-urlencoded"}
+    oxigraph = start_oxigraph()
     out = []
-    for name, text in texts.items():
-        mine: list[float] = []
-        theirs: list[float] = []
-        rows = -1
-        body = urllib.parse.urlencode({"query": text}).encode()
-        for _ in range(runs):
-            for server, times, path in ((oxigraph, theirs, "/query"), (kg, mine, "/sparql")):
-                started = time.perf_counter()
-                status, answer = server.get(path, body, accept)
-                took = time.perf_counter() - started
+    try:
+        for name, text in texts.items():
+            mine: list[float] = []
+            theirs: list[float] = []
+            rows = -1
+            body = urllib.parse.urlencode({"query": text}).encode()
+            for _ in range(runs):
                 try:
+                    started = time.perf_counter()
+                    status, answer = oxigraph.get("/query", body, accept, timeout=cap)
+                    theirs.append(time.perf_counter() - started)
                     count = len(json.loads(answer)["results"]["bindings"])
-                except ValueError:  # cut by oxigraph's time limit, or kg's
-                    count = None
-                if status != 200 or count is None:
-                    if server is oxigraph and took >= cap:
-                        break
-                    raise SystemExit(f"{name} on {path}: HTTP {status}: {answer[:300]!r}")
-                times.append(took)
-                assert rows in (-1, count), (name, rows, count)
+                except (OSError, ValueError):  # over the cap, or cut by its own limit
+                    oxigraph.stop()
+                    oxigraph = start_oxigraph()
+                    theirs = []
+                    break
+                started = time.perf_counter()
+                status, mine_answer = kg.get("/sparql", body, accept)
+                mine.append(time.perf_counter() - started)
+                if status != 200:
+                    raise SystemExit(f"{name} on /sparql: HTTP {status}: {mine_answer[:300]!r}")
+                assert len(json.loads(mine_answer)["results"]["bindings"]) == count, name
                 rows = count
-            else:
-                continue
-            break  # over the cap: not compared
-        out.append((name, statistics.median(mine) if mine else None,
-                    statistics.median(theirs) if theirs and mine else None, rows))
-        print(f"  {name}: {out[-1]}", file=sys.stderr, flush=True)
+            out.append((name, statistics.median(mine) if theirs else None,
+                        statistics.median(theirs) if theirs else None, rows))
+            print(f"  {name}: {out[-1]}", file=sys.stderr, flush=True)
+    finally:
+        oxigraph.stop()
     return out
 
 
@@ -304,39 +331,42 @@ def one_size(n: int, args: argparse.Namespace, work: Path) -> dict:
         for path in record_paths[:200]:
             kg.get(path)
         result["rss_warm_mb"] = rss_mb(kg.proc.pid)
+        pids = tree(kg.proc.pid)
+        phases = (("healthz", ["/healthz"], args.rate), ("record", record_paths, args.rate),
+                  ("max", record_paths[::-1], None), ("index", index_paths, args.index_rate))
         for _ in range(args.repeat):
             rep = {}
-            host, port, conns = kg.host, kg.port, args.connections
-            rep["healthz"] = load(host, port, ["/healthz"], rate=args.rate,
-                                  seconds=args.seconds, connections=conns)
-            rep["record"] = load(host, port, record_paths, rate=args.rate, seconds=args.seconds,
-                                 connections=conns)
-            rep["max"] = load(host, port, record_paths[::-1], rate=None, seconds=args.seconds,
-                              connections=conns)
-            rep["index"] = load(host, port, index_paths, rate=args.index_rate,
-                                seconds=args.seconds, connections=conns)
+            for phase, paths, rate in phases:
+                before = cpu_seconds(pids)
+                rep[phase] = load(kg.host, kg.port, paths, rate=rate, seconds=args.seconds,
+                                  connections=args.connections)
+                rep[phase].cpu_ms = ((cpu_seconds(pids) - before) * 1000
+                                     / max(1, len(rep[phase].latencies)))
             result["repeats"].append(rep)
         result["rss_after_mb"] = rss_mb(kg.proc.pid)
     finally:
         kg.stop()
+    print(report([result], args), file=sys.stderr, flush=True)  # before the long part
     if args.query_runs:
         texts = canned(corpus)
         copy = work / f"oxigraph-{n}"
         shutil.rmtree(copy, ignore_errors=True)
         subprocess.run(["cp", "-a", str(live), str(copy)], check=True)
-        port = _free_port()
-        oxigraph = Server(["oxigraph", "serve-read-only", "--location", str(copy), "--bind",
+
+        def start_oxigraph() -> Server:
+            port = _free_port()
+            return Server(["oxigraph", "serve-read-only", "--location", str(copy), "--bind",
                            f"127.0.0.1:{port}", "--union-default-graph", "--timeout-s",
                            str(int(args.query_cap))], f"http://127.0.0.1:{port}")
+
         kg = Server([sys.executable, "-m", "kg.cli", "--store", str(store), "--data",
                      str(corpus), "serve", "--port", "0"], None)
         try:
             kg.get("/sparql?query=ASK%7B%7D")  # starts the query workers
-            result["sparql"] = sparql_ratio(kg, oxigraph, texts, args.query_runs,
+            result["sparql"] = sparql_ratio(kg, start_oxigraph, texts, args.query_runs,
                                             args.query_cap)
         finally:
             kg.stop()
-            oxigraph.stop()
             shutil.rmtree(copy, ignore_errors=True)
     after = sorted((p.name, p.stat().st_mtime_ns) for p in live.iterdir())
     result["store_untouched"] = before == after
@@ -353,7 +383,8 @@ def _free_port() -> int:
 
 def report(results: list[dict], args: argparse.Namespace) -> str:
     lines = ["| records | phase | rate asked | achieved req/s | p50 ms | p99 ms | max ms | "
-             "non-200 / errors | p50 / healthz p50 |", "|---|---|---|---|---|---|---|---|---|"]
+             "non-200 / errors | p50 / healthz p50 | server CPU ms / request |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for res in results:
         for i, rep in enumerate(res["repeats"]):
             floor = rep["healthz"].pct(0.5)
@@ -364,13 +395,13 @@ def report(results: list[dict], args: argparse.Namespace) -> str:
                 lines.append(
                     f"| {res['n']:,} | {phase} (run {i + 1}) | {asked} | {run.rate:,.0f} | "
                     f"{run.pct(0.5):.1f} | {run.pct(0.99):.1f} | {run.pct(1.0):.0f} | "
-                    f"{bad} / {run.errors} | {run.pct(0.5) / floor:.1f} |")
+                    f"{bad} / {run.errors} | {run.pct(0.5) / floor:.1f} | {run.cpu_ms:.2f} |")
     lines += ["", "| records | start-up s | of which index build s | server RSS after warm-up MB"
               " | after the run MB | store untouched |", "|---|---|---|---|---|---|"]
     for res in results:
         lines.append(f"| {res['n']:,} | {res['startup_s']:.1f} | {res['index_build_s']:.1f} | "
                      f"{res['rss_warm_mb']:,.0f} | {res['rss_after_mb']:,.0f} | "
-                     f"{res['store_untouched']} |")
+                     f"{res.get('store_untouched', '—')} |")
     if any("sparql" in res for res in results):
         lines += ["", "| records | canned query | rows | /sparql s | oxigraph serve s | ratio |",
                   "|---|---|---|---|---|---|"]
@@ -406,7 +437,7 @@ def main() -> None:
     args = parser.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="kg-serve-bench-"))
     work.mkdir(parents=True, exist_ok=True)
-    # both servers return every row; kg's time limit well above oxigraph's
+    # both servers return every row; kg's time limit well above the cap
     os.environ.setdefault("KG_MAX_ROWS", "100000000")
     os.environ.setdefault("KG_QUERY_TIMEOUT", str(args.query_cap * 5))
     ENV.update({"KG_MAX_ROWS": os.environ["KG_MAX_ROWS"],
