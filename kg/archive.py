@@ -159,6 +159,11 @@ class Archive:
         hashes = {row["id"].value: row["hash"].value for row in rows}
         return [(info, hashes.get(info.id)) for info in self.releases()]
 
+    def latest_holding(self, graph: str) -> ReleaseInfo | None:
+        """The newest release that holds a version of ``graph`` (None: none does)."""
+        held = [info for info, digest in self.history(graph) if digest is not None]
+        return held[-1] if held else None
+
     # -- one release ------------------------------------------------------------------------
     def release_dir(self, ident: str) -> Path:
         return self.path / "releases" / check_release_id(ident)

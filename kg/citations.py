@@ -7,8 +7,9 @@ citation is two items:
   paragraph or figure) and its kind. The CSL data schema (1.0) has no ``label`` on an
   item, since the label belongs to a cite; it rides in ``custom.label`` for a citation
   processor to put on the cite. ``note`` carries the locator in words.
-- the record itself, CSL type ``dataset``: its IRI, the newest claimgraph release that
-  holds it as ``version`` (none before a release), the date it was accessed.
+- the record itself, CSL type ``dataset``: its IRI, the claimgraph release it is cited
+  in as ``version`` (the newest release that holds it, or the release being browsed;
+  none before a first release), the date it was accessed.
 
 A source's citation is the source alone. BibTeX and RIS (:mod:`kg.citeformats`) are
 written from these items, so the three formats say the same.
@@ -22,10 +23,11 @@ from typing import Any
 import pyoxigraph as ox
 
 from . import namespaces as _ns
+from .archive import ReleaseInfo
 from .facts import Facts, Term
 from .namespaces import KG
 from .records import citable
-from .sparql import internal_query, to_term
+from .sparql import to_term
 from .store import GraphStore
 
 DCT, SCHEMA, DCAT = (str(ns) for ns in (_ns.DCTERMS, _ns.SCHEMA, _ns.DCAT))
@@ -43,9 +45,11 @@ CslItem = dict[str, Any]
 
 
 def csl_items(store: GraphStore, base: str, ident: str, accessed: dt.date | None = None,
-              found: tuple[str, list[ox.Quad]] | None = None) -> list[CslItem]:
+              found: tuple[str, list[ox.Quad]] | None = None,
+              release: ReleaseInfo | None = None) -> list[CslItem]:
     """The CSL-JSON items citing record or source ``ident``; ``found`` is what
-    :func:`kg.records.citable` gives for it, when the caller has it already.
+    :func:`kg.records.citable` gives for it, when the caller has it already; ``release``
+    is the claimgraph release a record is cited in (its ``version``), if any.
 
     :raises NotFoundError: when no record or source has the id.
     """
@@ -58,8 +62,6 @@ def csl_items(store: GraphStore, base: str, ident: str, accessed: dt.date | None
     source = facts.one(record, str(_ns.PROV.wasQuotedFrom))
     if source is not None:
         items.append(source_item(facts, source, facts.one(record, K + "locator")))
-    row = next(iter(store.query(internal_query("record-release").text, {"record": record})), None)
-    release = {k: row[k].value for k in ("id", "issued") if row[k] is not None} if row else {}
     items.append(record_item(facts, record, release, accessed or dt.datetime.now(dt.UTC).date()))
     return items
 
@@ -99,10 +101,9 @@ def source_item(facts: Facts, node: Term, locator: Term | None = None) -> CslIte
     return item
 
 
-def record_item(facts: Facts, record: Term, release: dict[str, str], accessed: dt.date
+def record_item(facts: Facts, record: Term, release: ReleaseInfo | None, accessed: dt.date
                 ) -> CslItem:
-    """The registry entry of a record as a CSL ``dataset`` item; ``release`` (``id``,
-    ``issued``) is the newest claimgraph release holding it, if any."""
+    """The registry entry of a record as a CSL ``dataset`` item, in ``release`` if any."""
     item: CslItem = {
         "id": facts.text(record, DCT + "identifier") or _local(record), "type": "dataset",
         "title": facts.text(record, DCT + "title"),
@@ -111,10 +112,9 @@ def record_item(facts: Facts, record: Term, release: dict[str, str], accessed: d
         "URL": record.value if isinstance(record, ox.NamedNode) else "",
         "accessed": {"date-parts": [[accessed.year, accessed.month, accessed.day]]},
     }
-    if release.get("id"):
-        item["version"] = release["id"]
-    if release.get("issued"):
-        item["issued"] = {"date-parts": [[int(p) for p in release["issued"][:10].split("-")]]}
+    if release is not None:
+        item["version"] = release.id
+        item["issued"] = {"date-parts": [[int(p) for p in release.issued[:10].split("-")]]}
     return item
 
 

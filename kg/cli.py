@@ -427,7 +427,8 @@ flashattention-checkpointing-zero2 --format bibtex
             path = write_run_crate(store, settings.base, ident, output)
             click.echo(f"kg: wrote {path}", err=True)
             return
-        body = export_one(store, settings.base, ident, fmt)
+        with Archive(settings.archive_dir) as archive:
+            body = export_one(store, settings.base, ident, fmt, archive=archive)
     if output is None:
         sys.stdout.buffer.write(body)
         return

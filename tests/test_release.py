@@ -281,3 +281,25 @@ def test_releases_of_either_store(kg, store_backend, data_copy: Path, tmp_path: 
     query = "SELECT ?h WHERE { ?r <https://w3id.org/claimgraph/ns#hardwareAsReported> ?h }"
     assert OLD_HARDWARE in kg(*where, "query", query, "--release", old, "-f", "csv").stdout
     assert NEW_HARDWARE in kg(*where, "query", query, "-f", "csv").stdout
+
+
+def test_a_record_citation_names_the_newest_release_holding_it(kg, data_copy: Path) -> None:
+    def cited() -> dict:
+        return json.loads(kg("export", SEED_ID, "--format", "csl-json").stdout)[-1]
+
+    kg("load")
+    assert "version" not in cited()  # before any release
+    old = kg("release", "--date", "2026-12-01").stdout.strip()
+    record = cited()
+    assert record["version"] == old and record["issued"] == {"date-parts": [[2026, 12, 1]]}
+    assert f"version = {{{old}}}" in kg("export", SEED_ID, "--format", "bibtex").stdout
+    assert f"ET  - {old}" in kg("export", SEED_ID, "--format", "ris").stdout
+    change_hardware(data_copy)
+    kg("load", str(data_copy))
+    assert cited()["version"] == old  # the change is in no release yet
+    new = kg("release", "--date", "2026-12-02").stdout.strip()
+    assert new != old and cited()["version"] == new
+    # A source is cited alone, with no registry version.
+    source = json.loads(kg("export", "saadat-fellay-2026-genomic-lm-efficiency",
+                           "--format", "csl-json").stdout)
+    assert all("version" not in item for item in source)

@@ -66,6 +66,17 @@ def test_a_record_page_at_an_old_release_shows_the_old_value(releases) -> None:
     assert OLD_HARDWARE in turtle and NEW_HARDWARE not in turtle
 
 
+def test_a_citation_names_the_release_read_or_the_newest(releases) -> None:
+    served, old, new = releases
+    latest = requests.get(served.url + RECORD + ".csl.json").json()
+    assert latest[-1]["version"] == new
+    then = requests.get(served.url + RECORD + ".csl.json", params={"release": old}).json()
+    assert then[-1]["version"] == old
+    assert then[-1]["issued"] == {"date-parts": [[2026, 12, 1]]}
+    bibtex = requests.get(served.url + RECORD + ".bib", params={"release": old}).text
+    assert f"version = {{{old}}}" in bibtex
+
+
 def test_the_record_page_lists_its_releases_with_hashes_and_the_diff(releases) -> None:
     served, old, new = releases
     page = requests.get(served.url + RECORD).text

@@ -10,6 +10,7 @@ from typing import Any
 import pyoxigraph as ox
 from flask import Blueprint, Response, render_template, request, url_for
 
+from ..archive import ReleaseInfo
 from ..catalog import FACETS, LISTING_FIELDS
 from ..errors import NotFoundError, UsageError
 from ..exports import CITATION_WRITERS, render
@@ -132,7 +133,7 @@ def resource(kind: str, name: str) -> Response:
                            CITABLE_OFFERED if kind in CITABLE else RDF_OFFERED,
                            suffix or request.args.get("format"))
     if media_type != "text/html":
-        return rdf_response(store, settings.base, kind, ident, quads, media_type)
+        return rdf_response(store, settings.base, kind, ident, quads, media_type, at)
 
     facts = Facts(quads, app.terms.graph)
     iri = ox.NamedNode(f"{settings.base}{kind}/{_quote(ident)}")
@@ -159,11 +160,13 @@ def resource(kind: str, name: str) -> Response:
 
 
 def rdf_response(store: GraphStore, base: str, kind: str, ident: str, quads: list[ox.Quad],
-                 media_type: str) -> Response:
+                 media_type: str, at: ReleaseInfo | None = None) -> Response:
     """The node as ``media_type``: an RDF syntax, JSON-LD (a record framed, anything else
-    compacted, our context inline), or a citation format (a download named for it)."""
+    compacted, our context inline), or a citation format (a download named for it, citing
+    release ``at`` when one is read, else the newest release holding the record)."""
     if media_type in CITATION_WRITERS or media_type == FORMATS["jsonld"]:
-        response = _respond(render(store, base, kind, ident, quads, media_type), media_type)
+        response = _respond(render(store, base, kind, ident, quads, media_type,
+                                   archive=state().archive, at=at), media_type)
         if media_type in CITATION_WRITERS:  # a download, named for the record
             response.mimetype_params["charset"] = "utf-8"
             response.headers["Content-Disposition"] = (
