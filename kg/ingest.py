@@ -33,16 +33,23 @@ from .datafiles import MAX_FILE_BYTES, display_name, find_data_files, read_data_
 from .errors import InvalidDataError, Problem
 from .mapping import intended_iri, map_file
 from .namespaces import RDF
-from .rdfterms import to_ox, to_quads
+from .rdfterms import nquads, to_ox
 from .shacl_engine import Deferred, Index
 from .store.base import ManifestEntry
 from .validation import Translator, duplicate_ids, engine
 from .vocabulary import load_terms
 
-_RDF_TYPE = ox.NamedNode(str(RDF.type))
+_RDF_TYPE = {RDF.type}  # a set: a membership test is a hash, not rdflib's __eq__
 
 #: Below this many files, starting worker processes costs more than it saves.
 PARALLEL_FROM = 300
+#: At most this many worker processes validate a batch.
+MAX_WORKERS = 8
+
+
+def worker_count() -> int:
+    """How many processes validate a large batch: one per core, at most MAX_WORKERS."""
+    return min(os.cpu_count() or 1, MAX_WORKERS)
 
 
 @dataclass
@@ -105,17 +112,14 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
     outcome.obligations = [Obligation(str(d.focus), str(d.path), str(d.value),
                                       str(d.constraints.shape)) for d in deferred]
     graph = str(mapped.graph)
-    quads = list(to_quads(mapped.triples, graph))
+    triples = mapped.triples
     outcome.graph = graph
     outcome.label, outcome.name, outcome.kind = mapped.label, datafile.name, datafile.kind
-    outcome.nquads = ox.serialize(quads, format=ox.RdfFormat.N_QUADS)
-    outcome.triples = len(quads)
-    outcome.types = [(q.subject.value, q.object.value) for q in quads  # blank nodes stay
-                     if q.predicate == _RDF_TYPE and isinstance(q.subject, ox.NamedNode)]
-    wanted = {str(p) for p in eng.sparql_predicates}
-    outcome.sparql_quads = ox.serialize(
-        [ox.Quad(q.subject, q.predicate, q.object) for q in quads if q.predicate.value in wanted],
-        format=ox.RdfFormat.N_QUADS)
+    outcome.nquads, outcome.triples = nquads(triples, graph)
+    outcome.types = [(str(s), str(o)) for s, p, o in triples  # blank nodes stay
+                     if p in _RDF_TYPE and isinstance(s, URIRef)]
+    wanted = eng.sparql_predicates
+    outcome.sparql_quads, _ = nquads([t for t in triples if t[1] in wanted], None)
     outcome.entry = ManifestEntry(os.path.abspath(path), hashlib.sha256(raw or b"").hexdigest(),
                                   stat.st_size, stat.st_mtime_ns)
     return outcome
@@ -156,7 +160,7 @@ def ingest(
 
 def _ingest(files, base, eng, external_types, progress, spool):
     jobs = [(path, base) for path in files]
-    workers = min(os.cpu_count() or 1, 8)
+    workers = worker_count()
     if len(jobs) >= PARALLEL_FROM and workers > 1:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             stream = pool.imap(ingest_file, jobs, chunksize=64)

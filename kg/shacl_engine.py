@@ -224,9 +224,10 @@ class Engine:
 
     @property
     def sparql_predicates(self) -> frozenset[URIRef]:
-        """Every predicate a SHACL-SPARQL constraint names (and rdf:type)."""
-        return frozenset({RDF.type}).union(
-            *(c.predicates for shape in self.node_shapes for c in shape.sparql))
+        """Every predicate a SHACL-SPARQL constraint names (rdf:type only where one uses
+        it: the focus nodes are chosen by type before a query runs)."""
+        return frozenset().union(*(c.predicates for shape in self.node_shapes
+                                   for c in shape.sparql))
 
     def _subclasses(self, cls: URIRef) -> set[URIRef]:
         return {c for c, supers in self.superclasses.items() if cls in supers} | {cls}
@@ -457,6 +458,9 @@ def _store(index: Overlay, predicates: frozenset[URIRef]) -> ox.Store:
 _PREFIX = re.compile(r"PREFIX\s+(\w*):\s*<([^>]*)>", re.IGNORECASE)
 _IRI = re.compile(r"<([^>\s]*)>")
 _PNAME = re.compile(r"(?<![\w?$])(\w+):(\w[\w.-]*)")
+_A = re.compile(r"(?<![\w?$:])a(?![\w:-])")
+_COMMENT = re.compile(r"#[^\n]*")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"' + r"|'(?:[^'\\]|\\.)*'")
 
 
 def _named_iris(query: str) -> frozenset[URIRef]:
@@ -467,6 +471,9 @@ def _named_iris(query: str) -> frozenset[URIRef]:
     body = _PREFIX.sub(" ", query)
     found = {URIRef(iri) for iri in _IRI.findall(body)}
     found |= {URIRef(prefixes[p] + local) for p, local in _PNAME.findall(body) if p in prefixes}
+    code = _COMMENT.sub(" ", _IRI.sub(" ", _STRING.sub(" ", body)))
+    if _A.search(code):  # the keyword "a" is rdf:type
+        found.add(RDF.type)
     return frozenset(found)
 
 

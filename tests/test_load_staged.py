@@ -26,6 +26,20 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
+@pytest.fixture(autouse=True)
+def spare_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Staging as on a machine with a core to spare beside the workers, whatever this
+    machine has."""
+    monkeypatch.setattr(kg.load, "worker_count", lambda: 0)
+
+
+def test_staging_needs_a_spare_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert kg.load.staging(kg.load.STAGE_FROM)
+    assert not kg.load.staging(kg.load.STAGE_FROM - 1)
+    monkeypatch.setattr(kg.load, "worker_count", lambda: 10**6)
+    assert not kg.load.staging(10**6)
+
+
 def load(store_dir: Path, *paths: Path):
     with open_test_store(store_dir) as store:
         return load_paths(store, list(paths), BASE)

@@ -200,3 +200,30 @@ def test_upstream_review(store: ox.Store) -> None:
         use_default_graph_as_union=True)}
     assert methods == {"source-hash-verification", "pdf-text-parse", "independent-cell-check",
                        "rendered-source-visual-check"}
+
+
+def test_the_nquads_ingest_writes_are_what_pyoxigraph_writes(tmp_path) -> None:
+    """kg.rdfterms.nquads writes lines itself (no ox.Quad per triple): byte for byte what
+    ox.serialize writes, for the seed and for literals that need escapes."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+    from rdflib import Literal, URIRef
+
+    from kg.rdfterms import nquads, to_quads
+
+    subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), "20", "--seed", "3",
+                    "-o", str(tmp_path)], check=True, capture_output=True)
+    files = list(map_paths([DATA], BASE)) + list(map_paths([tmp_path], BASE))
+    for mapped in files:
+        graph = str(mapped.graph)
+        expected = ox.serialize(list(to_quads(mapped.triples, graph)), format=ox.RdfFormat.N_QUADS)
+        assert nquads(mapped.triples, graph) == (expected, len(mapped.triples))
+    s, p = URIRef("https://e.org/s"), URIRef("https://e.org/p")
+    odd = [(s, p, Literal('quote " backslash \\ line\nbreak tab\t \u0001 é →')),
+           (s, p, Literal("x", lang="en-GB")), (s, p, Literal("1.0", datatype=URIRef(
+               "http://www.w3.org/2001/XMLSchema#decimal")))]
+    expected = ox.serialize([ox.Quad(q.subject, q.predicate, q.object)
+                             for q in to_quads(odd, graph)], format=ox.RdfFormat.N_QUADS)
+    assert nquads(odd, None) == (expected, 3)

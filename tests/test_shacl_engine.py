@@ -82,3 +82,15 @@ def test_unsupported_shapes_are_refused() -> None:
     shapes.add((shape, SH.closed, Literal(True)))
     with pytest.raises(UnsupportedShape, match="closed"):
         Engine(shapes, Graph())
+
+
+def test_the_predicates_a_sparql_constraint_needs() -> None:
+    """Only triples with these predicates are loaded for SHACL-SPARQL: the keyword "a" in
+    a query means rdf:type, in a comment, string or IRI it does not."""
+    from kg.shacl_engine import _named_iris
+
+    rdf_type = URIRef("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
+    head = "PREFIX kg: <https://e.org/a#>\n"
+    assert rdf_type in _named_iris(head + "SELECT ?this WHERE { ?this a kg:X }")
+    assert rdf_type not in _named_iris(
+        head + 'SELECT ?this WHERE { ?this kg:p "a b" . # a comment\n ?this kg:q <https://e.org/a> }')
