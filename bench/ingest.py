@@ -6,7 +6,8 @@ For each size N it generates a synthetic corpus (bench/gen.py, seed 1), then mea
 this one command, on this machine:
 
 - floor: pyoxigraph ``Store.bulk_load`` of exactly the quads kg load writes, from one
-  N-Quads file, into a fresh on-disk store;
+  N-Quads file, into a fresh on-disk store; and the same followed by ``Store.optimize()``
+  (the compaction kg load does before a bulk-written version goes live);
 - kg load: ``kg --store <fresh> load <corpus>`` (read, parse, map, validate, write);
 - naive: rdflib parsing of that N-Quads file plus pyshacl over the whole graph (only up
   to ``--naive-up-to`` records: it grows fast);
@@ -55,7 +56,10 @@ def quads_of(corpus: Path, target: Path) -> int:
 
 FLOOR = """
 import sys, pyoxigraph as ox
-ox.Store(sys.argv[1]).bulk_load(path=sys.argv[2], format=ox.RdfFormat.N_QUADS)
+store = ox.Store(sys.argv[1])
+store.bulk_load(path=sys.argv[2], format=ox.RdfFormat.N_QUADS)
+if len(sys.argv) > 3:
+    store.optimize()
 """
 NAIVE = """
 import sys, logging
@@ -76,7 +80,7 @@ print(conforms)
 """
 
 
-def bench(n: int, work: Path, naive_up_to: int) -> dict[str, object]:
+def bench(n: int, work: Path, naive_up_to: int, keep: bool) -> dict[str, object]:
     corpus = work / f"corpus-{n}"
     if not corpus.exists():
         subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), str(n), "--seed", "1",
@@ -89,6 +93,10 @@ def bench(n: int, work: Path, naive_up_to: int) -> dict[str, object]:
     shutil.rmtree(stores, ignore_errors=True)
     stores.mkdir()
     floor, floor_mb = timed([sys.executable, "-c", FLOOR, str(stores / "floor"), str(nquads)])
+    compacted, _ = timed([sys.executable, "-c", FLOOR, str(stores / "floor-compacted"),
+                          str(nquads), "optimize"])
+    shutil.rmtree(stores / "floor", ignore_errors=True)
+    shutil.rmtree(stores / "floor-compacted", ignore_errors=True)
     load, load_mb = timed([sys.executable, "-m", "kg.cli", "--store", str(stores / "kg"),
                            "load", str(corpus)])
     naive = naive_mb = None
@@ -102,9 +110,11 @@ def bench(n: int, work: Path, naive_up_to: int) -> dict[str, object]:
                            "load", str(corpus)])
     finally:
         record.write_text(original)
-    shutil.rmtree(stores, ignore_errors=True)
+    if not keep:
+        shutil.rmtree(stores, ignore_errors=True)
     return {"n": n, "files": sum(1 for _ in corpus.rglob("*.yaml")), "quads": triples,
-            "floor": floor, "floor_mb": floor_mb, "load": load, "load_mb": load_mb,
+            "floor": floor, "floor_mb": floor_mb, "compacted": compacted, "load": load,
+            "load_mb": load_mb,
             "naive": naive, "naive_mb": naive_mb, "reload": reload}
 
 
@@ -113,17 +123,21 @@ def main() -> int:
     parser.add_argument("sizes", nargs="+", type=int)
     parser.add_argument("--naive-up-to", type=int, default=1000)
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "kg-bench")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the store kg load made (WORK/stores-N/kg), for bench/serve.py")
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
-    print("| records | files | quads | floor s | kg load s | ratio | naive s | naive/floor "
-          "| kg load peak MB | floor peak MB | reload one record s |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| records | files | quads | floor s | kg load s | ratio | floor + optimize s "
+          "| ratio to it | naive s | naive/floor | kg load peak MB | floor peak MB "
+          "| reload one record s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n in args.sizes:
-        r = bench(n, args.work, args.naive_up_to)
+        r = bench(n, args.work, args.naive_up_to, args.keep)
         naive = (f"{r['naive']:.1f} | {r['naive'] / r['floor']:.1f}" if r["naive"] is not None
                  else "not run | —")
         print(f"| {n:,} | {r['files']:,} | {r['quads']:,} | {r['floor']:.1f} | {r['load']:.1f} "
-              f"| {r['load'] / r['floor']:.2f} | {naive} | {r['load_mb']:,.0f} "
+              f"| {r['load'] / r['floor']:.2f} | {r['compacted']:.1f} "
+              f"| {r['load'] / r['compacted']:.2f} | {naive} | {r['load_mb']:,.0f} "
               f"| {r['floor_mb']:,.0f} | {r['reload']:.2f} |", flush=True)
     return 0
 

@@ -337,10 +337,10 @@ def one_size(n: int, args: argparse.Namespace, work: Path) -> dict:
         for _ in range(args.repeat):
             rep = {}
             for phase, paths, rate in phases:
-                before = cpu_seconds(pids)
+                cpu_before = cpu_seconds(pids)
                 rep[phase] = load(kg.host, kg.port, paths, rate=rate, seconds=args.seconds,
                                   connections=args.connections)
-                rep[phase].cpu_ms = ((cpu_seconds(pids) - before) * 1000
+                rep[phase].cpu_ms = ((cpu_seconds(pids) - cpu_before) * 1000
                                      / max(1, len(rep[phase].latencies)))
             result["repeats"].append(rep)
         result["rss_after_mb"] = rss_mb(kg.proc.pid)

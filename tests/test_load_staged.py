@@ -37,7 +37,8 @@ def test_staging_needs_a_spare_core(monkeypatch: pytest.MonkeyPatch) -> None:
     assert kg.load.staging(kg.load.STAGE_FROM)
     assert not kg.load.staging(kg.load.STAGE_FROM - 1)
     monkeypatch.setattr(kg.load, "worker_count", lambda: 10**6)
-    assert not kg.load.staging(10**6)
+    assert kg.load.staging(kg.load.STAGE_UP_TO - 1)
+    assert not kg.load.staging(kg.load.STAGE_UP_TO)
 
 
 def load(store_dir: Path, *paths: Path):
