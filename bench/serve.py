@@ -255,7 +255,8 @@ def canned(corpus: Path) -> dict[str, str]:
 
     source = next((corpus / "sources").glob("*.yaml")).read_text()
     sha = re.search(r"sha256: ([0-9a-f]{64})", source).group(1)
-    values = {"model": "NT 2.5B", "status": "source-checked", "sha256": sha}
+    values = {"model": "NT 2.5B", "status": "source-checked", "sha256": sha,
+              "method": "pdf-text-parse"}
     texts = {}
     for name, query in canned_queries().items():
         given = {p.name: values[p.name] for p in query.params}

@@ -40,6 +40,14 @@ PREF_LABEL, RDFS_LABEL = str(SKOS.prefLabel), str(RDFS.label)
 FACET_LIMIT = 30
 #: How many search words' row sets are kept.
 WORD_CACHE = 512
+#: How many searches' facet counts are kept (the catalog never changes; a new one is built
+#: for new data): at 100k records a search's counts take tens of milliseconds.
+FACET_CACHE = 256
+#: A facet's counts come from ANDing each value's row set with the selection, or from
+#: tallying the selected rows' own values, whichever is cheaper: one row tallied costs
+#: about as much as ANDing this many bits (measured at 100k records: 1.45 µs per row,
+#: 7 µs per 100k-bit AND and popcount).
+BITS_PER_TALLIED_ROW = 20_000
 #: The columns of the JSON and CSV listings.
 LISTING_FIELDS = ("record", "id", "title", "metric", "model", "printed_value", "unit",
                   "evidence_kind", "review_status", "source", "source_title", "methods",
@@ -113,6 +121,7 @@ class Catalog:
             self._values[name] = {value: (labels[value], _bitset(indices))
                                   for value, indices in members.items()}
         self._words: OrderedDict[str, int] = OrderedDict()
+        self._facets: OrderedDict[tuple, dict[str, list[tuple[str, str, int]]]] = OrderedDict()
         self._lock = threading.Lock()
         #: facet -> (value, label, count) over every row, most frequent first
         self._totals = {
@@ -215,13 +224,28 @@ class Catalog:
         other facets' filters, most frequent first: the ``limit`` most frequent values,
         and the selected one wherever it stands."""
         filters = dict(filters or {})
+        key = (tuple(query.casefold().split()), tuple(sorted(filters.items())), limit)
+        with self._lock:
+            cached = self._facets.get(key)
+            if cached is not None:
+                self._facets.move_to_end(key)
+                return cached
+        out = self._count_facets(query, filters, limit)
+        with self._lock:
+            self._facets[key] = out
+            if len(self._facets) > FACET_CACHE:
+                self._facets.popitem(last=False)
+        return out
+
+    def _count_facets(self, query: str, filters: dict[str, str], limit: int
+                      ) -> dict[str, list[tuple[str, str, int]]]:
         out: dict[str, list[tuple[str, str, int]]] = {}
         for name, values in self._values.items():
             rows = self._selected(query, filters, skip=name)
             selected = rows.bit_count()
             if rows == self._all:
                 counts = self._totals[name]
-            elif selected * 4 < len(values) * 64:
+            elif selected * BITS_PER_TALLIED_ROW < len(values) * len(self.rows):
                 # few rows, many values (sources): count the rows' own values
                 tally: dict[str, int] = {}
                 key = FACETS[name][0]
