@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from .checks import worst_outcome
@@ -40,6 +40,8 @@ PREF_LABEL, RDFS_LABEL = str(SKOS.prefLabel), str(RDFS.label)
 FACET_LIMIT = 30
 #: How many search words' row sets are kept.
 WORD_CACHE = 512
+#: Between rows' search texts when they are joined (never in a text, nor in a word found).
+SEPARATOR = "\x00"
 #: How many searches' facet counts are kept (the catalog never changes; a new one is built
 #: for new data): at 100k records a search's counts take tens of milliseconds.
 FACET_CACHE = 256
@@ -120,6 +122,13 @@ class Catalog:
                     labels.setdefault(value, _label(row, label_key, value))
             self._values[name] = {value: (labels[value], _bitset(indices))
                                   for value, indices in members.items()}
+        # Every row's search text, joined: a word is found by one C search, not one per row.
+        self._starts: list[int] = []
+        offset = 0
+        for row in self.rows:
+            self._starts.append(offset)
+            offset += len(row.text) + 1
+        self._text = SEPARATOR.join(r.text.replace(SEPARATOR, " ") for r in self.rows)
         self._words: OrderedDict[str, int] = OrderedDict()
         self._facets: OrderedDict[tuple, dict[str, list[tuple[str, str, int]]]] = OrderedDict()
         self._lock = threading.Lock()
@@ -178,15 +187,29 @@ class Catalog:
             if found is not None:
                 self._words.move_to_end(word)
                 return found
-        # one character per row, "1" where it matches, read as a binary number (row 0 the
-        # lowest bit): the whole scan stays in C
-        found = int("".join(["1" if word in row.text else "0" for row in reversed(self.rows)])
-                    or "0", 2)
+        found = _bitset(self._rows_containing(word))
         with self._lock:
             self._words[word] = found
             if len(self._words) > WORD_CACHE:
                 self._words.popitem(last=False)
         return found
+
+    def _rows_containing(self, word: str) -> Iterator[int]:
+        """The rows whose text contains ``word``, in order: one search through all the
+        texts joined (in C), a row found per match, so a rare word costs little."""
+        if SEPARATOR in word:
+            return
+        if not word:  # in every text
+            yield from range(len(self._starts))
+            return
+        text, starts = self._text, self._starts
+        at = text.find(word)
+        while at >= 0:
+            row = bisect.bisect_right(starts, at) - 1
+            yield row
+            if row + 1 == len(starts):
+                return
+            at = text.find(word, starts[row + 1])
 
     def _selected(self, query: str, filters: Mapping[str, str], skip: str = "") -> int:
         """The rows containing every word of ``query`` and having every facet value of

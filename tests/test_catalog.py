@@ -46,3 +46,11 @@ def test_facet_counts_are_kept_per_search(catalog: Catalog) -> None:
     first = catalog.facets("synthetic", {"metric": "accuracy"})
     assert catalog.facets(" Synthetic ", {"metric": "accuracy"}) is first  # same words
     assert catalog.facets("synthetic", {}) is not first
+
+
+@pytest.mark.parametrize("word", ["synthetic", "memory", "evo 7b", "zzz-not-there", "a", "\x00"])
+def test_a_word_is_found_in_the_rows_that_contain_it(catalog: Catalog, word: str) -> None:
+    expected = [i for i, row in enumerate(catalog.rows) if word in row.text]
+    assert list(catalog._rows_containing(word)) == expected
+    assert [r.id for r in catalog.matching(word)] == [catalog.rows[i].id for i in expected] \
+        or " " in word  # matching() splits a query into words
