@@ -89,10 +89,10 @@ def _scan(folder: str, found: dict[str, tuple[int, int]]) -> None:
 def display_name(path: Path) -> str:
     """The path relative to the working directory where possible, as users typed it."""
     # Without resolving first: resolve() stats every component, and a load names 100k files.
-    cwd = os.getcwd()
+    prefix = os.path.join(os.getcwd(), "")
     absolute = os.path.abspath(path)
-    if absolute.startswith(cwd.rstrip(os.sep) + os.sep) and not os.path.islink(absolute):
-        return absolute[len(cwd.rstrip(os.sep)) + 1:]
+    if absolute.startswith(prefix) and absolute != prefix and not os.path.islink(absolute):
+        return absolute[len(prefix):]
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:

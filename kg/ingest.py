@@ -118,8 +118,8 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
     outcome.nquads, outcome.triples = nquads(triples, graph)
     outcome.types = [(str(s), str(o)) for s, p, o in triples  # blank nodes stay
                      if p in _RDF_TYPE and isinstance(s, URIRef)]
-    wanted = eng.sparql_predicates
-    outcome.sparql_quads, _ = nquads([t for t in triples if t[1] in wanted], None)
+    outcome.sparql_quads, _ = nquads([t for t in triples if t[1] in eng.sparql_predicates],
+                                     None)
     outcome.entry = ManifestEntry(os.path.abspath(path), hashlib.sha256(raw or b"").hexdigest(),
                                   stat.st_size, stat.st_mtime_ns)
     return outcome

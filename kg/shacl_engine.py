@@ -21,6 +21,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from functools import cached_property
 
 import pyoxigraph as ox
 from rdflib import BNode, Graph, Literal, URIRef
@@ -222,7 +223,7 @@ class Engine:
                     results += _run_sparql(store, written, constraint, focus)
         return results
 
-    @property
+    @cached_property  # the shapes never change; ingest asks once per file
     def sparql_predicates(self) -> frozenset[URIRef]:
         """Every predicate a SHACL-SPARQL constraint names (rdf:type only where one uses
         it: the focus nodes are chosen by type before a query runs)."""
