@@ -27,18 +27,18 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def spare_core(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Staging as on a machine with a core to spare beside the workers, whatever this
-    machine has."""
-    monkeypatch.setattr(kg.load, "worker_count", lambda: 0)
+def staged(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every batch of STAGE_FROM files or more staged, whatever cores this machine has."""
+    monkeypatch.setattr(kg.load, "STAGE_UP_TO", 10**9)
 
 
-def test_staging_needs_a_spare_core(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_which_batches_are_staged(monkeypatch: pytest.MonkeyPatch) -> None:
     assert kg.load.staging(kg.load.STAGE_FROM)
     assert not kg.load.staging(kg.load.STAGE_FROM - 1)
-    monkeypatch.setattr(kg.load, "worker_count", lambda: 10**6)
-    assert kg.load.staging(kg.load.STAGE_UP_TO - 1)
-    assert not kg.load.staging(kg.load.STAGE_UP_TO)
+    monkeypatch.setattr(kg.load, "STAGE_UP_TO", 50_000)
+    monkeypatch.setattr(kg.load, "worker_count", lambda: 10**6)  # no core to spare
+    assert kg.load.staging(49_999)
+    assert not kg.load.staging(50_000)
 
 
 def load(store_dir: Path, *paths: Path):
