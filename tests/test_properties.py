@@ -23,13 +23,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pyld import jsonld
 
-from kg.canonical import canonical_nquads
-from kg.datafiles import KINDS, read_data_file
 from kg.errors import KgError
-from kg.ingest import ingest_file, validate_files
-from kg.jsonld import compact
-from kg.mapping import map_file
-from kg.rdfterms import to_quads
+from kg.model.datafiles import KINDS, read_data_file
+from kg.model.ingest import ingest_file, validate_files
+from kg.model.mapping import map_file
+from kg.rdf.canonical import canonical_nquads
+from kg.rdf.jsonld import compact
+from kg.rdf.terms import to_quads
 
 SOURCE = "saadat-fellay-2026-genomic-lm-efficiency"
 EVALUATION = "nt-2-5b-training-peak-memory-stage-deepspeed"

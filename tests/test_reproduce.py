@@ -14,11 +14,11 @@ import pytest
 import yaml
 from conftest import BASE, DATA, ROOT, SEED_ID, open_test_store
 
-from kg.datafiles import parse_yaml
-from kg.load import load_paths
-from kg.records import record_closure
+from kg.export.rocrate import write_run_crate
+from kg.model.datafiles import parse_yaml
 from kg.reproduce import ReproduceError, find_recipe, parameters, verdict
-from kg.rocrate import write_run_crate
+from kg.store.load import load_paths
+from kg.store.records import record_closure
 
 torch = pytest.importorskip("torch", reason="the recipe tests need torch (the [test] extra)")
 TINY = ["--param", "model=tiny", "--param", "device=cpu", "--param", "sequence_length=32",

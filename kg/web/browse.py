@@ -10,19 +10,19 @@ from typing import Any
 import pyoxigraph as ox
 from flask import Blueprint, Response, render_template, request, url_for
 
-from ..archive import ReleaseInfo
-from ..catalog import FACETS, LISTING_FIELDS
 from ..errors import NotFoundError, UsageError
-from ..exports import CITATION_WRITERS, render
-from ..facts import Facts
-from ..negotiation import CITATION_SUFFIXES, FORMATS, RDF_MEDIA_TYPES, negotiate, split_suffix
-from ..output import write_graph
-from ..records import describe
+from ..export.render import CITATION_WRITERS, render
+from ..rdf.facts import Facts
+from ..rdf.negotiation import CITATION_SUFFIXES, FORMATS, RDF_MEDIA_TYPES, negotiate, split_suffix
+from ..rdf.output import write_graph
+from ..release.archive import ReleaseInfo
 from ..store import GraphStore
-from .citation import citation_meta, schema_org
-from .nodeview import node_rows
-from .recordview import RecordView
+from ..store.records import describe
+from .catalog import FACETS, LISTING_FIELDS
 from .state import state
+from .views.citation import citation_meta, schema_org
+from .views.node import node_rows
+from .views.record import RecordView
 
 browse = Blueprint("browse", __name__)
 

@@ -1,7 +1,7 @@
 """Downloads that are files: the JSON-LD context and bulk dumps of the whole registry.
 
 Dumps are made on demand and cached per store version: the first request for a dump of
-the live version writes it (streamed from the store, :mod:`kg.dump`) under
+the live version writes it (streamed from the store, :mod:`kg.export.dump`) under
 ``<dumps>/<version>/``; later requests get the file as it is, with its SHA-256 as ETag and
 ``Repr-Digest``. A ``kg load`` makes a new version, and the next request a new dump; the
 caches of older versions are removed then. Waiting for one dump to be written is cheaper
@@ -17,9 +17,9 @@ from pathlib import Path
 
 from flask import Blueprint, Response, send_file
 
-from ..dump import DUMP_FORMATS, MANIFEST, SUMS, dump_name, read_manifest, write_dump
 from ..errors import NotFoundError
-from ..jsonld import context_path
+from ..export.dump import DUMP_FORMATS, MANIFEST, SUMS, dump_name, read_manifest, write_dump
+from ..rdf.jsonld import context_path
 from .state import AppState, state
 
 downloads = Blueprint("downloads", __name__)

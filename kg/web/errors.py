@@ -8,7 +8,7 @@ from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from ..errors import KgError
-from ..negotiation import FORMATS, NotAcceptable, negotiate, split_suffix
+from ..rdf.negotiation import FORMATS, NotAcceptable, negotiate, split_suffix
 
 log = logging.getLogger(__name__)
 _OFFERED = ["text/html", "application/json"]

@@ -7,9 +7,9 @@ from collections import Counter
 from flask import Blueprint, Response, render_template, request, send_file
 
 from ..errors import NotFoundError
-from ..history import diff_releases, kind_and_id
-from ..negotiation import negotiate, split_suffix
-from ..records import describe
+from ..rdf.negotiation import negotiate, split_suffix
+from ..release.history import diff_releases, kind_and_id
+from ..store.records import describe
 from .browse import RDF_OFFERED, rdf_response
 from .state import state
 

@@ -10,11 +10,11 @@ from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import RDF, RDFS, XSD
 
 from ..errors import UsageError
-from ..namespaces import KG
-from ..negotiation import negotiate
-from ..query_pool import QueryPool, QueryRequest, QueryRunner, open_query_runner
-from ..sparql import canned_queries, canned_query
-from ..sparql_guard import Refused, check_query, tokens
+from ..rdf.namespaces import KG
+from ..rdf.negotiation import negotiate
+from ..store.queries import canned_queries, canned_query
+from .query_pool import QueryPool, QueryRequest, QueryRunner, open_query_runner
+from .sparql_guard import Refused, check_query, tokens
 from .state import state
 
 sparql = Blueprint("sparql", __name__)

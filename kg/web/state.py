@@ -10,15 +10,15 @@ from pathlib import Path
 
 from flask import Flask, current_app
 
-from ..archive import Archive
-from ..catalog import Catalog
 from ..config import Settings
-from ..history import HistoryEntry, graph_history
-from ..query_pool import QueryRunner
+from ..rdf.vocabulary import Terms, load_terms
+from ..release.archive import Archive
+from ..release.history import HistoryEntry, graph_history
 from ..store import GraphStore, open_store
 from ..store.cached import SharedGraphCache
 from ..store.embedded import live_version
-from ..vocabulary import Terms, load_terms
+from .catalog import Catalog
+from .query_pool import QueryRunner
 
 log = logging.getLogger(__name__)
 #: The kinds of node many records link to (their graphs are kept once read).
