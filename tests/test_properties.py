@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 from pyld import jsonld
 
 from kg.errors import KgError
-from kg.model.datafiles import KINDS, read_data_file
+from kg.kinds import FILE_KINDS
+from kg.model.datafiles import read_data_file
 from kg.model.ingest import ingest_file, validate_files
 from kg.model.mapping import map_file
 from kg.rdf.canonical import canonical_nquads
@@ -163,7 +164,7 @@ structured = st.recursive(
     max_leaves=25)
 junk_documents = st.builds(
     lambda kind, body: {"kind": kind, **body} if isinstance(body, dict) else body,
-    st.sampled_from([*KINDS, "claim", ""]), structured)
+    st.sampled_from([*FILE_KINDS, "claim", ""]), structured)
 
 
 def read_and_map(path: Path) -> None:

@@ -6,6 +6,7 @@ import click
 
 from ..config import Settings
 from ..errors import NotFoundError
+from ..kinds import HISTORY_SEGMENTS
 from ..release.archive import Archive
 from ..release.build import make_release
 from ..release.history import diff_releases, graph_history
@@ -80,7 +81,7 @@ def diff(settings: Settings, old: str, new: str, brief: bool) -> None:
 @click.command()
 @click.argument("ident", metavar="ID")
 @click.option("--kind", default="record", show_default=True,
-              type=click.Choice(["record", "source", "evaluation", "agent", "activity"]),
+              type=click.Choice(HISTORY_SEGMENTS),
               help="What ID names.")
 @click.pass_obj
 def history(settings: Settings, ident: str, kind: str) -> None:

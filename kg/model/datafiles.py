@@ -19,8 +19,8 @@ from typing import Any, NamedTuple
 import yaml
 
 from ..errors import InvalidDataError, Problem, UsageError
+from ..kinds import FILE_KINDS
 
-KINDS = ("record", "evaluation", "source", "agent", "review", "run")
 SUFFIXES = (".yaml", ".yml")
 MAX_FILE_BYTES = 1_000_000
 MAX_DEPTH = 12
@@ -148,9 +148,9 @@ def read_data_file(path: Path, raw: bytes | None = None) -> DataFile:
         raise fail("the file must be a YAML mapping of keys to values")
     kind = content.get("kind")
     if kind is None:
-        raise fail("missing 'kind' (one of: " + ", ".join(KINDS) + ")", "kind")
-    if kind not in KINDS:
-        raise fail(f"unknown kind {kind!r} (one of: " + ", ".join(KINDS) + ")", "kind")
+        raise fail("missing 'kind' (one of: " + ", ".join(FILE_KINDS) + ")", "kind")
+    if kind not in FILE_KINDS:
+        raise fail(f"unknown kind {kind!r} (one of: " + ", ".join(FILE_KINDS) + ")", "kind")
     return DataFile(path=path, name=name, kind=kind, content=content)
 
 

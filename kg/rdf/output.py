@@ -8,6 +8,7 @@ from typing import IO
 import pyoxigraph as ox
 
 from ..errors import UsageError
+from ..kinds import SEGMENTS, iri_prefix
 from .namespaces import PREFIXES
 from .results import QueryResult
 
@@ -29,13 +30,11 @@ GRAPH_FORMATS = {
 QUAD_FORMATS = {"nq", "trig", "jsonld"}
 
 
-MINTED_KINDS = ("record", "source", "agent", "evaluation", "activity", "release")
-
 
 def prefixes(base: str) -> dict[str, str]:
     """The prefixes used when RDF is written for people: one per kind of minted IRI
     (``record:x``), then the vocabularies'."""
-    return {**{kind: f"{base}{kind}/" for kind in MINTED_KINDS},
+    return {**{segment: iri_prefix(base, segment) for segment in SEGMENTS},
             **{name: str(ns) for name, ns in PREFIXES.items()}}
 
 

@@ -17,14 +17,13 @@ from dataclasses import dataclass, field
 
 import pyoxigraph as ox
 
+from ..kinds import HISTORY_SEGMENTS
 from ..rdf.namespaces import PREFIXES, RDF
 from .archive import Archive, ReleaseInfo
 
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 _RDF_TYPE = f"{RDF}type"
 _PREFIXES = {**PREFIXES, "rdf": str(RDF)}
-#: Kinds of graph in the order a difference lists them.
-KIND_ORDER = ("record", "source", "evaluation", "agent", "activity")
 
 
 @dataclass
@@ -159,7 +158,8 @@ def graph_history(archive: Archive, graph: str, base: str) -> list[HistoryEntry]
 
 
 def _kind_rank(kind: str) -> int:
-    return KIND_ORDER.index(kind) if kind in KIND_ORDER else len(KIND_ORDER)
+    return (HISTORY_SEGMENTS.index(kind) if kind in HISTORY_SEGMENTS
+            else len(HISTORY_SEGMENTS))
 
 
 def _join(subject: str, predicate: str) -> str:

@@ -9,8 +9,8 @@ Each ``.rq`` file starts with header comments::
 A parameter's kind says how a value given as text becomes an RDF term:
 A parameter is bound by substitution (SEP-0007), so its variable must be in the
 query's projection. ``literal`` (a string), ``iri``, ``decimal``, ``concept`` (a local name of the
-project's vocabularies), or a kind of minted id (``record``, ``source``, ``agent``,
-``evaluation``, ``activity``), whose IRI the registry's base gives. Values are bound
+project's vocabularies), or a kind of minted id (a segment of :data:`kg.kinds.SEGMENTS`:
+``record``, ``source``, ...), whose IRI the registry's base gives. Values are bound
 as query bindings, never formatted into the query text.
 """
 
@@ -25,11 +25,11 @@ from urllib.parse import quote
 import pyoxigraph as ox
 
 from ..errors import NotFoundError, UsageError
+from ..kinds import SEGMENTS, minted_iri
 from ..rdf.namespaces import KGV
 from ..resources import resource_dir
 
-ID_KINDS = ("record", "source", "agent", "evaluation", "activity", "release")
-PARAM_KINDS = ("literal", "iri", "decimal", "concept", *ID_KINDS)
+PARAM_KINDS = ("literal", "iri", "decimal", "concept", *SEGMENTS)
 _HEADER = re.compile(r"^#\s*(title|description|param):\s*(.*)$")
 _PARAM = re.compile(r"^(\w+)\s+\((\w+)\)\s*(.*)$")
 
@@ -85,8 +85,8 @@ def to_term(kind: str, value: str, base: str) -> ox.NamedNode | ox.Literal:
             return ox.NamedNode(value)
         if kind == "concept":
             return ox.NamedNode(f"{KGV}{quote(value, safe='')}")
-        if kind in ID_KINDS:
-            return ox.NamedNode(f"{base}{kind}/{quote(value, safe='')}")
+        if kind in SEGMENTS:
+            return ox.NamedNode(minted_iri(base, kind, value))
     except ValueError:
         raise UsageError(f"{value!r} is not a valid {kind}") from None
     raise UsageError(f"unknown parameter kind {kind!r}")

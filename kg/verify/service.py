@@ -17,6 +17,7 @@ from pathlib import Path
 import yaml
 
 from ..errors import InvalidDataError, NotFoundError, UsageError
+from ..kinds import data_directory
 from ..model.datafiles import parse_yaml
 from ..rdf.namespaces import PROV
 from ..store import GraphStore
@@ -116,12 +117,12 @@ def verify(store: GraphStore, base: str, data: Path, jobs: list[Job], agent: str
     written: list[Path] = []
     verified = []
     try:
-        agent_file = data / "agents" / f"{agent}.yaml"
+        agent_file = data / data_directory("agent") / f"{agent}.yaml"
         if agent == VERIFIER and not agent_file.exists():
             written.append(write_new(agent_file, agent_document()))
         for job, result, started, ended in done:
             ident = review_id(job.target.record, started)
-            path = write_new(data / "reviews" / f"{ident}.yaml",
+            path = write_new(data / data_directory("review") / f"{ident}.yaml",
                              review_document(result, ident, agent, started, ended))
             written.append(path)
             verified.append(Verified(job, result, path))

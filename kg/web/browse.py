@@ -12,6 +12,7 @@ from flask import Blueprint, Response, render_template, request, url_for
 
 from ..errors import NotFoundError, UsageError
 from ..export.render import CITATION_WRITERS, render
+from ..kinds import segments
 from ..rdf.facts import Facts
 from ..rdf.negotiation import CITATION_SUFFIXES, FORMATS, RDF_MEDIA_TYPES, negotiate, split_suffix
 from ..rdf.output import write_graph
@@ -27,10 +28,10 @@ from .views.record import RecordView
 browse = Blueprint("browse", __name__)
 
 #: Kinds of page this blueprint serves (releases: kg.web.releases).
-KINDS = ("record", "evaluation", "source", "agent", "activity")
+KINDS = segments(browsed=True)
 RDF_OFFERED = ["text/html", *RDF_MEDIA_TYPES]
-#: Records and sources are citable: they also come as CSL-JSON, BibTeX and RIS.
-CITABLE = ("record", "source")
+#: Citable kinds (records, sources) also come as CSL-JSON, BibTeX and RIS.
+CITABLE = segments(citable=True)
 CITABLE_OFFERED = [*RDF_OFFERED, *CITATION_WRITERS]
 LISTING_OFFERED = ["text/html", "application/json", "text/csv"]
 PAGE_SIZE = 50

@@ -11,6 +11,7 @@ from pathlib import Path
 from flask import Flask, current_app
 
 from ..config import Settings
+from ..kinds import iri_prefix, segments
 from ..rdf.vocabulary import Terms, load_terms
 from ..release.archive import Archive
 from ..release.history import HistoryEntry, graph_history
@@ -21,8 +22,6 @@ from .catalog import Catalog
 from .query_pool import QueryRunner
 
 log = logging.getLogger(__name__)
-#: The kinds of node many records link to (their graphs are kept once read).
-SHARED_KINDS = ("source", "evaluation", "agent")
 
 
 class AppState:
@@ -77,7 +76,9 @@ class AppState:
         self._version = store.version()
         if not self.settings.remote:  # a snapshot: what it read stays true while it lives
             base = self.settings.base
-            store = SharedGraphCache(store, [f"{base}{kind}/" for kind in SHARED_KINDS])
+            # the kinds of node many records link to: their graphs are kept once read
+            store = SharedGraphCache(
+                store, [iri_prefix(base, segment) for segment in segments(shared=True)])
         self._store, self._checked = store, now
 
     @property

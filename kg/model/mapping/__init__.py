@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import quote
 
 from rdflib import URIRef
 
 from ...errors import InvalidDataError
+from ...kinds import by_directory, by_name, minted_iri
 from ...rdf.namespaces import DCTERMS
 from ...rdf.vocabulary import Terms, load_terms
 from ..datafiles import DataFile
@@ -19,19 +19,15 @@ from .review import map_review_file
 from .run import map_run
 from .shared import map_agent, map_evaluation, map_source
 
-#: kind of file -> (the path segment of its minted IRI, its mapper)
-MAPPERS: dict[str, tuple[str, Callable[[Node], None]]] = {
-    "record": ("record", map_record),
-    "evaluation": ("evaluation", map_evaluation),
-    "source": ("source", map_source),
-    "agent": ("agent", map_agent),
-    "review": ("activity", map_review_file),
-    "run": ("activity", map_run),
+#: kind of file (kg.kinds.FILE_KINDS) -> its mapper
+MAPPERS: dict[str, Callable[[Node], None]] = {
+    "record": map_record,
+    "evaluation": map_evaluation,
+    "source": map_source,
+    "agent": map_agent,
+    "review": map_review_file,
+    "run": map_run,
 }
-
-#: The directory of each kind (docs/records.md), by its name.
-DIRECTORIES = {"records": "record", "evaluations": "evaluation", "sources": "source",
-               "agents": "agent", "reviews": "review", "runs": "run"}
 
 
 def intended_iri(path: Path, datafile: DataFile | None, base: str) -> str | None:
@@ -39,13 +35,13 @@ def intended_iri(path: Path, datafile: DataFile | None, base: str) -> str | None
     and id where they could be read, else those its directory and name imply (an id
     names its file). References to it are then not reported as dangling on top of the
     file's own problem."""
-    kind = datafile.kind if datafile is not None else DIRECTORIES.get(path.parent.name)
+    kind = by_name(datafile.kind) if datafile is not None else by_directory(path.parent.name)
     if kind is None:
         return None
     ident = datafile.content.get("id") if datafile is not None else None
     if not isinstance(ident, str) or not ident.strip():
         ident = path.stem
-    return f"{base}{MAPPERS[kind][0]}/{quote(ident, safe='')}"
+    return minted_iri(base, kind.segment, ident)
 
 
 @dataclass
@@ -72,13 +68,13 @@ def map_file(datafile: DataFile, base: str, terms: Terms | None = None) -> Mappe
         a list where one value belongs, an empty value, a missing id). Everything a
         shape can judge is left to the shapes.
     """
-    segment, mapper = MAPPERS[datafile.kind]
+    mapper = MAPPERS[datafile.kind]
     ctx = MapContext(base, datafile.name, datafile.label, terms or load_terms())
     ident = datafile.content.get("id")
     if not isinstance(ident, str) or not ident.strip():
         ctx.problem("id", "missing 'id' (every data file names what it holds by an id)")
         raise InvalidDataError(ctx.problems)
-    subject = ctx.iri(segment, ident)
+    subject = ctx.iri(by_name(datafile.kind).segment, ident)
     ctx.name_blank_nodes(str(subject))
     node = Node(ctx, subject, datafile.content, "")
     ctx.origins.nodes[subject] = ""

@@ -21,6 +21,7 @@ from rdflib import BNode, Literal, URIRef
 from rdflib.term import Node as Term
 
 from ...errors import Problem
+from ...kinds import minted_iri
 from ...rdf.namespaces import KG, KGV, RDF, RDFS, SPDX
 
 Triple = tuple[Term, URIRef, Term]
@@ -65,9 +66,9 @@ class MapContext:
     def name_blank_nodes(self, graph: str) -> None:
         self._blank_prefix = "b" + hashlib.sha256(graph.encode()).hexdigest()[:16]
 
-    def iri(self, kind: str, ident: str) -> URIRef:
-        """The minted IRI of a thing of ``kind`` with id ``ident``."""
-        return URIRef(f"{self.base}{kind}/{quote(ident, safe='')}")
+    def iri(self, segment: str, ident: str) -> URIRef:
+        """The minted IRI of id ``ident`` of a kind whose IRIs have ``segment`` (kg.kinds)."""
+        return URIRef(minted_iri(self.base, segment, ident))
 
     def add(self, s: Term, p: URIRef, o: Term) -> None:
         self.triples.append((s, p, o))

@@ -6,11 +6,14 @@ from collections import Counter
 
 from rdflib import Literal, URIRef
 
+from ...kinds import by_name
 from ...rdf.namespaces import CITO, DCTERMS, KG, OA, PROV, QUDT, RDF, RDFS, XSD
 from .context import Node
 from .review import artifact_iri, build_review
 
 PDF_FRAGMENT = URIRef("http://tools.ietf.org/rfc/rfc3778")
+#: An upstream review is minted as a review file's activity is.
+REVIEW_SEGMENT = by_name("review").segment
 
 
 def map_record(node: Node) -> None:
@@ -57,7 +60,7 @@ def map_record(node: Node) -> None:
     reviews = node.children(
         "reviews", None,
         lambda n, _: build_review(n, source, "upstream-registry"),
-        subject=lambda i: ctx.iri("activity", f"{ident}-review-{i}"),
+        subject=lambda i: ctx.iri(REVIEW_SEGMENT, f"{ident}-review-{i}"),
     )
     for review in reviews:
         ctx.add(review.subject, PROV.used, claim)
@@ -173,7 +176,7 @@ def _evidence_row(
         row_locators[node.subject] = own.subject if own is not None else locator
         named = node.scalars("reviewed_by", KG.reviewedBy)
         for path, raw in named:
-            node.emit("reviewed_by", KG.reviewedBy, ctx.iri("activity", raw), raw, path)
+            node.emit("reviewed_by", KG.reviewedBy, ctx.iri(REVIEW_SEGMENT, raw), raw, path)
         if not named:
             for review in reviews:
                 ctx.add(node.subject, KG.reviewedBy, review)
