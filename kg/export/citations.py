@@ -22,16 +22,13 @@ from typing import Any
 
 import pyoxigraph as ox
 
-from ..rdf import namespaces as _ns
 from ..rdf.facts import Facts, Term
-from ..rdf.namespaces import KG
+from ..rdf.namespaces import DCAT, DCTERMS, KG, PROV, RDFS, SCHEMA
 from ..release.archive import ReleaseInfo
 from ..store import GraphStore
 from ..store.queries import to_term
 from ..store.records import citable
 
-DCT, SCHEMA, DCAT = (str(ns) for ns in (_ns.DCTERMS, _ns.SCHEMA, _ns.DCAT))
-K = str(KG)
 #: Who publishes a record: the registry (a record has no personal author).
 PUBLISHER = "claimgraph"
 #: The CSL variable a source's venue goes into, by CSL type.
@@ -59,9 +56,9 @@ def csl_items(store: GraphStore, base: str, ident: str, accessed: dt.date | None
         return [source_item(facts, to_term("source", ident, base))]
     record = to_term("record", ident, base)
     items = []
-    source = facts.one(record, str(_ns.PROV.wasQuotedFrom))
+    source = facts.one(record, PROV.wasQuotedFrom)
     if source is not None:
-        items.append(source_item(facts, source, facts.one(record, K + "locator")))
+        items.append(source_item(facts, source, facts.one(record, KG.locator)))
     items.append(record_item(facts, record, release, accessed or dt.datetime.now(dt.UTC).date()))
     return items
 
@@ -69,33 +66,33 @@ def csl_items(store: GraphStore, base: str, ident: str, accessed: dt.date | None
 def source_item(facts: Facts, node: Term, locator: Term | None = None) -> CslItem:
     """A source document as a CSL item; with ``locator``, the place cited in it."""
     f = facts
-    csl_type = f.concept(f.one(node, DCT + "type"), KG.cslType) or "document"
-    item: CslItem = {"id": f.text(node, DCT + "identifier") or _local(node), "type": csl_type,
-                     "title": f.text(node, DCT + "title")}
+    csl_type = f.concept(f.one(node, DCTERMS.type), KG.cslType) or "document"
+    item: CslItem = {"id": f.text(node, DCTERMS.identifier) or _local(node), "type": csl_type,
+                     "title": f.text(node, DCTERMS.title)}
     authors = [{k: v for k, v in (("family", family), ("given", given)) if v}
                for family, given in creators(f, node)]
     if authors:
         item["author"] = authors
-    issued = f.text(node, DCT + "issued")
+    issued = f.text(node, DCTERMS.issued)
     if issued:
         item["issued"] = {"date-parts": [[int(p) for p in issued.split("-")]]}
-    venue = f.text(node, K + "venue")
+    venue = f.text(node, KG.venue)
     if venue:
         item[VENUE_VARIABLE.get(csl_type, "publisher")] = venue
-    doi = f.text(node, K + "doi")
+    doi = f.text(node, KG.doi)
     if doi:
         item["DOI"] = doi
-    url = f.text(node, SCHEMA + "url") or f.text(f.one(node, K + "artifact"), DCAT + "downloadURL")
+    url = f.text(node, SCHEMA.url) or f.text(f.one(node, KG.artifact), DCAT.downloadURL)
     if url:
         item["URL"] = url
     if locator is not None:
         for key, label in LOCATOR_LABELS:
-            value = f.text(locator, K + key)
+            value = f.text(locator, KG[key])
             if value:
                 item["locator"] = value
                 item["custom"] = {"label": label}
                 break
-        wording = f.text(locator, str(_ns.RDFS.label))
+        wording = f.text(locator, RDFS.label)
         if wording:
             item["note"] = f"Cited at: {wording}"
     return item
@@ -105,8 +102,8 @@ def record_item(facts: Facts, record: Term, release: ReleaseInfo | None, accesse
                 ) -> CslItem:
     """The registry entry of a record as a CSL ``dataset`` item, in ``release`` if any."""
     item: CslItem = {
-        "id": facts.text(record, DCT + "identifier") or _local(record), "type": "dataset",
-        "title": facts.text(record, DCT + "title"),
+        "id": facts.text(record, DCTERMS.identifier) or _local(record), "type": "dataset",
+        "title": facts.text(record, DCTERMS.title),
         # the registry as the entry's group author and publisher, as data sets are cited
         "author": [{"literal": PUBLISHER}], "publisher": PUBLISHER,
         "URL": record.value if isinstance(record, ox.NamedNode) else "",
@@ -120,9 +117,9 @@ def record_item(facts: Facts, record: Term, release: ReleaseInfo | None, accesse
 
 def creators(facts: Facts, node: Term) -> list[tuple[str, str]]:
     """A source's authors in order, as (family name, given names)."""
-    people = sorted(facts.all(node, DCT + "creator"),
-                    key=lambda a: int(facts.text(a, K + "position") or 0))
-    return [(facts.text(a, SCHEMA + "familyName"), facts.text(a, SCHEMA + "givenName"))
+    people = sorted(facts.all(node, DCTERMS.creator),
+                    key=lambda a: int(facts.text(a, KG.position) or 0))
+    return [(facts.text(a, SCHEMA.familyName), facts.text(a, SCHEMA.givenName))
             for a in people]
 
 

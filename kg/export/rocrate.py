@@ -16,15 +16,14 @@ from typing import Any
 import pyoxigraph as ox
 
 from ..errors import NotFoundError
-from ..rdf import namespaces as _ns
 from ..rdf.facts import Facts
+from ..rdf.namespaces import KG, PROV, QUDT, RDFS, SCHEMA
 from ..resources import resource_dir
 from ..store import GraphStore
 from ..store.records import describe
 
 RO_CRATE = "https://w3id.org/ro/crate/1.1"
 PROCESS_RUN_CRATE = "https://w3id.org/ro/wfrun/process/0.5"
-KG, PROV, QUDT, RDFS = (str(ns) for ns in (_ns.KG, _ns.PROV, _ns.QUDT, _ns.RDFS))
 
 
 def write_run_crate(store: GraphStore, base: str, run_id: str, out: Path) -> Path:
@@ -36,15 +35,15 @@ def write_run_crate(store: GraphStore, base: str, run_id: str, out: Path) -> Pat
     quads = describe(store, base, "activity", run_id)
     facts = Facts(quads)
     run = ox.NamedNode(iri)
-    if not facts.has_type(run, KG + "ReproductionRun"):
+    if not facts.has_type(run, KG.ReproductionRun):
         raise NotFoundError(f"{run_id!r} is not a reproduction run")
     entry = store.manifest().get(iri)
     if entry is None:
         raise NotFoundError(f"the store does not say which file run {run_id!r} came from")
     run_file = Path(entry.file)
     log_file = run_file.parent / "logs" / f"{run_file.stem}.log"
-    recipe = facts.one(run, "https://schema.org/instrument")
-    recipe_file = resource_dir("recipes") / Path(facts.text(recipe, KG + "recipePath")).name
+    recipe = facts.one(run, SCHEMA.instrument)
+    recipe_file = resource_dir("recipes") / Path(facts.text(recipe, KG.recipePath)).name
     for path in (run_file, log_file, recipe_file):
         if not path.is_file():
             raise NotFoundError(f"{path} is missing")
@@ -60,25 +59,25 @@ def write_run_crate(store: GraphStore, base: str, run_id: str, out: Path) -> Pat
                       "contentSize": str(path.stat().st_size),
                       "sha256": hashlib.sha256(path.read_bytes()).hexdigest()})
     files[2]["@type"] = ["File", "SoftwareSourceCode", "SoftwareApplication"]
-    files[2]["name"] = facts.text(recipe, RDFS + "label")
+    files[2]["name"] = facts.text(recipe, RDFS.label)
 
-    record = facts.one(run, KG + "reproduces")
-    agent = facts.one(run, PROV + "wasAssociatedWith")
-    status = facts.one(run, KG + "runStatus")
+    record = facts.one(run, KG.reproduces)
+    agent = facts.one(run, PROV.wasAssociatedWith)
+    status = facts.one(run, KG.runStatus)
     measurements = []
-    for m in sorted(facts.all(run, PROV + "generated"), key=str):
-        unit = facts.one(m, QUDT + "unit")
+    for m in sorted(facts.all(run, PROV.generated), key=str):
+        unit = facts.one(m, QUDT.unit)
         measurements.append({
             "@id": m.value, "@type": "PropertyValue",
-            "name": f"{facts.text(m, KG + 'stage')} {facts.text(m, KG + 'quantity')}",
-            "value": facts.text(m, QUDT + "numericValue"),
+            "name": f"{facts.text(m, KG.stage)} {facts.text(m, KG.quantity)}",
+            "value": facts.text(m, QUDT.numericValue),
             "unitCode": unit.value if isinstance(unit, ox.NamedNode) else "",
         })
     action = {
         "@id": iri, "@type": "CreateAction",
         "name": f"Reproduction run {run_id}",
-        "startTime": facts.text(run, PROV + "startedAtTime"),
-        "endTime": facts.text(run, PROV + "endedAtTime"),
+        "startTime": facts.text(run, PROV.startedAtTime),
+        "endTime": facts.text(run, PROV.endedAtTime),
         "actionStatus": {"@id": "http://schema.org/CompletedActionStatus"
                          if status is not None and status.value.endswith("#completed")
                          else "http://schema.org/FailedActionStatus"},
@@ -94,7 +93,7 @@ def write_run_crate(store: GraphStore, base: str, run_id: str, out: Path) -> Pat
          "conformsTo": {"@id": RO_CRATE}, "about": {"@id": "./"}},
         {"@id": "./", "@type": "Dataset", "name": f"claimgraph reproduction run {run_id}",
          "description": "A claim of a published result measured again by a claimgraph recipe.",
-         "datePublished": facts.text(run, PROV + "endedAtTime"),
+         "datePublished": facts.text(run, PROV.endedAtTime),
          "conformsTo": {"@id": PROCESS_RUN_CRATE},
          "hasPart": [{"@id": f["@id"]} for f in files], "mentions": {"@id": iri}},
         {"@id": PROCESS_RUN_CRATE, "@type": "CreativeWork", "name": "Process Run Crate",

@@ -28,7 +28,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.collection import Collection
 from rdflib.term import Node as Term
 
-from ..rdf.namespaces import RDF, RDFS, SH, XSD
+from ..rdf.namespaces import RDF, RDFS, SH, XSD, XSD_STRING
 from ..rdf.terms import from_ox, to_ox
 
 _KNOWN = {SH.path, SH.minCount, SH.maxCount, SH.datatype, SH.pattern, SH["class"], SH.node,
@@ -384,7 +384,7 @@ _GYEAR = re.compile(rf"^-?\d{{4,}}{_ZONE}$")
 _GYEARMONTH = re.compile(rf"^(-?\d{{4,}})-(\d\d){_ZONE}$")
 _DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
 _INTEGER = re.compile(r"^[+-]?\d+$")
-_XSD_STRING = XSD.string
+_XSD_STRING = URIRef(XSD_STRING)
 
 
 def datatype_ok(value: Term, datatype: URIRef) -> bool:

@@ -1,4 +1,8 @@
-"""Reading a small set of quads (a record's closure) by subject and predicate."""
+"""Reading a small set of quads (a record's closure) by subject and predicate.
+
+Predicates and classes are named by the constants of :mod:`kg.rdf.namespaces`
+(``facts.text(record, KG.metric)``); they are looked up by their IRI's text.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from collections.abc import Iterable
 import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
 
-from .namespaces import SKOS
+from .namespaces import RDF, SKOS
 from .vocabulary import load_terms, statement_index
 
 Term = ox.NamedNode | ox.BlankNode | ox.Literal
@@ -30,7 +34,8 @@ class Facts:
     def all(self, subject: Term | None, predicate: str) -> list[Term]:
         if subject is None:
             return []
-        values = self.index.get((subject, predicate))
+        # str(): the index holds plain strings, and a URIRef never equals a str
+        values = self.index.get((subject, str(predicate)))
         if not values:
             return []
         if len(values) == 1:
@@ -46,6 +51,7 @@ class Facts:
         return value.value if value is not None else ""
 
     def subjects(self, predicate: str, obj: Term) -> list[Term]:
+        predicate = str(predicate)
         by_object = self._subjects_by.get(predicate)
         if by_object is None:  # indexed per predicate asked for: pages ask for two
             by_object = defaultdict(list)
@@ -56,7 +62,7 @@ class Facts:
         return sorted(set(by_object.get(obj, [])), key=str)
 
     def has_type(self, subject: Term, cls: str) -> bool:
-        return ox.NamedNode(cls) in self.all(subject, RDF_TYPE)
+        return ox.NamedNode(str(cls)) in self.all(subject, RDF.type)
 
     # -- vocabulary lookups ---------------------------------------------------------------
     def concept(self, term: Term | None, prop: URIRef = SKOS.prefLabel) -> str:
@@ -77,5 +83,3 @@ class Facts:
         notation = self.concept(term, SKOS.notation)
         return (int(notation) if notation else 0, str(term))
 
-
-RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"

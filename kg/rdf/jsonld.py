@@ -18,9 +18,9 @@ import pyoxigraph as ox
 from pyld import jsonld
 
 from ..resources import resource_dir
+from .namespaces import XSD_STRING
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
-XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 
 

@@ -1,4 +1,14 @@
-"""The RDF namespaces claimgraph uses, reused vocabularies first."""
+"""The RDF namespaces claimgraph uses, reused vocabularies first.
+
+Code names every term it writes or reads as an attribute (``KG.reportedValue``,
+``DCTERMS.title``), never as a string built by hand. The project's own namespaces are
+closed: their terms are those ``ontology/`` declares, so a misspelt term raises at once
+instead of reading as an empty value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
 
 from rdflib import URIRef
 from rdflib.namespace import DCAT as _DCAT
@@ -27,13 +37,56 @@ class Terms:
         return term
 
     def __getitem__(self, name: str) -> URIRef:
-        return self.__getattr__(name) if name.isidentifier() else URIRef(self._iri + name)
+        if not name.isidentifier() or name.startswith("_"):  # not an attribute: made each time
+            return URIRef(self._iri + name)
+        term = self.__dict__.get(name)  # made before
+        return term if isinstance(term, URIRef) else self.__getattr__(name)
 
     def __str__(self) -> str:
         return self._iri
 
     def __repr__(self) -> str:
         return f"Terms({self._iri!r})"
+
+
+class ClosedTerms(Terms):
+    """Terms whose names are exactly those ``declared`` gives: any other name raises
+    AttributeError (``NS.name``) or KeyError (``NS["name"]``). The names are asked for the
+    first time a term is made, not at import, so that importing costs nothing."""
+
+    def __init__(self, iri: str, declared: Callable[[str], frozenset[str]]):
+        super().__init__(iri)
+        self._declared = declared
+        self._names: frozenset[str] | None = None
+
+    def _known(self, name: str) -> bool:
+        if self._names is None:
+            self._names = self._declared(self._iri)
+        return name in self._names
+
+    def __getattr__(self, name: str) -> URIRef:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if not self._known(name):
+            raise AttributeError(f"{self._iri}{name} is not a term ontology/ declares")
+        return super().__getattr__(name)
+
+    def __getitem__(self, name: str) -> URIRef:
+        if not self._known(name):
+            raise KeyError(f"{self._iri}{name} is not a term ontology/ declares")
+        return super().__getitem__(name)
+
+    def __contains__(self, name: str) -> bool:
+        return self._known(name)
+
+    def __repr__(self) -> str:
+        return f"ClosedTerms({self._iri!r})"
+
+
+def _declared_in_ontology(iri: str) -> frozenset[str]:
+    from .vocabulary import declared_names  # the ontology's reader imports this module
+
+    return declared_names(iri)
 
 
 DCAT = Terms(str(_DCAT))
@@ -44,11 +97,14 @@ RDF = Terms(str(_RDF))
 RDFS = Terms(str(_RDFS))
 SKOS = Terms(str(_SKOS))
 XSD = Terms(str(_XSD))
+#: xsd:string's IRI as plain text, as pyoxigraph gives a literal's datatype (``.value``):
+#: a URIRef never equals a str, so comparisons with pyoxigraph terms need this form.
+XSD_STRING = str(XSD.string)
 
-#: The project's own terms (classes and properties), defined in ontology/claimgraph.ttl.
-KG = Terms("https://w3id.org/claimgraph/ns#")
+#: The project's own terms (classes and properties), declared in ontology/claimgraph.ttl.
+KG = ClosedTerms("https://w3id.org/claimgraph/ns#", _declared_in_ontology)
 #: The project's SKOS concepts (review methods, statuses, ...), in ontology/vocabularies.ttl.
-KGV = Terms("https://w3id.org/claimgraph/vocab#")
+KGV = ClosedTerms("https://w3id.org/claimgraph/vocab#", _declared_in_ontology)
 
 SCHEMA = Terms("https://schema.org/")
 SPDX = Terms("http://spdx.org/rdf/terms#")
@@ -88,4 +144,7 @@ __all__ = [
     "SPDX",
     "UNIT",
     "XSD",
+    "XSD_STRING",
+    "ClosedTerms",
+    "Terms",
 ]

@@ -17,9 +17,10 @@ from xml.sax.saxutils import escape, quoteattr
 
 import pyoxigraph as ox
 
+from .namespaces import XSD_STRING
+
 QueryResult: TypeAlias = ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples
 
-XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 TRUNCATED_LINK = "urn:x-claimgraph:truncated"
 
 SELECT_TYPES = {

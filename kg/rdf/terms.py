@@ -9,8 +9,7 @@ import pyoxigraph as ox
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.term import Node
 
-_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
-
+from .namespaces import XSD_STRING
 
 _NAMED: dict[str, ox.NamedNode] = {}
 
@@ -29,7 +28,7 @@ def to_ox(term: Node) -> ox.NamedNode | ox.BlankNode | ox.Literal:
     if isinstance(term, Literal):
         if term.language:
             return ox.Literal(str(term), language=term.language)
-        datatype = str(term.datatype) if term.datatype else _XSD_STRING
+        datatype = str(term.datatype) if term.datatype else XSD_STRING
         return ox.Literal(str(term), datatype=ox.NamedNode(datatype))
     raise TypeError(f"not an RDF term: {term!r}")
 
@@ -77,7 +76,7 @@ def from_ox(term: ox.NamedNode | ox.BlankNode | ox.Literal) -> Node:
     if term.language:
         return Literal(term.value, lang=term.language)
     datatype = term.datatype.value
-    return Literal(term.value, datatype=None if datatype == _XSD_STRING else URIRef(datatype),
+    return Literal(term.value, datatype=None if datatype == XSD_STRING else URIRef(datatype),
                    normalize=False)
 
 

@@ -36,9 +36,25 @@ class Terms:
 
 
 @cache
+def ontology_graph() -> Graph:
+    """Every Turtle file of ``ontology/`` in one graph (cached: the files do not change while
+    we run). It names no term of the closed namespaces: they read their names from it."""
+    return parse_turtle(sorted(resource_dir("ontology").glob("*.ttl")))
+
+
+@cache
+def declared_names(namespace: str) -> frozenset[str]:
+    """The local names of the terms ``ontology/`` declares (gives a type) in ``namespace``:
+    what :class:`kg.rdf.namespaces.ClosedTerms` accepts."""
+    return frozenset(
+        str(term)[len(namespace):] for term in ontology_graph().subjects(RDF.type, unique=True)
+        if isinstance(term, URIRef) and term.startswith(namespace) and term != namespace)
+
+
+@cache
 def load_terms() -> Terms:
-    """Parse every Turtle file of ``ontology/`` (cached: the files do not change while we run)."""
-    graph = parse_turtle(sorted(resource_dir("ontology").glob("*.ttl")))
+    """The ontology with the lookups the mapping needs (cached, as the graph is)."""
+    graph = ontology_graph()
     units = {
         str(name): unit
         for unit in graph.subjects(RDF.type, QUDT.Unit)

@@ -18,10 +18,9 @@ from dataclasses import dataclass, field
 import pyoxigraph as ox
 
 from ..kinds import HISTORY_SEGMENTS
-from ..rdf.namespaces import PREFIXES, RDF
+from ..rdf.namespaces import PREFIXES, RDF, XSD_STRING
 from .archive import Archive, ReleaseInfo
 
-_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 _RDF_TYPE = f"{RDF}type"
 _PREFIXES = {**PREFIXES, "rdf": str(RDF)}
 
@@ -192,7 +191,7 @@ def _value(term, graph: str, base: str) -> str:
         text = json.dumps(term.value, ensure_ascii=False)
         if term.language:
             return f"{text}@{term.language}"
-        if term.datatype.value != _XSD_STRING:
+        if term.datatype.value != XSD_STRING:
             return f"{text}^^{_compact(term.datatype.value)}"
         return text
     if isinstance(term, ox.BlankNode):

@@ -7,7 +7,8 @@ from typing import Any
 
 from markupsafe import Markup
 
-from .record import RecordView, SourceView
+from .base import SourceView
+from .record import RecordView
 
 
 def citation_meta(source: SourceView | None) -> list[tuple[str, str]]:

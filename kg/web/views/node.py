@@ -5,13 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pyoxigraph as ox
-from rdflib import URIRef
-from rdflib.namespace import RDFS as _RDFS
 
 from ...rdf.facts import Facts, Term
+from ...rdf.namespaces import DCTERMS, KG, RDF, RDFS
 from ...store import GraphStore
 from ...store.queries import internal_query
-from .record import DCT, SourceView, ViewBase
+from .base import SourceView, ViewBase
 
 
 @dataclass
@@ -28,10 +27,10 @@ def node_rows(
     its citation tags need (links into ``release`` when the page shows one)."""
     viewer = ViewBase(facts, base, release)
     rows = _rows(facts, node, viewer, depth=0)
-    title = (facts.text(node, DCT + "title") or facts.text(node, str(_RDFS.label))
+    title = (facts.text(node, DCTERMS.title) or facts.text(node, RDFS.label)
              or node.value.rsplit("/", 1)[-1])
     source = None
-    if facts.has_type(node, "https://w3id.org/claimgraph/ns#SourceDocument"):
+    if facts.has_type(node, KG.SourceDocument):
         source = viewer.source(node)
         citing = [Value(t.value.rsplit("/", 1)[-1], viewer.href(t)) for t in
                   _citing_records(store, node)]
@@ -43,8 +42,9 @@ def node_rows(
 def _rows(facts: Facts, node: Term, viewer: ViewBase, depth: int):
     rows = []
     predicates = sorted({p for (s, p) in facts.index if s == node})
+    rdf_type = str(RDF.type)
     for predicate in predicates:
-        label = facts.concept(ox.NamedNode(predicate), _RDFS.label) or _short(predicate)
+        label = facts.concept(ox.NamedNode(predicate), RDFS.label) or _short(predicate)
         values = []
         for obj in facts.all(node, predicate):
             if isinstance(obj, ox.Literal):
@@ -52,7 +52,7 @@ def _rows(facts: Facts, node: Term, viewer: ViewBase, depth: int):
             elif isinstance(obj, ox.BlankNode) or (
                     isinstance(obj, ox.NamedNode) and "#" in obj.value
                     and obj.value.startswith(viewer.base) and depth < 3
-                    and (obj, str(_RDF_TYPE)) in facts.index):
+                    and (obj, rdf_type) in facts.index):
                 values.append(Value(_node_label(facts, obj), viewer.href(obj),
                                     _rows(facts, obj, viewer, depth + 1)))
             else:
@@ -62,8 +62,8 @@ def _rows(facts: Facts, node: Term, viewer: ViewBase, depth: int):
 
 
 def _node_label(facts: Facts, term: Term) -> str:
-    label = (facts.concept(term) or facts.concept(term, _RDFS.label)
-             or facts.text(term, DCT + "title") or facts.text(term, str(_RDFS.label)))
+    label = (facts.concept(term) or facts.concept(term, RDFS.label)
+             or facts.text(term, DCTERMS.title) or facts.text(term, RDFS.label))
     if label:
         return label
     if isinstance(term, ox.BlankNode):
@@ -78,6 +78,3 @@ def _short(iri: str) -> str:
 def _citing_records(store: GraphStore, source: ox.NamedNode) -> list[ox.NamedNode]:
     rows = store.query(internal_query("records-quoting").text, {"source": source})
     return sorted({row["record"] for row in rows}, key=str)
-
-
-_RDF_TYPE = URIRef("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
