@@ -11,7 +11,13 @@ import click
 from ..config import Settings
 from ..errors import UsageError
 from ..model.ingest import validate_files
-from ..rdf.output import GRAPH_FORMATS, RESULT_FORMATS, write_graph, write_result
+from ..rdf.output import (
+    GRAPH_FORMATS,
+    GRAPH_RESULT_FORMATS,
+    RESULT_FORMATS,
+    write_graph,
+    write_result,
+)
 from ..store import open_store
 from ..store.load import load_paths
 from ..store.queries import canned_queries, canned_query, read_sparql_file
@@ -73,8 +79,9 @@ def load(settings: Settings, paths: tuple[Path, ...], force: bool) -> None:
 @click.option("--param", "-p", "params", multiple=True, metavar="NAME=VALUE",
               help="A value for a query parameter (repeatable).")
 @click.option("--format", "-f", "fmt", default="table", show_default=True,
-              type=click.Choice(["table", *RESULT_FORMATS, "ttl", "nt", "jsonld"]),
-              help="How to write the result (ttl/nt/jsonld for CONSTRUCT and DESCRIBE).")
+              type=click.Choice(["table", *RESULT_FORMATS, *GRAPH_RESULT_FORMATS]),
+              help=f"How to write the result ({'/'.join(GRAPH_RESULT_FORMATS)} for CONSTRUCT "
+                   "and DESCRIBE).")
 @click.option("--release", "release_id", metavar="RELEASE_ID",
               help="Query that release (from the archive) instead of the live store.")
 @click.pass_obj

@@ -13,7 +13,11 @@ from ..export.dump import DUMP_FORMATS, write_dump
 from ..release.archive import Archive
 from ..store import open_store
 
-EXPORT_FORMATS = ["jsonld", "csl-json", "bibtex", "ris", "ro-crate", "nquads", "trig"]
+#: What one record or source exports as (kg.export.render, by these format names).
+RECORD_FORMATS = ["jsonld", "csl-json", "bibtex", "ris"]
+#: Then a reproduction run as an RO-Crate (a directory), and the whole store's dumps.
+EXPORT_FORMATS = [*RECORD_FORMATS, "ro-crate",
+                  *(name for name in DUMP_FORMATS if name not in RECORD_FORMATS)]
 
 
 @click.command()
@@ -50,7 +54,7 @@ flashattention-checkpointing-zero2 --format bibtex
         raise UsageError("kg export needs an ID, or --all for the whole store")
     if packed:
         raise UsageError("--gzip is for --all")
-    if fmt in ("nquads", "trig"):
+    if fmt in DUMP_FORMATS and fmt not in RECORD_FORMATS:
         raise UsageError(f"--format {fmt} is for --all (one record: kg show ID --format nq)")
     # imported here: pyld and friends would slow every kg command (and the query workers
     # kg serve spawns, which import this module again)

@@ -30,14 +30,11 @@ import pyoxigraph as ox
 
 from .. import __version__
 from ..errors import UsageError
+from ..rdf.formats import FORMATS, Format
 from ..store import GraphStore
 
-#: Dump formats: name -> (file suffix, pyoxigraph format, media type).
-DUMP_FORMATS: dict[str, tuple[str, ox.RdfFormat, str]] = {
-    "nquads": ("nq", ox.RdfFormat.N_QUADS, "application/n-quads"),
-    "trig": ("trig", ox.RdfFormat.TRIG, "application/trig"),
-    "jsonld": ("jsonld", ox.RdfFormat.JSON_LD, "application/ld+json"),
-}
+#: Dump formats: name -> the format (its file suffix, pyoxigraph format and media type).
+DUMP_FORMATS: dict[str, Format] = {fmt.dump: fmt for fmt in FORMATS if fmt.dump}
 STEM = "claimgraph"
 MANIFEST = "manifest.json"
 SUMS = "SHA256SUMS"
@@ -63,7 +60,7 @@ def dump_name(fmt: str, gzip: bool) -> str:
     """
     if fmt not in DUMP_FORMATS:
         raise UsageError(f"unknown dump format {fmt!r} (one of: {', '.join(DUMP_FORMATS)})")
-    return f"{STEM}.{DUMP_FORMATS[fmt][0]}" + (".gz" if gzip else "")
+    return f"{STEM}.{DUMP_FORMATS[fmt].name}" + (".gz" if gzip else "")
 
 
 class _HashingWriter:
@@ -92,7 +89,7 @@ def write_dump(store: GraphStore, fmt: str, out_dir: Path, *, gzip: bool = False
     :raises UsageError: for a format that is not a dump format.
     """
     name = dump_name(fmt, gzip)
-    _, rdf_format, media_type = DUMP_FORMATS[fmt]
+    dumped = DUMP_FORMATS[fmt]
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / name
     temporary = out_dir / f".{name}.{os.getpid()}.tmp"
@@ -105,16 +102,16 @@ def write_dump(store: GraphStore, fmt: str, out_dir: Path, *, gzip: bool = False
             if gzip:
                 with gz.GzipFile(filename="", mode="wb", fileobj=sink, mtime=0,
                                  compresslevel=6) as packed:
-                    ox.serialize(quads, output=packed, format=rdf_format)
+                    ox.serialize(quads, output=packed, format=dumped.rdf)
             else:
-                ox.serialize(quads, output=sink, format=rdf_format)
+                ox.serialize(quads, output=sink, format=dumped.rdf)
             raw.flush()
             os.fsync(raw.fileno())
         os.replace(temporary, target)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
-    entry = DumpFile(name=name, format=fmt, media_type=media_type, gzip=gzip,
+    entry = DumpFile(name=name, format=fmt, media_type=dumped.media_type, gzip=gzip,
                      sha256=sink.sha.hexdigest(), bytes=sink.size, quads=next(counter))
     _record(out_dir, entry, version)
     return entry

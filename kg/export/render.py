@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 import pyoxigraph as ox
 
+from ..rdf.formats import media_type_of
 from ..rdf.jsonld import compact, framed_record
-from ..rdf.negotiation import FORMATS
 from ..release.archive import Archive, ReleaseInfo
 from ..store import GraphStore
 from ..store.queries import to_term
@@ -21,12 +21,12 @@ from ..store.records import citable
 from .citations import CslItem, csl_items
 from .citeformats import to_bibtex, to_csl_json, to_ris
 
-JSONLD = FORMATS["jsonld"]
+JSONLD = media_type_of("jsonld")
 #: Citation formats: media type -> writer of CSL items.
 CITATION_WRITERS: dict[str, Callable[[list[CslItem]], str]] = {
-    FORMATS["csl-json"]: to_csl_json,
-    FORMATS["bibtex"]: to_bibtex,
-    FORMATS["ris"]: to_ris,
+    media_type_of("csl.json"): to_csl_json,
+    media_type_of("bib"): to_bibtex,
+    media_type_of("ris"): to_ris,
 }
 #: Every media type :func:`render` writes.
 EXPORT_MEDIA_TYPES = [JSONLD, *CITATION_WRITERS]
@@ -63,4 +63,4 @@ def export(store: GraphStore, base: str, ident: str, fmt: str,
     :raises NotFoundError: when no record or source has the id.
     """
     kind, quads = citable(store, base, ident)
-    return render(store, base, kind, ident, quads, FORMATS.get(fmt, fmt), accessed, archive)
+    return render(store, base, kind, ident, quads, media_type_of(fmt), accessed, archive)

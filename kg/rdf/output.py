@@ -9,25 +9,18 @@ import pyoxigraph as ox
 
 from ..errors import UsageError
 from ..kinds import SEGMENTS, iri_prefix
+from .formats import NAMES, RDF_SYNTAXES
 from .namespaces import PREFIXES
 from .results import QueryResult
 
-RESULT_FORMATS = {
-    "json": ox.QueryResultsFormat.JSON,
-    "xml": ox.QueryResultsFormat.XML,
-    "csv": ox.QueryResultsFormat.CSV,
-    "tsv": ox.QueryResultsFormat.TSV,
-}
-GRAPH_FORMATS = {
-    "ttl": ox.RdfFormat.TURTLE,
-    "nt": ox.RdfFormat.N_TRIPLES,
-    "nq": ox.RdfFormat.N_QUADS,
-    "trig": ox.RdfFormat.TRIG,
-    "jsonld": ox.RdfFormat.JSON_LD,
-    "rdf": ox.RdfFormat.RDF_XML,
-}
+#: The names SPARQL results are written as (kg query, kg stats), with their pyoxigraph formats.
+RESULT_FORMATS = {name: NAMES[name].results for name in ("json", "xml", "csv", "tsv")}
+#: The RDF syntaxes graphs are written as (kg show), with their pyoxigraph formats.
+GRAPH_FORMATS = {name: NAMES[name].rdf for name in RDF_SYNTAXES}
 #: Formats that hold named graphs; the others get the union of the graphs.
-QUAD_FORMATS = {"nq", "trig", "jsonld"}
+QUAD_FORMATS = {name for name in GRAPH_FORMATS if NAMES[name].quads}
+#: The RDF syntaxes kg query writes a CONSTRUCT or DESCRIBE result as.
+GRAPH_RESULT_FORMATS = ("ttl", "nt", "jsonld")
 
 
 
@@ -66,7 +59,8 @@ def write_result(result: QueryResult, fmt: str, out: IO[bytes], base: str) -> No
     if isinstance(result, ox.QueryTriples):
         graph_fmt = "ttl" if fmt == "table" else fmt
         if graph_fmt not in GRAPH_FORMATS or graph_fmt in QUAD_FORMATS - {"jsonld"}:
-            raise UsageError(f"a graph result cannot be written as {fmt!r} (use ttl, nt, jsonld)")
+            raise UsageError(f"a graph result cannot be written as {fmt!r} "
+                             f"(use {', '.join(GRAPH_RESULT_FORMATS)})")
         out.write(ox.serialize(sorted(result, key=str), format=GRAPH_FORMATS[graph_fmt],
                                prefixes=prefixes(base) if graph_fmt == "ttl" else None))
         return

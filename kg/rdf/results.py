@@ -17,25 +17,12 @@ from xml.sax.saxutils import escape, quoteattr
 
 import pyoxigraph as ox
 
+from .formats import by_media_type
 from .namespaces import XSD_STRING
 
 QueryResult: TypeAlias = ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples
 
 TRUNCATED_LINK = "urn:x-claimgraph:truncated"
-
-SELECT_TYPES = {
-    "application/sparql-results+json": "json",
-    "application/json": "json",
-    "application/sparql-results+xml": "xml",
-    "text/csv": "csv",
-    "text/tab-separated-values": "tsv",
-}
-GRAPH_TYPES = {
-    "text/turtle": ox.RdfFormat.TURTLE,
-    "application/n-triples": ox.RdfFormat.N_TRIPLES,
-    "application/ld+json": ox.RdfFormat.JSON_LD,
-    "application/rdf+xml": ox.RdfFormat.RDF_XML,
-}
 
 
 @dataclass
@@ -48,19 +35,25 @@ class Written:
 
 
 def write(result, media_type: str, max_rows: int) -> Written:
-    """Serialize a pyoxigraph query result as ``media_type``, at most ``max_rows`` rows."""
-    if isinstance(result, ox.QueryBoolean):
-        fmt = {"json": ox.QueryResultsFormat.JSON, "xml": ox.QueryResultsFormat.XML,
-               "csv": ox.QueryResultsFormat.CSV, "tsv": ox.QueryResultsFormat.TSV}[
-            SELECT_TYPES[media_type]]
-        return Written(result.serialize(format=fmt), False, 1)
+    """Serialize a pyoxigraph query result as ``media_type``, at most ``max_rows`` rows:
+    a graph in an RDF syntax, solutions or a boolean in a SPARQL results format.
+
+    :raises KeyError: for a media type the result cannot be written as.
+    """
+    fmt = by_media_type(media_type)
     if isinstance(result, ox.QueryTriples):
+        if fmt.rdf is None:
+            raise KeyError(media_type)
         triples, truncated = _take(iter(result), max_rows)
-        body = ox.serialize(triples, format=GRAPH_TYPES[media_type])
+        body = ox.serialize(triples, format=fmt.rdf)
         return Written(body, truncated, len(triples))
+    if fmt.results is None:
+        raise KeyError(media_type)
+    if isinstance(result, ox.QueryBoolean):
+        return Written(result.serialize(format=fmt.results), False, 1)
     variables = [v.value for v in result.variables]
     rows, truncated = _take(iter(result), max_rows)
-    writer = {"json": _json, "xml": _xml, "csv": _csv, "tsv": _tsv}[SELECT_TYPES[media_type]]
+    writer = _WRITERS[fmt.results]
     return Written(writer(variables, rows, truncated), truncated, len(rows))
 
 
@@ -150,3 +143,7 @@ def _tsv(variables: list[str], rows: list, truncated: bool) -> bytes:
     for row in rows:
         lines.append("\t".join("" if row[v] is None else str(row[v]) for v in variables))
     return ("\n".join(lines) + "\n").encode()
+
+
+_WRITERS = {ox.QueryResultsFormat.JSON: _json, ox.QueryResultsFormat.XML: _xml,
+            ox.QueryResultsFormat.CSV: _csv, ox.QueryResultsFormat.TSV: _tsv}
