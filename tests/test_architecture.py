@@ -184,7 +184,7 @@ def test_the_rule_refuses_what_it_should() -> None:
     assert not _allowed("kg.export.render", "kg.verify.checks")  # across one layer
     assert not _allowed("kg.reproduce", "kg.errors")  # standalone: only its row
     assert not _allowed("kg.web.browse", "kg.reproduce")  # standalone: only its users
-    assert _allowed("kg.export.render", "kg.release.archive")
+    assert _allowed("kg.export.render", "kg.store.archive")
     assert _allowed("kg.cli.reproduce", "kg.reproduce")
     assert _allowed("kg.config", "kg.errors")
 

@@ -16,8 +16,8 @@ from kg.cli import main
 from kg.model.validation import shapes_graph
 from kg.rdf.canonical import graph_version
 from kg.rdf.vocabulary import load_terms
-from kg.release.archive import Archive
 from kg.release.build import check_release_node, release_triples
+from kg.store.archive import Archive
 
 OLD_HARDWARE = "NVIDIA H100 (section 2.4); 'H100 94GB GPUs' (section 4)"
 NEW_HARDWARE = "NVIDIA H200 (section 2.4); 'H100 94GB GPUs' (section 4)"

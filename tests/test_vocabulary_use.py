@@ -28,8 +28,8 @@ from kg.model.validation import map_paths, shapes_graph
 from kg.rdf import namespaces
 from kg.rdf.namespaces import KG, KGV, RDF, SH, ClosedTerms, Terms
 from kg.rdf.vocabulary import declared_names, load_terms
-from kg.release.archive import ReleaseInfo
 from kg.release.build import release_triples
+from kg.store.archive import ReleaseInfo
 from kg.web.views import record
 
 #: The modules that read the graph by predicate: the pages, the catalogue, the exports.

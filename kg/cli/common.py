@@ -6,10 +6,7 @@ import sys
 
 import click
 
-from ..config import Settings
 from ..errors import UsageError
-from ..release.archive import open_release_store
-from ..store import GraphStore, open_store
 
 
 def progress(label: str, minimum: int = 50):
@@ -30,10 +27,3 @@ def split_params(params: tuple[str, ...]):
         if not sep or not name:
             raise UsageError(f"--param takes NAME=VALUE (got {item!r})")
         yield name, value
-
-
-def read_store(settings: Settings, release_id: str | None) -> GraphStore:
-    """The live store, or a release's store from the archive; read-only."""
-    if release_id:
-        return open_release_store(settings.archive_dir, release_id)
-    return open_store(settings, read_only=True)

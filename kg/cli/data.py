@@ -18,11 +18,11 @@ from ..rdf.output import (
     write_graph,
     write_result,
 )
-from ..store import open_store
+from ..registry import Registry
 from ..store.load import load_paths
 from ..store.queries import canned_queries, canned_query, read_sparql_file
 from ..store.records import record_closure
-from .common import progress, read_store, split_params
+from .common import progress, split_params
 
 
 @click.command()
@@ -69,9 +69,9 @@ def load(settings: Settings, paths: tuple[Path, ...], force: bool) -> None:
       kg load data/records/x.yaml
     """
     targets = list(paths) or [settings.data]
-    with open_store(settings) as store:
-        report = load_paths(store, targets, settings.base, progress=progress("validating"),
-                            force=force)
+    with Registry(settings) as registry:
+        report = load_paths(registry.store, targets, registry.base,
+                            progress=progress("validating"), force=force)
     click.echo(f"kg: {report.summary()}", err=True)
 
 @click.command()
@@ -101,8 +101,8 @@ def query(settings: Settings, query: str, params: tuple[str, ...], fmt: str,
     """
     values = dict(split_params(params))
     text, bindings = _resolve_query(query, values, settings.base)
-    with read_store(settings, release_id) as store:
-        result = store.query(text, bindings)
+    with Registry(settings, read_only=True, release=release_id) as registry:
+        result = registry.store.query(text, bindings)
         write_result(result, fmt, sys.stdout.buffer, settings.base)
 
 
@@ -148,8 +148,8 @@ def show(settings: Settings, ident: str, fmt: str, release_id: str | None) -> No
       kg show saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-\
 flashattention-checkpointing-zero2 --format nq
     """
-    with read_store(settings, release_id) as store:
-        quads = record_closure(store, settings.base, ident)
+    with Registry(settings, read_only=True, release=release_id) as registry:
+        quads = record_closure(registry.store, registry.base, ident)
     write_graph(quads, fmt, sys.stdout.buffer, settings.base)
 
 @click.command()
@@ -158,6 +158,6 @@ flashattention-checkpointing-zero2 --format nq
 @click.pass_obj
 def stats(settings: Settings, fmt: str) -> None:
     """Count records, sources, agents, evaluations, reviews, runs, graphs and triples."""
-    with open_store(settings, read_only=True) as store:
-        result = store.query(canned_query("stats").text)
+    with Registry(settings, read_only=True) as registry:
+        result = registry.store.query(canned_query("stats").text)
         write_result(result, fmt, sys.stdout.buffer, settings.base)

@@ -10,8 +10,7 @@ import click
 from ..config import Settings
 from ..errors import UsageError
 from ..export.dump import DUMP_FORMATS, write_dump
-from ..release.archive import Archive
-from ..store import open_store
+from ..registry import Registry
 
 #: What one record or source exports as (kg.export.render, by these format names).
 RECORD_FORMATS = ["jsonld", "csl-json", "bibtex", "ris"]
@@ -60,17 +59,16 @@ flashattention-checkpointing-zero2 --format bibtex
     # kg serve spawns, which import this module again)
     from ..export.render import export as export_one
 
-    with open_store(settings, read_only=True) as store:
+    with Registry(settings, read_only=True) as registry:
         if fmt == "ro-crate":
             if output is None:
                 raise UsageError("--format ro-crate writes a directory: give -o DIR")
             from ..export.rocrate import write_run_crate
 
-            path = write_run_crate(store, settings.base, ident, output)
+            path = write_run_crate(registry, ident, output)
             click.echo(f"kg: wrote {path}", err=True)
             return
-        with Archive(settings.archive_dir) as archive:
-            body = export_one(store, settings.base, ident, fmt, archive=archive)
+        body = export_one(registry, ident, fmt)
     if output is None:
         sys.stdout.buffer.write(body)
         return
@@ -86,7 +84,8 @@ def _export_all(settings: Settings, ident: str | None, fmt: str, packed: bool,
         raise UsageError(f"--all dumps as {', '.join(DUMP_FORMATS)} (not {fmt})")
     if output is None:
         raise UsageError("--all writes a directory: give -o DIR")
-    with open_store(settings, read_only=True) as store:
+    with Registry(settings, read_only=True) as registry:
+        store = registry.store
         entry = write_dump(store, fmt, output, gzip=packed, version=store.version() or "")
     click.echo(f"kg: wrote {output / entry.name}: {entry.quads:,} quads, {entry.bytes:,} bytes, "
                f"sha256 {entry.sha256}", err=True)

@@ -7,10 +7,9 @@ import click
 from ..config import Settings
 from ..errors import NotFoundError
 from ..kinds import HISTORY_SEGMENTS
-from ..release.archive import Archive
+from ..registry import Registry
 from ..release.build import make_release
 from ..release.history import diff_releases, graph_history
-from ..store import open_store
 from .common import progress
 
 
@@ -34,8 +33,8 @@ def release(settings: Settings, issued: str | None, note: str) -> None:
       kg release --note "first public release"
       kg release --date 2026-12-01
     """
-    with open_store(settings, read_only=True) as store:
-        report = make_release(store, settings.archive_dir, settings.base, issued, note,
+    with Registry(settings, read_only=True) as registry:
+        report = make_release(registry, issued, note,
                               progress=progress("hashing"))
     click.echo(report.id)
     click.echo(f"kg: {report.summary()}", err=True)
@@ -45,8 +44,8 @@ def release(settings: Settings, issued: str | None, note: str) -> None:
 @click.pass_obj
 def releases(settings: Settings) -> None:
     """List the releases, oldest first: id, issue date and note."""
-    with Archive(settings.archive_dir) as archive:
-        for info in archive.releases():
+    with Registry(settings) as registry:
+        for info in registry.archive.releases():
             click.echo(f"{info.id}  {info.issued}  {info.note}".rstrip())
 
 
@@ -64,8 +63,8 @@ def diff(settings: Settings, old: str, new: str, brief: bool) -> None:
     Example:
       kg diff 2026-12-01-29e28fa058fa 2026-12-08-0c1f2e3d4b5a
     """
-    with Archive(settings.archive_dir) as archive:
-        result = diff_releases(archive, old, new, settings.base, details=not brief)
+    with Registry(settings) as registry:
+        result = diff_releases(registry, old, new, details=not brief)
     for change in result.changes:
         hashes = f" ({(change.old or '')[:12]} -> {(change.new or '')[:12]})" if (
             change.status == "changed") else ""
@@ -96,11 +95,8 @@ def history(settings: Settings, ident: str, kind: str) -> None:
       kg history saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-\
 flashattention-checkpointing-zero2
     """
-    from ..store.queries import to_term
-
-    graph = to_term(kind, ident, settings.base).value
-    with Archive(settings.archive_dir) as archive:
-        entries = graph_history(archive, graph, settings.base)
+    with Registry(settings) as registry:
+        entries = graph_history(registry, registry.iri(kind, ident))
     if not entries:
         raise NotFoundError(f"no release holds {kind} {ident!r}")
     for entry in entries:

@@ -9,7 +9,7 @@ import click
 
 from ..config import Settings
 from ..errors import UsageError
-from ..store import open_store
+from ..registry import Registry
 from .common import progress
 
 
@@ -64,8 +64,8 @@ flashattention-checkpointing-zero2 --pdf paper.pdf
         if report.changed:
             click.echo(f"kg: {report.summary()}", err=True)
 
-    with open_store(settings) as store:
-        batch = verify_records(store, settings.base, data, record=record, pdf=pdf,
+    with Registry(settings) as registry:
+        batch = verify_records(registry, data, record=record, pdf=pdf,
                                pdf_dir=pdf_dir, name_map=name_map, agent=agent or VERIFIER,
                                progress=progress, on_loaded=loaded)
     done, matching = batch.done, batch.matching

@@ -24,8 +24,8 @@ import pyoxigraph as ox
 
 from ..rdf.facts import Facts, Term
 from ..rdf.namespaces import DCAT, DCTERMS, KG, PROV, RDFS, SCHEMA
-from ..release.archive import ReleaseInfo
-from ..store import GraphStore
+from ..registry import Registry
+from ..store.archive import ReleaseInfo
 from ..store.queries import to_term
 from ..store.records import citable
 
@@ -41,7 +41,7 @@ LOCATOR_LABELS = (("page", "page"), ("section", "section"), ("paragraph", "parag
 CslItem = dict[str, Any]
 
 
-def csl_items(store: GraphStore, base: str, ident: str, accessed: dt.date | None = None,
+def csl_items(registry: Registry, ident: str, accessed: dt.date | None = None,
               found: tuple[str, list[ox.Quad]] | None = None,
               release: ReleaseInfo | None = None) -> list[CslItem]:
     """The CSL-JSON items citing record or source ``ident``; ``found`` is what
@@ -50,7 +50,8 @@ def csl_items(store: GraphStore, base: str, ident: str, accessed: dt.date | None
 
     :raises NotFoundError: when no record or source has the id.
     """
-    kind, quads = found or citable(store, base, ident)
+    base = registry.base
+    kind, quads = found or citable(registry.store, base, ident)
     facts = Facts(quads)
     if kind == "source":
         return [source_item(facts, to_term("source", ident, base))]

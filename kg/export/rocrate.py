@@ -18,21 +18,22 @@ import pyoxigraph as ox
 from ..errors import NotFoundError
 from ..rdf.facts import Facts
 from ..rdf.namespaces import KG, PROV, QUDT, RDFS, SCHEMA
+from ..registry import Registry
 from ..resources import resource_dir
-from ..store import GraphStore
 from ..store.records import describe
 
 RO_CRATE = "https://w3id.org/ro/crate/1.1"
 PROCESS_RUN_CRATE = "https://w3id.org/ro/wfrun/process/0.5"
 
 
-def write_run_crate(store: GraphStore, base: str, run_id: str, out: Path) -> Path:
+def write_run_crate(registry: Registry, run_id: str, out: Path) -> Path:
     """Write ``out/ro-crate-metadata.json`` with the run file, its log and the recipe.
 
     :raises NotFoundError: when the run, or a file it names, is not there.
     """
-    iri = f"{base}activity/{run_id}"
-    quads = describe(store, base, "activity", run_id)
+    store = registry.store
+    iri = registry.iri("activity", run_id)
+    quads = describe(store, registry.base, "activity", run_id)
     facts = Facts(quads)
     run = ox.NamedNode(iri)
     if not facts.has_type(run, KG.ReproductionRun):

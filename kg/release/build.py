@@ -43,9 +43,10 @@ from ..model.validation import engine
 from ..rdf.canonical import content_hash, graph_version, sha256_hex
 from ..rdf.namespaces import DCAT, DCTERMS, KG, PREFIXES, PROV, RDF, SPDX, XSD
 from ..rdf.terms import to_quads
+from ..registry import Registry
 from ..store import EmbeddedStore, GraphStore
+from ..store.archive import Archive, ReleaseInfo, StoredVersion
 from ..store.load import SCHEMA_ENTRY, ontology_graph_names, ontology_nquads
-from .archive import Archive, ReleaseInfo, StoredVersion
 
 DUMP = "dump.nq.gz"
 MANIFEST = "manifest.json"
@@ -99,11 +100,9 @@ def _id(issued: str, content: str) -> str:
     return f"{issued}-{content[:12]}"
 
 
-def make_release(
-    store: GraphStore, archive_path: Path, base: str, issued: str | None = None,
-    note: str = "", progress: Progress | None = None,
-) -> ReleaseReport:
-    """Release what ``store`` holds into the archive at ``archive_path``.
+def make_release(registry: Registry, issued: str | None = None, note: str = "",
+                 progress: Progress | None = None) -> ReleaseReport:
+    """Release what the registry's store holds into its archive.
 
     :raises ReleaseError: when the store holds no data, or a data file is missing or has
         changed since it was loaded (nothing is released).
@@ -111,6 +110,7 @@ def make_release(
     """
     started = time.perf_counter()
     issued = issue_date(issued)
+    store, base = registry.store, registry.base
     manifest = store.manifest()
     schema_entry = manifest.get(SCHEMA_ENTRY)
     schema = schema_entry.sha256 if schema_entry is not None else ""
@@ -118,7 +118,7 @@ def make_release(
     if not members:
         raise ReleaseError("nothing to release: the store holds no data (run 'kg load' first)")
 
-    with Archive(archive_path, write=True) as archive:
+    with Archive(registry.settings.archive_dir, write=True) as archive:
         known = archive.known_versions(schema)
         hashes: dict[str, str] = {}
         jobs = []

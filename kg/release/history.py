@@ -19,7 +19,8 @@ import pyoxigraph as ox
 
 from ..kinds import HISTORY_SEGMENTS
 from ..rdf.namespaces import PREFIXES, RDF, XSD_STRING
-from .archive import Archive, ReleaseInfo
+from ..registry import Registry
+from ..store.archive import ReleaseInfo
 
 _RDF_TYPE = f"{RDF}type"
 _PREFIXES = {**PREFIXES, "rdf": str(RDF)}
@@ -112,13 +113,14 @@ def diff_versions(old: Iterable[ox.Quad], new: Iterable[ox.Quad], graph: str,
     return sorted((before - after).elements()), sorted((after - before).elements())
 
 
-def diff_releases(archive: Archive, old: str, new: str, base: str,
+def diff_releases(registry: Registry, old: str, new: str,
                   details: bool = True) -> ReleaseDiff:
     """Graphs added, removed and changed from release ``old`` to ``new`` (with the
     statements of each changed graph unless ``details`` is False).
 
     :raises NotFoundError: for a release the archive does not hold.
     """
+    archive, base = registry.archive, registry.base
     before = archive.manifest(archive.release(old).id)["graphs"]
     after = archive.manifest(archive.release(new).id)["graphs"]
     changes = []
@@ -136,8 +138,9 @@ def diff_releases(archive: Archive, old: str, new: str, base: str,
     return ReleaseDiff(old, new, changes)
 
 
-def graph_history(archive: Archive, graph: str, base: str) -> list[HistoryEntry]:
+def graph_history(registry: Registry, graph: str) -> list[HistoryEntry]:
     """Each release that held ``graph`` or dropped it, oldest first, with what changed."""
+    archive, base = registry.archive, registry.base
     entries = []
     previous: str | None = None
     for release, digest in archive.history(graph):

@@ -20,7 +20,7 @@ from ..errors import InvalidDataError, NotFoundError, UsageError
 from ..kinds import data_directory
 from ..model.datafiles import parse_yaml
 from ..rdf.namespaces import PROV
-from ..store import GraphStore
+from ..registry import Registry
 from ..store.load import LoadReport, load_paths
 from ..store.queries import internal_query, to_term
 from .checks import FileInfo, Outcome, Target, run_checks
@@ -56,14 +56,15 @@ class Matching:
     sources_without_pdf: list[str] = field(default_factory=list)
 
 
-def targets(store: GraphStore, base: str, record: str | None = None) -> list[Target]:
+def targets(registry: Registry, record: str | None = None) -> list[Target]:
     """What can be checked of every record (or of ``record``), as the store holds it.
 
     :raises NotFoundError: when ``record`` is given and no record has that id.
     """
-    bindings = {"record": to_term("record", record, base)} if record is not None else None
+    bindings = ({"record": to_term("record", record, registry.base)}
+                if record is not None else None)
     found = []
-    for row in store.query(internal_query("verify-targets").text, bindings):
+    for row in registry.store.query(internal_query("verify-targets").text, bindings):
         def text(name: str, row=row) -> str:
             return row[name].value if row[name] is not None else ""
         found.append(Target(record=text("id"), source=text("sourceId"), printed=text("printed"),
@@ -74,33 +75,32 @@ def targets(store: GraphStore, base: str, record: str | None = None) -> list[Tar
     return found
 
 
-def check_agent(store: GraphStore, base: str, agent: str, data: Path) -> None:
+def check_agent(registry: Registry, agent: str, data: Path) -> None:
     """The reviewing agent must be defined (the default verifier's file is written later).
 
     :raises UsageError: naming the agent file to add.
     """
     if agent == VERIFIER:
         return
-    node = to_term("agent", agent, base)
-    types = {row["type"].value for row in store.query(internal_query("types-of").text,
-                                                      {"node": node})}
+    node = to_term("agent", agent, registry.base)
+    query = internal_query("types-of").text
+    types = {row["type"].value for row in registry.store.query(query, {"node": node})}
     if str(PROV.Agent) not in types:
         raise UsageError(f"no agent file defines agent {agent!r} (add {data}/agents/"
                          f"{agent}.yaml, or leave --agent out to record {VERIFIER})")
 
 
-def load_data(store: GraphStore, data: Path, base: str, progress: Progress | None = None,
-              ) -> LoadReport:
+def load_data(registry: Registry, data: Path, progress: Progress | None = None) -> LoadReport:
     """Load the data directory (unchanged files are skipped), so the store holds what it says.
 
     :raises InvalidDataError: when a data file is invalid; nothing is verified then.
     """
     if not data.is_dir():
         raise UsageError(f"{data}: no such data directory")
-    return load_paths(store, [data], base, progress)
+    return load_paths(registry.store, [data], registry.base, progress)
 
 
-def verify(store: GraphStore, base: str, data: Path, jobs: list[Job], agent: str = VERIFIER,
+def verify(registry: Registry, data: Path, jobs: list[Job], agent: str = VERIFIER,
            progress: Progress | None = None) -> list[Verified]:
     """Run the checks of every job, write a review file for each, and load them.
 
@@ -126,7 +126,7 @@ def verify(store: GraphStore, base: str, data: Path, jobs: list[Job], agent: str
                              review_document(result, ident, agent, started, ended))
             written.append(path)
             verified.append(Verified(job, result, path))
-        load_paths(store, [data], base)
+        load_paths(registry.store, [data], registry.base)
     except (InvalidDataError, OSError) as exc:
         for path in written:
             path.unlink(missing_ok=True)
@@ -145,7 +145,7 @@ class Batch:
     matching: Matching | None  # None for one record checked against one PDF
 
 
-def verify_records(store: GraphStore, base: str, data: Path, *, record: str | None = None,
+def verify_records(registry: Registry, data: Path, *, record: str | None = None,
                    pdf: Path | None = None, pdf_dir: Path | None = None,
                    name_map: Path | None = None, agent: str = VERIFIER,
                    progress: Callable[[str, int], Progress] | None = None,
@@ -163,22 +163,22 @@ def verify_records(store: GraphStore, base: str, data: Path, *, record: str | No
     if bool(record) == bool(pdf_dir) or bool(record) != bool(pdf):
         raise UsageError("give a record ID and a PDF, or a directory of PDFs")
     step = progress or (lambda label, minimum: None)
-    loaded = load_data(store, data, base, step("loading", 50))
+    loaded = load_data(registry, data, step("loading", 50))
     if on_loaded:
         on_loaded(loaded)
-    check_agent(store, base, agent, data)
+    check_agent(registry, agent, data)
     matching = None
     if record:
         assert pdf is not None
-        jobs = [Job(targets(store, base, record)[0], pdf)]
+        jobs = [Job(targets(registry, record)[0], pdf)]
     else:
         assert pdf_dir is not None
-        matching = match_pdfs(pdf_dir, targets(store, base), name_map, step("hashing PDFs", 2))
+        matching = match_pdfs(pdf_dir, targets(registry), name_map, step("hashing PDFs", 2))
         jobs = matching.jobs
         if not jobs:
             raise NotFoundError(f"no PDF in {pdf_dir} is the file of a record's source "
                                 "(by the SHA-256 it pins, or by --name-map)")
-    done = verify(store, base, data, jobs, agent, step("verifying", 2))
+    done = verify(registry, data, jobs, agent, step("verifying", 2))
     return Batch(loaded, done, matching)
 
 

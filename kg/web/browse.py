@@ -17,8 +17,8 @@ from ..rdf.facts import Facts
 from ..rdf.formats import CITATIONS, RDF_SYNTAXES, by_media_type, media_type_of, media_types
 from ..rdf.negotiation import negotiate, split_suffix
 from ..rdf.output import write_graph
-from ..release.archive import ReleaseInfo
-from ..store import GraphStore
+from ..registry import Registry
+from ..store.archive import ReleaseInfo
 from ..store.records import describe
 from .catalog import FACETS, LISTING_FIELDS
 from .state import state
@@ -128,7 +128,8 @@ def resource(kind: str, name: str) -> Response:
     # ?release=ID: the node as that release holds it (from the archive), not as it is now.
     release = request.args.get("release") or None
     at = app.archive.release(release) if release else None
-    store = app.archive.release_store(release) if release else app.store
+    registry = app.registry(release)
+    store = registry.store
     try:
         quads = describe(store, settings.base, kind, ident)  # an unknown id is 404 before 406
     except NotFoundError:
@@ -139,7 +140,7 @@ def resource(kind: str, name: str) -> Response:
                            CITABLE_OFFERED if kind in CITABLE else RDF_OFFERED,
                            suffix or request.args.get("format"))
     if media_type != HTML:
-        return rdf_response(store, settings.base, kind, ident, quads, media_type, at)
+        return rdf_response(registry, kind, ident, quads, media_type, at)
 
     facts = Facts(quads, app.terms.graph)
     iri = ox.NamedNode(f"{settings.base}{kind}/{_quote(ident)}")
@@ -165,22 +166,22 @@ def resource(kind: str, name: str) -> Response:
     ), HTML)
 
 
-def rdf_response(store: GraphStore, base: str, kind: str, ident: str, quads: list[ox.Quad],
+def rdf_response(registry: Registry, kind: str, ident: str, quads: list[ox.Quad],
                  media_type: str, at: ReleaseInfo | None = None) -> Response:
     """The node as ``media_type``: an RDF syntax, JSON-LD (a record framed, anything else
     compacted, our context inline), or a citation format (a download named for it, citing
     release ``at`` when one is read, else the newest release holding the record)."""
     fmt = by_media_type(media_type)
     if media_type in EXPORT_MEDIA_TYPES:
-        response = _respond(render(store, base, kind, ident, quads, media_type,
-                                   archive=state().archive, at=at), media_type)
+        response = _respond(render(registry, kind, ident, quads, media_type, at=at),
+                            media_type)
         if fmt.citation:  # a download, named for the record
             response.mimetype_params["charset"] = "utf-8"
             response.headers["Content-Disposition"] = (
                 f'attachment; filename="{ident}.{fmt.name}"')
         return response
     out = io.BytesIO()
-    write_graph(quads, fmt.name, out, base)
+    write_graph(quads, fmt.name, out, registry.base)
     return _respond(out.getvalue(), media_type)
 
 

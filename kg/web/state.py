@@ -13,9 +13,10 @@ from flask import Flask, current_app
 from ..config import Settings
 from ..kinds import iri_prefix, segments
 from ..rdf.vocabulary import Terms, load_terms
-from ..release.archive import Archive
+from ..registry import Registry
 from ..release.history import HistoryEntry, graph_history
 from ..store import GraphStore, open_store
+from ..store.archive import Archive
 from ..store.cached import SharedGraphCache
 from ..store.embedded import live_version
 from .catalog import Catalog
@@ -135,13 +136,20 @@ class AppState:
         # still frees them once a newer index replaces this one).
         gc.freeze()
 
+    def registry(self, release: str | None = None) -> Registry:
+        """The registry a request reads: the live store (or ``release``'s copy from the
+        archive) and the archive, both kept between requests (closing it closes neither)."""
+        store = self.archive.release_store(release) if release else self.store
+        return Registry(self.settings, read_only=True, release=release, store=store,
+                        archive=self.archive)
+
     def history(self, graph: str) -> list[HistoryEntry]:
         """The releases that hold ``graph``, with what changed (kept until a new release)."""
         key = (live_version(self.settings.archive_dir / "index"), graph)
         with self._lock:
             found = self._histories.get(key)
         if found is None:
-            found = graph_history(self.archive, graph, self.settings.base)
+            found = graph_history(self.registry(), graph)
             with self._lock:
                 if len(self._histories) > 4096:
                     self._histories.clear()

@@ -37,9 +37,9 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from ..errors import NotFoundError, StoreError
-from ..store import EmbeddedStore, GraphStore
-from ..store.embedded import live_version
-from ..store.queries import internal_query
+from . import EmbeddedStore, GraphStore
+from .embedded import live_version
+from .queries import internal_query
 
 #: A release id: the issue date and the first 12 hex digits of the content hash.
 RELEASE_ID = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9a-f]{12}$")
