@@ -35,7 +35,7 @@ from ..rdf.terms import nquads, to_ox
 from ..rdf.vocabulary import load_terms
 from .datafiles import MAX_FILE_BYTES, ManifestEntry, display_name, find_data_files, read_data_file
 from .mapping import intended_iri, map_file
-from .shacl_engine import Deferred, Index
+from .shacl import Deferred, Index
 from .validation import Translator, duplicate_ids, engine
 
 _RDF_TYPE = {RDF.type}  # a set: a membership test is a hash, not rdflib's __eq__

@@ -22,7 +22,7 @@ from ..rdf.vocabulary import load_terms
 from ..resources import resource_dir
 from .datafiles import find_data_files, read_data_file
 from .mapping import MappedFile, map_file
-from .shacl_engine import Engine, Index, Result
+from .shacl import Engine, Index, Result
 
 
 @cache

@@ -38,7 +38,7 @@ from ..errors import InvalidDataError, ReleaseError, UsageError
 from ..model.datafiles import display_name, read_data_file
 from ..model.ingest import PARALLEL_FROM
 from ..model.mapping import map_file
-from ..model.shacl_engine import Index
+from ..model.shacl import Index
 from ..model.validation import engine
 from ..rdf.canonical import content_hash, graph_version, sha256_hex
 from ..rdf.namespaces import DCAT, DCTERMS, KG, PREFIXES, PROV, RDF, SPDX, XSD
