@@ -29,7 +29,7 @@ def kg(served, *args: str) -> str:
 
 def hardware_shown(page: str) -> str:
     """The hardware line of the record page's technical metadata."""
-    return html.unescape(re.search(r"<dt>hardware as reported</dt><dd>(.*?)</dd>", page).group(1))
+    return html.unescape(re.search(r"<dt>hardware</dt><dd>(.*?)</dd>", page).group(1))
 
 
 @pytest.fixture(scope="module")

@@ -99,7 +99,7 @@ def test_the_collectors_find_what_is_read() -> None:
     assert str(KG.SourceDocument) in python_terms((ROOT / "kg/web/views/node.py").read_text())
     read, _ = query_terms((ROOT / "queries/internal/index-rows.rq").read_text())
     assert {str(KG.Claim), str(KG.printedValue), "http://www.w3.org/ns/oa#exact"} <= read
-    assert str(KG.hardwareAsReported) in template_terms(
+    assert str(KG.printedValue) in template_terms(
         (ROOT / "kg/web/templates/record.html").read_text())
 
 
