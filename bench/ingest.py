@@ -45,8 +45,8 @@ def timed(command: list[str], timeout: float | None = None) -> tuple[float, floa
 def quads_of(corpus: Path, target: Path) -> int:
     """The N-Quads kg load writes for ``corpus`` (the data graphs; made, not timed)."""
     sys.path.insert(0, str(ROOT))
-    from kg.datafiles import find_data_files
-    from kg.ingest import ingest
+    from kg.model.datafiles import find_data_files
+    from kg.model.ingest import ingest
 
     with target.open("wb") as spool:
         outcomes, problems = ingest(find_data_files([corpus]), BASE, spool=spool)
@@ -66,8 +66,8 @@ import sys, logging
 from rdflib import Dataset, Graph
 from pyshacl import validate
 sys.path.insert(0, sys.argv[3])
-from kg.validation import shapes_graph
-from kg.vocabulary import load_terms
+from kg.model.validation import shapes_graph
+from kg.rdf.vocabulary import load_terms
 logging.disable(logging.WARNING)
 data = Dataset()
 data.parse(sys.argv[1], format="nquads")

@@ -49,7 +49,7 @@ FROM_DUMP = """
 import json, sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[3])
-from kg.release import build_release_store
+from kg.release.build import build_release_store
 folder = Path(sys.argv[1])
 graphs = list(json.loads((folder / "manifest.json").read_text())["graphs"])
 build_release_store(Path(sys.argv[2]), folder / "dump.nq.gz", graphs)

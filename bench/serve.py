@@ -250,7 +250,7 @@ def canned(corpus: Path) -> dict[str, str]:
     (what a remote store gets), with values found in the corpus."""
     sys.path.insert(0, str(ROOT))
     from kg.config import DEFAULT_BASE
-    from kg.sparql import canned_queries
+    from kg.store.queries import canned_queries
     from kg.store.remote import values_clause
 
     source = next((corpus / "sources").glob("*.yaml")).read_text()

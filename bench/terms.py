@@ -5,9 +5,9 @@
 For each size N it generates a corpus of N records (bench/gen.py, seed 1), maps every
 file once, then times in this one process, best of three:
 
-- baseline: ``ox.serialize`` of ``ox.Quad`` objects built by ``kg.rdfterms.to_quads``
+- baseline: ``ox.serialize`` of ``ox.Quad`` objects built by ``kg.rdf.terms.to_quads``
   (how ingest wrote a file's N-Quads before);
-- lines: ``kg.rdfterms.nquads`` (each term written by pyoxigraph, no ``Quad`` built),
+- lines: ``kg.rdf.terms.nquads`` (each term written by pyoxigraph, no ``Quad`` built),
   which must give the same bytes (checked here too).
 
 Results print as a Markdown table for bench/README.md, in µs per triple.
@@ -27,8 +27,8 @@ import pyoxigraph as ox
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kg.rdfterms import nquads, to_quads  # noqa: E402
-from kg.validation import map_paths  # noqa: E402
+from kg.model.validation import map_paths  # noqa: E402
+from kg.rdf.terms import nquads, to_quads  # noqa: E402
 
 BASE = "https://claimgraph.example/"
 

@@ -7,9 +7,9 @@ For each size N it makes a synthetic N-page PDF (bench/pdfgen.py; the seed's sen
 page 3N/4) and measures, best of ``--repeat`` runs taking turns:
 
 - baseline: ``PdfReader(path)`` and ``page.extract_text()`` of every page (plain pypdf);
-- extraction: the same pages through kg.pdfread (opening, warnings collected, text cached);
-- matching: kg.pdftext's normalization and quote search over the already extracted text;
-- checks, worst case: kg.checks.run_checks for a record whose quote holds another value
+- extraction: the same pages through kg.verify.pdfread (opening, warnings collected, text cached);
+- matching: kg.verify.pdftext's normalization and quote search over the already extracted text;
+- checks, worst case: kg.verify.checks.run_checks for a record whose quote holds another value
   than the page (11.94 for 11.49), so the exact quote is searched on every page (hash,
   extraction, normalization and matching of all N pages);
 - checks, usual case: run_checks with the locator naming the sentence's page (one page
@@ -31,9 +31,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kg.checks import Target, run_checks  # noqa: E402
-from kg.pdfread import open_pdf  # noqa: E402
-from kg.pdftext import QuoteFinder  # noqa: E402
+from kg.verify.checks import Target, run_checks  # noqa: E402
+from kg.verify.pdfread import open_pdf  # noqa: E402
+from kg.verify.pdftext import QuoteFinder  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from pdfgen import SENTENCE, make_pdf, paragraph  # noqa: E402

@@ -11,9 +11,9 @@ import yaml
 from conftest import BASE, DATA_FILES, SEED_ID, SEED_RECORD, SEED_SOURCE
 
 from kg.cli import main
-from kg.datafiles import parse_yaml
 from kg.errors import InvalidDataError
-from kg.ingest import validate_files as validate_paths
+from kg.model.datafiles import parse_yaml
+from kg.model.ingest import validate_files as validate_paths
 
 AGENT = "agents/claude.yaml"
 RUN = "runs/nt-peak-memory-20261130t085235z-3ca60460.yaml"  # the fp32 run: inconsistent

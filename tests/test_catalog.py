@@ -8,9 +8,9 @@ import sys
 import pytest
 from conftest import BASE, ROOT, open_test_store
 
-import kg.catalog
-from kg.catalog import Catalog
-from kg.load import load_paths
+import kg.web.catalog
+from kg.store.load import load_paths
+from kg.web.catalog import Catalog
 
 
 @pytest.fixture(scope="module")
@@ -31,9 +31,9 @@ SEARCHES = [("", {}), ("synthetic", {}), ("memory", {"metric": "peak memory"}),
 def test_tallying_rows_and_anding_row_sets_count_the_same(
     catalog: Catalog, query: str, filters: dict[str, str], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(kg.catalog, "BITS_PER_TALLIED_ROW", 0)  # always AND
+    monkeypatch.setattr(kg.web.catalog, "BITS_PER_TALLIED_ROW", 0)  # always AND
     anded = catalog._count_facets(query, filters, 30)
-    monkeypatch.setattr(kg.catalog, "BITS_PER_TALLIED_ROW", 10**12)  # always tally
+    monkeypatch.setattr(kg.web.catalog, "BITS_PER_TALLIED_ROW", 10**12)  # always tally
     tallied = catalog._count_facets(query, filters, 30)
     assert anded == tallied
     # and both agree with the rows themselves

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from conftest import BASE, DATA, ROOT, open_test_store
 
-from kg.canonical import canonical_nquads
-from kg.load import load_paths
+from kg.rdf.canonical import canonical_nquads
 from kg.store.embedded import live_version
+from kg.store.load import load_paths
 
 #: Records in the generated corpus: enough that the bulk load alone takes a second or
 #: more, so that the kill lands inside it.

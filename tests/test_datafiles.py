@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from kg.datafiles import find_data_files, parse_yaml, read_data_file
 from kg.errors import InvalidDataError, UsageError
+from kg.model.datafiles import find_data_files, parse_yaml, read_data_file
 
 
 def test_scalars_stay_strings() -> None:

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from conftest import BASE, DATA, ROOT
 
-from kg.datafiles import parse_yaml
-from kg.ingest import validate_files
-from kg.validation import map_paths
+from kg.model.datafiles import parse_yaml
+from kg.model.ingest import validate_files
+from kg.model.validation import map_paths
 
 DOC = (ROOT / "docs" / "records.md").read_text()
 RUNS_DOC = (ROOT / "docs" / "runs.md").read_text()

@@ -18,10 +18,10 @@ import requests
 from click.testing import CliRunner
 from conftest import BASE, DATA, ROOT, running_server
 
-from kg.canonical import canonical_nquads
 from kg.cli import main
-from kg.load import load_paths
+from kg.rdf.canonical import canonical_nquads
 from kg.store import EmbeddedStore
+from kg.store.load import load_paths
 
 FORMATS = {"nquads": ("nq", ox.RdfFormat.N_QUADS), "trig": ("trig", ox.RdfFormat.TRIG),
            "jsonld": ("jsonld", ox.RdfFormat.JSON_LD)}

@@ -30,12 +30,12 @@ from click.testing import CliRunner
 from conftest import BASE, DATA, ROOT, SEED_ID
 from pyld import jsonld
 
-from kg.canonical import canonical_nquads, parse_nquads
-from kg.citeformats import to_bibtex
 from kg.cli import main
-from kg.jsonld import context
-from kg.load import load_paths
+from kg.export.citeformats import to_bibtex
+from kg.rdf.canonical import canonical_nquads, parse_nquads
+from kg.rdf.jsonld import context
 from kg.store import EmbeddedStore
+from kg.store.load import load_paths
 
 SEED_SOURCE_ID = "saadat-fellay-2026-genomic-lm-efficiency"
 SOURCE_TITLE = "Optimizing genomic language models for efficient training, fine-tuning, and inference"

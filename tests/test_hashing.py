@@ -10,11 +10,11 @@ from conftest import BASE, DATA, SEED_RECORD
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kg.canonical import content_hash, graph_version, parse_nquads
-from kg.datafiles import parse_yaml, read_data_file
-from kg.mapping import map_file
-from kg.rdfterms import to_quads
-from kg.release import release_id
+from kg.model.datafiles import parse_yaml, read_data_file
+from kg.model.mapping import map_file
+from kg.rdf.canonical import content_hash, graph_version, parse_nquads
+from kg.rdf.terms import to_quads
+from kg.release.build import release_id
 
 GRAPH = ox.NamedNode("https://claimgraph.example/record/r")
 IRIS = [ox.NamedNode(f"https://claimgraph.example/n{i}") for i in range(4)]

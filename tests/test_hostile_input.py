@@ -25,9 +25,9 @@ import pytest
 from conftest import AGENT_FILE, BASE, DATA, SEED_ID, SEED_RECORD, SEED_SOURCE, open_test_store
 from test_broken_variants import VARIANTS, break_file, setter
 
-from kg.canonical import canonical_nquads
-from kg.datafiles import parse_yaml
-from kg.load import load_paths
+from kg.model.datafiles import parse_yaml
+from kg.rdf.canonical import canonical_nquads
+from kg.store.load import load_paths
 
 RUN = "runs/nt-peak-memory-20261130t085235z-3ca60460.yaml"
 RECORD_LABEL = f"record {SEED_ID}"

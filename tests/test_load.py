@@ -18,11 +18,11 @@ from conftest import (
     open_test_store,
 )
 
-from kg.canonical import canonical_nquads
 from kg.errors import InvalidDataError, StoreError
-from kg.load import SCHEMA_ENTRY, load_paths
-from kg.records import record_closure
+from kg.rdf.canonical import canonical_nquads
 from kg.store import published_version
+from kg.store.load import SCHEMA_ENTRY, load_paths
+from kg.store.records import record_closure
 
 
 def dump(backend: Backend) -> str:

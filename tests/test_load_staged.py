@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from conftest import BASE, ROOT, open_test_store
 
-import kg.load
-from kg.canonical import canonical_nquads
+import kg.store.load
 from kg.errors import InvalidDataError
-from kg.load import load_paths
+from kg.rdf.canonical import canonical_nquads
+from kg.store.load import load_paths
 
 
 @pytest.fixture(scope="module")
@@ -22,23 +22,23 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     target = tmp_path_factory.mktemp("corpus")
     subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), "300", "--seed", "5",
                     "-o", str(target)], check=True, capture_output=True)
-    assert len(list(target.rglob("*.yaml"))) >= kg.load.STAGE_FROM
+    assert len(list(target.rglob("*.yaml"))) >= kg.store.load.STAGE_FROM
     return target
 
 
 @pytest.fixture(autouse=True)
 def staged(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every batch of STAGE_FROM files or more staged, whatever cores this machine has."""
-    monkeypatch.setattr(kg.load, "STAGE_UP_TO", 10**9)
+    monkeypatch.setattr(kg.store.load, "STAGE_UP_TO", 10**9)
 
 
 def test_which_batches_are_staged(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert kg.load.staging(kg.load.STAGE_FROM)
-    assert not kg.load.staging(kg.load.STAGE_FROM - 1)
-    monkeypatch.setattr(kg.load, "STAGE_UP_TO", 50_000)
-    monkeypatch.setattr(kg.load, "worker_count", lambda: 10**6)  # no core to spare
-    assert kg.load.staging(49_999)
-    assert not kg.load.staging(50_000)
+    assert kg.store.load.staging(kg.store.load.STAGE_FROM)
+    assert not kg.store.load.staging(kg.store.load.STAGE_FROM - 1)
+    monkeypatch.setattr(kg.store.load, "STAGE_UP_TO", 50_000)
+    monkeypatch.setattr(kg.store.load, "worker_count", lambda: 10**6)  # no core to spare
+    assert kg.store.load.staging(49_999)
+    assert not kg.store.load.staging(50_000)
 
 
 def load(store_dir: Path, *paths: Path):
@@ -58,9 +58,9 @@ def versions(store_dir: Path) -> list[str]:
 def test_a_staged_write_stores_what_a_one_step_write_stores(
     corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(kg.load, "CHUNK_BYTES", 1 << 20)  # several chunks
+    monkeypatch.setattr(kg.store.load, "CHUNK_BYTES", 1 << 20)  # several chunks
     staged = load(tmp_path / "staged", corpus)
-    monkeypatch.setattr(kg.load, "STAGE_FROM", 10**9)
+    monkeypatch.setattr(kg.store.load, "STAGE_FROM", 10**9)
     whole = load(tmp_path / "whole", corpus)
     assert staged.changed == whole.changed == staged.files
     assert dump(tmp_path / "staged") == dump(tmp_path / "whole")
@@ -72,7 +72,7 @@ def test_a_staged_write_stores_what_a_one_step_write_stores(
 def test_an_invalid_staged_batch_writes_nothing(
     corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(kg.load, "CHUNK_BYTES", 1 << 20)
+    monkeypatch.setattr(kg.store.load, "CHUNK_BYTES", 1 << 20)
     store_dir = tmp_path / "store"
     load(store_dir, corpus)
     before, layout = dump(store_dir), versions(store_dir)
@@ -107,7 +107,7 @@ def test_a_renamed_file_loaded_alone_replaces_its_graph(
                                                          "hardware: Synthetic GPU 2"))
             record.rename(record.with_suffix(".gone"))
             renamed.append(record)
-        assert len(renamed) >= kg.load.STAGE_FROM
+        assert len(renamed) >= kg.store.load.STAGE_FROM
         report = load(store_dir, moved)
         assert report.changed == len(records)
         with open_test_store(store_dir, read_only=True) as store:

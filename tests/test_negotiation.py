@@ -6,7 +6,7 @@ import pytest
 from werkzeug.datastructures import MIMEAccept
 from werkzeug.http import parse_accept_header
 
-from kg.negotiation import NotAcceptable, negotiate, split_suffix
+from kg.rdf.negotiation import NotAcceptable, negotiate, split_suffix
 
 OFFERED = ["text/html", "text/turtle", "application/ld+json"]
 

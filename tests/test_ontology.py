@@ -10,10 +10,10 @@ from conftest import BASE, DATA, ROOT
 from pyld import jsonld
 from rdflib import Graph, URIRef
 
-from kg.canonical import canonical_nquads, parse_nquads
-from kg.namespaces import KG, KGV, OWL, RDF, RDFS, SKOS
-from kg.validation import map_paths, shapes_graph
-from kg.vocabulary import load_terms
+from kg.model.validation import map_paths, shapes_graph
+from kg.rdf.canonical import canonical_nquads, parse_nquads
+from kg.rdf.namespaces import KG, KGV, OWL, RDF, RDFS, SKOS
+from kg.rdf.vocabulary import load_terms
 
 CONTEXT = json.loads((ROOT / "ontology" / "context.jsonld").read_text())
 

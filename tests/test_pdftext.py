@@ -1,10 +1,10 @@
-"""The normalization and matching real PDF text needs (kg.pdftext), on strings."""
+"""The normalization and matching real PDF text needs (kg.verify.pdftext), on strings."""
 
 from __future__ import annotations
 
 import pytest
 
-from kg.pdftext import QuoteFinder, normalize, number_spans
+from kg.verify.pdftext import QuoteFinder, normalize, number_spans
 
 QUOTE = "the NT 2.5B checkpoint (33.88 → 11.49 GB)"
 

@@ -23,13 +23,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pyld import jsonld
 
-from kg.canonical import canonical_nquads
-from kg.datafiles import KINDS, read_data_file
 from kg.errors import KgError
-from kg.ingest import ingest_file, validate_files
-from kg.jsonld import compact
-from kg.mapping import map_file
-from kg.rdfterms import to_quads
+from kg.kinds import FILE_KINDS
+from kg.model.datafiles import read_data_file
+from kg.model.ingest import ingest_file, validate_files
+from kg.model.mapping import map_file
+from kg.rdf.canonical import canonical_nquads
+from kg.rdf.jsonld import compact
+from kg.rdf.terms import to_quads
 
 SOURCE = "saadat-fellay-2026-genomic-lm-efficiency"
 EVALUATION = "nt-2-5b-training-peak-memory-stage-deepspeed"
@@ -163,7 +164,7 @@ structured = st.recursive(
     max_leaves=25)
 junk_documents = st.builds(
     lambda kind, body: {"kind": kind, **body} if isinstance(body, dict) else body,
-    st.sampled_from([*KINDS, "claim", ""]), structured)
+    st.sampled_from([*FILE_KINDS, "claim", ""]), structured)
 
 
 def read_and_map(path: Path) -> None:

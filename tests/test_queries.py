@@ -9,9 +9,9 @@ import pytest
 from conftest import BASE, DATA_FILES, RUNS, SEED_ID, SEED_RECORD, open_test_store
 
 from kg.errors import NotFoundError, QueryError, UsageError
-from kg.load import load_paths
 from kg.resources import resource_dir
-from kg.sparql import canned_queries, canned_query, internal_query, read_sparql_file
+from kg.store.load import load_paths
+from kg.store.queries import canned_queries, canned_query, internal_query, read_sparql_file
 
 RECORD = f"{BASE}record/{SEED_ID}"
 SHA = "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60"

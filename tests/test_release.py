@@ -12,12 +12,12 @@ import pyoxigraph as ox
 import pytest
 from conftest import BASE, DATA, DATA_FILES, SEED_ID, SEED_RECORD
 
-from kg.archive import Archive
-from kg.canonical import graph_version
 from kg.cli import main
-from kg.release import check_release_node, release_triples
-from kg.validation import shapes_graph
-from kg.vocabulary import load_terms
+from kg.model.validation import shapes_graph
+from kg.rdf.canonical import graph_version
+from kg.rdf.vocabulary import load_terms
+from kg.release.build import check_release_node, release_triples
+from kg.store.archive import Archive
 
 OLD_HARDWARE = "NVIDIA H100 (section 2.4); 'H100 94GB GPUs' (section 4)"
 NEW_HARDWARE = "NVIDIA H200 (section 2.4); 'H100 94GB GPUs' (section 4)"
@@ -146,7 +146,7 @@ def test_the_release_node_passes_the_shapes(kg) -> None:
     from pyshacl import validate
     from rdflib import Graph, Literal
 
-    from kg.namespaces import DCTERMS
+    from kg.rdf.namespaces import DCTERMS
 
     kg("load")
     ident = kg("release", "--date", "2026-12-01").stdout.strip()
@@ -238,7 +238,7 @@ def test_the_documented_verification_holds(kg, monkeypatch) -> None:
     scope: dict = {}
     exec(snippet, scope)
     assert len(scope["hashes"]) == DATA_FILES
-    from kg.canonical import content_hash
+    from kg.rdf.canonical import content_hash
     assert ident.endswith(content_hash(scope["hashes"].values())[:12])
 
 
@@ -246,7 +246,7 @@ def test_a_release_holds_what_the_store_holds(kg) -> None:
     """The graph versions a release maps again from the files are the ones kg load wrote
     (compared once both have passed through an Oxigraph store, which writes some literals
     its own way), and the release's own store holds them too."""
-    from kg.canonical import canonical_nquads
+    from kg.rdf.canonical import canonical_nquads
     from kg.store import EmbeddedStore
 
     kg("load")

@@ -18,12 +18,12 @@ import pyoxigraph as ox
 import pytest
 from conftest import BASE, SEED_ID, Backend, free_port, open_test_store, running_oxigraph
 
-from kg.canonical import canonical_nquads
 from kg.config import load_settings
 from kg.errors import BadStoreAnswer, QueryError, QueryTimeout, StoreError, StoreUnreachable
-from kg.load import load_paths
-from kg.records import describe
-from kg.sparql import canned_query
+from kg.rdf.canonical import canonical_nquads
+from kg.store.load import load_paths
+from kg.store.queries import canned_query
+from kg.store.records import describe
 from kg.store.remote import MANIFEST_GRAPH, RemoteStore
 
 KG = "https://w3id.org/claimgraph/ns#"

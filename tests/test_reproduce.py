@@ -14,11 +14,13 @@ import pytest
 import yaml
 from conftest import BASE, DATA, ROOT, SEED_ID, open_test_store
 
-from kg.datafiles import parse_yaml
-from kg.load import load_paths
-from kg.records import record_closure
+from kg.config import Settings
+from kg.export.rocrate import write_run_crate
+from kg.model.datafiles import parse_yaml
+from kg.registry import Registry
 from kg.reproduce import ReproduceError, find_recipe, parameters, verdict
-from kg.rocrate import write_run_crate
+from kg.store.load import load_paths
+from kg.store.records import record_closure
 
 torch = pytest.importorskip("torch", reason="the recipe tests need torch (the [test] extra)")
 TINY = ["--param", "model=tiny", "--param", "device=cpu", "--param", "sequence_length=32",
@@ -88,7 +90,8 @@ def test_the_run_loads_and_joins_the_record(tiny_run) -> None:
         quads = record_closure(store, BASE, SEED_ID)
         graphs = {q.graph_name.value for q in quads}
         assert f"{BASE}activity/{doc['id']}" in graphs
-        crate = write_run_crate(store, BASE, doc["id"], root / "crate")
+        registry = Registry(Settings(base=BASE), store=store)
+        crate = write_run_crate(registry, doc["id"], root / "crate")
     from rocrate.rocrate import ROCrate
 
     loaded = ROCrate(crate.parent)

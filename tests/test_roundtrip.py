@@ -6,8 +6,8 @@ import pyoxigraph as ox
 import pytest
 from conftest import BASE, DATA, SEED_ID
 
-from kg.ingest import validate_files
-from kg.validation import map_paths
+from kg.model.ingest import validate_files
+from kg.model.validation import map_paths
 
 PREFIXES = """
 PREFIX kg: <https://w3id.org/claimgraph/ns#>
@@ -203,7 +203,7 @@ def test_upstream_review(store: ox.Store) -> None:
 
 
 def test_the_nquads_ingest_writes_are_what_pyoxigraph_writes(tmp_path) -> None:
-    """kg.rdfterms.nquads writes lines itself (no ox.Quad per triple): byte for byte what
+    """kg.rdf.terms.nquads writes lines itself (no ox.Quad per triple): byte for byte what
     ox.serialize writes, for the seed and for literals that need escapes."""
     import subprocess
     import sys
@@ -211,7 +211,7 @@ def test_the_nquads_ingest_writes_are_what_pyoxigraph_writes(tmp_path) -> None:
     from conftest import ROOT
     from rdflib import Literal, URIRef
 
-    from kg.rdfterms import nquads, to_quads
+    from kg.rdf.terms import nquads, to_quads
 
     subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), "20", "--seed", "3",
                     "-o", str(tmp_path)], check=True, capture_output=True)

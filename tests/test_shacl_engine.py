@@ -12,10 +12,10 @@ from rdflib import Graph, Literal, URIRef
 from test_broken_variants import VARIANTS, break_file
 
 from kg.errors import InvalidDataError
-from kg.namespaces import SH, XSD
-from kg.shacl_engine import Engine, UnsupportedShape, lexical_ok
-from kg.validation import Translator, map_paths, shacl_results
-from kg.vocabulary import load_terms
+from kg.model.shacl import Engine, UnsupportedShape, lexical_ok
+from kg.model.validation import Translator, map_paths, shacl_results
+from kg.rdf.namespaces import SH, XSD
+from kg.rdf.vocabulary import load_terms
 
 
 def both(paths: list[Path]):
@@ -87,7 +87,7 @@ def test_unsupported_shapes_are_refused() -> None:
 def test_the_predicates_a_sparql_constraint_needs() -> None:
     """Only triples with these predicates are loaded for SHACL-SPARQL: the keyword "a" in
     a query means rdf:type, in a comment, string or IRI it does not."""
-    from kg.shacl_engine import _named_iris
+    from kg.model.shacl.parser import _named_iris
 
     rdf_type = URIRef("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
     head = "PREFIX kg: <https://e.org/a#>\n"

@@ -17,7 +17,7 @@ from rdflib import Graph
 from rdflib.plugins.stores.sparqlstore import SPARQLStore
 from SPARQLWrapper import CSV, JSON, N3, TSV, XML, SPARQLWrapper
 
-from kg.sparql import canned_queries
+from kg.store.queries import canned_queries
 
 COUNT_CLAIMS = ("PREFIX kg: <https://w3id.org/claimgraph/ns#> "
                 "SELECT (COUNT(?r) AS ?n) WHERE { ?r a kg:Claim }")

@@ -12,9 +12,9 @@ import yaml
 from conftest import BASE, pdfgen
 
 from kg.cli import main
-from kg.datafiles import parse_yaml
-from kg.sparql import canned_query
+from kg.model.datafiles import parse_yaml
 from kg.store import EmbeddedStore
+from kg.store.queries import canned_query
 
 gen = pdfgen()
 SENTENCE = gen.SENTENCE
@@ -368,7 +368,7 @@ def test_an_edited_review_is_rejected_by_both_engines(pdfs, tmp_path, runner, ch
     from test_shacl_engine import assert_same
 
     from kg.errors import InvalidDataError
-    from kg.ingest import validate_files
+    from kg.model.ingest import validate_files
 
     data, review = _valid_review(pdfs, tmp_path, runner)
     doc = parse_yaml(review.read_text())
@@ -385,7 +385,7 @@ def test_review_files_have_short_jsonld_names_and_round_trip(pdfs, tmp_path, run
     from test_ontology import test_context_names_every_predicate_and_class as names_all
     from test_ontology import test_jsonld_with_the_context_round_trips as round_trips
 
-    from kg.validation import map_paths
+    from kg.model.validation import map_paths
 
     data, _ = _valid_review(pdfs, tmp_path, runner)
     mapped = map_paths([data / "reviews", data / "agents"], BASE)

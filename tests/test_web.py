@@ -13,7 +13,7 @@ from conftest import BASE, ROOT, SEED_ID
 from pyld import jsonld
 from rdflib import Dataset
 
-from kg.canonical import canonical_nquads, parse_nquads
+from kg.rdf.canonical import canonical_nquads, parse_nquads
 
 RECORD = f"/record/{SEED_ID}"
 SOURCE = "/source/saadat-fellay-2026-genomic-lm-efficiency"
@@ -234,7 +234,7 @@ def test_record_page_shows_the_runs(server: str) -> None:
 
 
 def test_listing_columns_are_the_declared_ones(server: str) -> None:
-    from kg.catalog import LISTING_FIELDS
+    from kg.web.catalog import LISTING_FIELDS
 
     header = requests.get(server + "/records.csv").text.splitlines()[0]
     assert header.split(",") == list(LISTING_FIELDS)

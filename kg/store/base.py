@@ -8,24 +8,14 @@ import tempfile
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import NamedTuple, TypeAlias
+from typing import TypeAlias
 
 import pyoxigraph as ox
 
+from ..model.datafiles import ManifestEntry
+from ..rdf.results import QueryResult
+
 Term: TypeAlias = ox.NamedNode | ox.BlankNode | ox.Literal
-QueryResult: TypeAlias = ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples
-
-
-class ManifestEntry(NamedTuple):
-    """Which file a data graph was loaded from, and what that file was then.
-
-    A named tuple: a store of 100,000 records reads 100,000 of these on every reload.
-    """
-
-    file: str
-    sha256: str
-    size: int = -1
-    mtime_ns: int = -1
 
 
 Manifest: TypeAlias = dict[str, ManifestEntry]

@@ -1,33 +1,22 @@
 """The embedded store: pyoxigraph on disk, in immutable versions switched atomically.
 
-Layout of the store directory::
-
-    .kg/store/
-      live -> v-1764491234567890123     the version readers open (a symlink)
-      v-1764491234567890123/             a pyoxigraph (RocksDB) directory
-      v-1764491234567890123.manifest.sqlite   its load manifest (which file each graph came from)
-      write.lock                         held by the one process that writes
-      kg-load-*/                         a load's spool (chunks of N-Quads), while it runs
-
 A write never touches the live version: it checkpoints it into a new version (hard
 links, milliseconds), changes that one (a SPARQL Update for small batches; dropping the
 graphs and bulk-loading their quads for large ones), then repoints ``live`` with one
 atomic rename. A crash leaves ``live`` on the old version; readers that opened it keep a
 consistent snapshot; the next reader (or a server checking ``live``) sees the new one.
 The next writer removes what a crashed one left (its unfinished version and spool).
+The directory's layout, and the versions' life on disk: :mod:`.versions`; each
+version's load manifest: :mod:`.manifests`.
 """
 
 from __future__ import annotations
 
 import fcntl
-import os
 import queue
-import shutil
-import sqlite3
 import threading
-import time
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -36,28 +25,28 @@ from ..errors import QueryError, StoreError
 from .base import (
     GraphStore,
     Manifest,
-    ManifestEntry,
     QueryResult,
     StagedWrite,
     Term,
     insert_data_update,
-    manifest_from_json,
+)
+from .manifests import read_manifest, write_manifest
+from .versions import (
+    KEEP_VERSIONS,
+    LIVE,
+    live_version,
+    new_version,
+    prune,
+    remove_leftovers,
+    remove_version,
+    switch_live,
 )
 
-LIVE = "live"
+__all__ = ["BULK_THRESHOLD", "KEEP_VERSIONS", "LIVE", "LOCK", "EmbeddedStore", "live_version"]
+
 LOCK = "write.lock"
 #: Above this many quads a write drops graphs and bulk-loads instead of one SPARQL Update.
 BULK_THRESHOLD = 20_000
-KEEP_VERSIONS = 2
-
-
-def live_version(root: Path) -> Path | None:
-    """The version directory readers should open, or None for a store never written."""
-    link = root / LIVE
-    if not link.is_symlink():
-        return None
-    target = root / os.readlink(link)
-    return target if target.is_dir() else None
 
 
 class EmbeddedStore(GraphStore):
@@ -95,7 +84,7 @@ class EmbeddedStore(GraphStore):
             raise StoreError(f"the store at {path} is open for writing in another process "
                              "(one writer at a time); stop it or wait") from None
         self.version_dir = live_version(path)
-        _remove_leftovers(path, self.version_dir)
+        remove_leftovers(path, self.version_dir)
         self._store = (self._open(self.version_dir, read_only=True) if self.version_dir
                        else ox.Store())
 
@@ -130,7 +119,7 @@ class EmbeddedStore(GraphStore):
 
     def manifest(self) -> Manifest:
         if self._manifest is None:
-            self._manifest = _read_manifest(self.version_dir) if self.version_dir else {}
+            self._manifest = read_manifest(self.version_dir) if self.version_dir else {}
         return dict(self._manifest)
 
     def replace_graphs(
@@ -198,7 +187,7 @@ class EmbeddedStore(GraphStore):
         """A new version: a checkpoint of the live one (or empty), open for writing."""
         if self._lock_file is None or self.path is None:
             raise StoreError("the store was opened read-only")
-        new = self.path / f"v-{time.time_ns()}"
+        new = new_version(self.path)
         with self._discarded_on_error(new):
             if self.version_dir is not None:
                 self._store.backup(str(new))  # a checkpoint: hard links, no copy
@@ -210,10 +199,10 @@ class EmbeddedStore(GraphStore):
         try:
             yield
         except OSError as exc:
-            _remove_version(new)
+            remove_version(new)
             raise StoreError(f"cannot write the store at {self.path}: {exc}") from None
         except BaseException:
-            _remove_version(new)
+            remove_version(new)
             raise
 
     def _finish_version(self, new: Path, manifest: Manifest | None) -> None:
@@ -221,29 +210,30 @@ class EmbeddedStore(GraphStore):
         assert self.path is not None
         with self._discarded_on_error(new):
             previous = (self.version_dir, self.manifest()) if self.version_dir is not None else None
-            _write_manifest(new, manifest if manifest is not None else self.manifest(), previous)
-        _switch(self.path, new)
+            write_manifest(new, manifest if manifest is not None else self.manifest(), previous)
+        switch_live(self.path, new)
         self.version_dir = new
         self._store = self._open(new, read_only=True)
         self._manifest = dict(manifest) if manifest is not None else None
-        _prune(self.path, keep={new})
+        prune(self.path, keep={new})
 
     def spool_dir(self) -> Path | None:
         # Beside the versions: a spool a killed writer leaves is removed by the next one.
         return self.path
+
     def snapshot(self, target: Path) -> bool:
         if self.path is None or self.version_dir is None:
             return False
         # A checkpoint of this version: hard links to its immutable files, milliseconds.
-        version = target / f"v-{time.time_ns()}"
+        version = new_version(target)
         target.mkdir(parents=True, exist_ok=True)
         try:
             self._store.backup(str(version))
-            _write_manifest(version, self.manifest(), None)
+            write_manifest(version, self.manifest(), None)
         except OSError as exc:
-            _remove_version(version)
+            remove_version(version)
             raise StoreError(f"cannot copy the store to {target}: {exc}") from None
-        _switch(target, version)
+        switch_live(target, version)
         return True
 
     def named_graphs(self) -> set[str]:
@@ -328,7 +318,7 @@ class _StagedVersion(StagedWrite):
     def abort(self) -> None:
         self._drain()
         self._writer = None
-        _remove_version(self._new)
+        remove_version(self._new)
 
 
 def _compact(writer: ox.Store) -> None:
@@ -336,115 +326,3 @@ def _compact(writer: ox.Store) -> None:
     its sorted runs overlapping, so every lookup visits each of them: reading a record's
     graph from a 100k store is 4.8x faster after (bench/reads.py)."""
     writer.optimize()
-
-
-def _switch(root: Path, version: Path) -> None:
-    """Point ``live`` at ``version`` in one atomic rename, durably."""
-    temporary = root / f".{LIVE}-{version.name}"
-    temporary.unlink(missing_ok=True)
-    os.symlink(version.name, temporary)
-    os.replace(temporary, root / LIVE)
-    directory = os.open(root, os.O_RDONLY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
-
-
-def _manifest_path(version: Path) -> Path:
-    return version.with_name(version.name + ".manifest.sqlite")
-
-
-def _legacy_manifest_path(version: Path) -> Path:
-    return version.with_name(version.name + ".manifest.json")  # stores written before SQLite
-
-
-def _read_manifest(version: Path) -> Manifest:
-    path = _manifest_path(version)
-    if path.exists():
-        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
-            return {row[0]: ManifestEntry(*row[1:]) for row in
-                    db.execute("SELECT graph, file, sha256, size, mtime_ns FROM manifest")}
-    legacy = _legacy_manifest_path(version)
-    if legacy.exists():
-        return manifest_from_json(legacy.read_text())
-    return {}
-
-
-def _write_manifest(version: Path, manifest: Manifest,
-                    previous: tuple[Path, Manifest] | None) -> None:
-    """The load manifest of a version, beside it (written before the version goes live).
-
-    A copy of the previous version's manifest with only the changed rows written: a
-    one-record reload of 100,000 records rewrites one row, not a 30 MB document.
-    """
-    path = _manifest_path(version)
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.unlink(missing_ok=True)
-    rows: Iterable[tuple[str, ...]]
-    dropped: Iterable[str] = ()
-    if previous is not None and _manifest_path(previous[0]).exists():
-        shutil.copyfile(_manifest_path(previous[0]), temporary)
-        old = previous[1]
-        rows = [(graph, *entry) for graph, entry in manifest.items() if old.get(graph) != entry]
-        dropped = [(graph,) for graph in old.keys() - manifest.keys()]
-    else:
-        rows = [(graph, *entry) for graph, entry in manifest.items()]
-    with closing(sqlite3.connect(temporary, isolation_level=None)) as db:
-        # No journal: the file is private until the rename below, which is the commit.
-        db.execute("PRAGMA journal_mode = OFF")
-        db.execute("PRAGMA synchronous = OFF")
-        db.execute("CREATE TABLE IF NOT EXISTS manifest (graph TEXT PRIMARY KEY, file TEXT, "
-                   "sha256 TEXT, size INTEGER, mtime_ns INTEGER)")
-        db.execute("BEGIN")
-        db.executemany("DELETE FROM manifest WHERE graph = ?", dropped)
-        db.executemany("INSERT OR REPLACE INTO manifest VALUES (?, ?, ?, ?, ?)", rows)
-        db.execute("COMMIT")
-    with temporary.open("rb") as handle:
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
-
-
-def _remove_version(version: Path) -> None:
-    shutil.rmtree(version, ignore_errors=True)
-    _manifest_path(version).unlink(missing_ok=True)
-    _legacy_manifest_path(version).unlink(missing_ok=True)
-    path = _manifest_path(version)
-    path.with_name(path.name + ".tmp").unlink(missing_ok=True)
-
-
-def _remove_leftovers(root: Path, live: Path | None) -> None:
-    """Remove what a writer that died (SIGKILL, power loss) left behind: the version it was
-    writing, which never went live, its manifest, its temporary link and its spool file.
-    Only the holder of the write lock calls this, and only the lock holder writes, so
-    nothing removed here is in use; readers only ever open the live version."""
-    def newer(version: Path) -> bool:
-        return live is None or _stamp(version) > _stamp(live)
-
-    for version in root.glob("v-*"):
-        if version.is_dir() and newer(version):
-            _remove_version(version)
-    for manifest in root.glob("v-*.manifest.*"):
-        if not manifest.with_name(manifest.name.split(".", 1)[0]).is_dir():
-            manifest.unlink(missing_ok=True)
-    for temporary in root.glob(f".{LIVE}-*"):
-        temporary.unlink(missing_ok=True)
-    for spool in root.glob("kg-load-*"):
-        shutil.rmtree(spool, ignore_errors=True)
-
-
-def _stamp(version: Path) -> int:
-    """The time a version was made, from its name (v-<nanoseconds>)."""
-    try:
-        return int(version.name.removeprefix("v-"))
-    except ValueError:
-        return -1
-
-
-def _prune(root: Path, keep: set[Path]) -> None:
-    """Drop old versions, keeping the newest few (a reader may still hold the previous one;
-    its open files stay readable after the unlink in any case)."""
-    versions = sorted((p for p in root.glob("v-*") if p.is_dir()), key=_stamp)
-    for old in versions[:-KEEP_VERSIONS]:
-        if old not in keep:
-            _remove_version(old)

@@ -42,8 +42,7 @@ from ..errors import (
     StoreError,
     StoreUnreachable,
 )
-from ..namespaces import DCTERMS, RDF
-from ..sparql import internal_query
+from ..rdf.namespaces import DCTERMS, RDF
 from .base import (
     GraphStore,
     Manifest,
@@ -53,6 +52,7 @@ from .base import (
     manifest_to_json,
     update_chunks,
 )
+from .queries import internal_query
 
 MANIFEST_GRAPH = "urn:x-claimgraph:manifest"
 RDF_JSON = str(RDF) + "JSON"

@@ -10,29 +10,34 @@ from typing import Any
 import pyoxigraph as ox
 from flask import Blueprint, Response, render_template, request, url_for
 
-from ..archive import ReleaseInfo
-from ..catalog import FACETS, LISTING_FIELDS
 from ..errors import NotFoundError, UsageError
-from ..exports import CITATION_WRITERS, render
-from ..facts import Facts
-from ..negotiation import CITATION_SUFFIXES, FORMATS, RDF_MEDIA_TYPES, negotiate, split_suffix
-from ..output import write_graph
-from ..records import describe
-from ..store import GraphStore
-from .citation import citation_meta, schema_org
-from .nodeview import node_rows
-from .recordview import RecordView
+from ..export.render import EXPORT_MEDIA_TYPES, render
+from ..kinds import segments
+from ..rdf.facts import Facts
+from ..rdf.formats import CITATIONS, RDF_SYNTAXES, by_media_type, media_type_of, media_types
+from ..rdf.negotiation import negotiate, split_suffix
+from ..rdf.output import write_graph
+from ..registry import Registry
+from ..store.archive import ReleaseInfo
+from ..store.records import describe
+from .catalog import FACETS, LISTING_FIELDS
 from .state import state
+from .views.citation import citation_meta, schema_org
+from .views.node import node_rows
+from .views.record import RecordView
 
 browse = Blueprint("browse", __name__)
 
 #: Kinds of page this blueprint serves (releases: kg.web.releases).
-KINDS = ("record", "evaluation", "source", "agent", "activity")
-RDF_OFFERED = ["text/html", *RDF_MEDIA_TYPES]
+KINDS = segments(browsed=True)
+RDF_OFFERED = media_types("html", *RDF_SYNTAXES)
 #: Records and sources are citable: they also come as CSL-JSON, BibTeX and RIS.
-CITABLE = ("record", "source")
-CITABLE_OFFERED = [*RDF_OFFERED, *CITATION_WRITERS]
-LISTING_OFFERED = ["text/html", "application/json", "text/csv"]
+CITABLE = segments(citable=True)
+CITABLE_OFFERED = [*RDF_OFFERED, *media_types(*CITATIONS)]
+#: The index comes as a page, or as data: /records.json, /records.csv.
+LISTING_FORMATS = ("json", "csv")
+LISTING_OFFERED = media_types("html", *LISTING_FORMATS)
+HTML = media_type_of("html")
 PAGE_SIZE = 50
 
 
@@ -46,17 +51,18 @@ def _respond(body: str | bytes, media_type: str) -> Response:
 @browse.get("/records")
 @browse.get("/records.<suffix>")
 def index(suffix: str | None = None) -> Response:
-    if suffix is not None and suffix not in ("json", "csv"):
-        raise NotFoundError(f"no listing format {suffix!r} (json, csv)")
+    if suffix is not None and suffix not in LISTING_FORMATS:
+        raise NotFoundError(f"no listing format {suffix!r} ({', '.join(LISTING_FORMATS)})")
     media_type = negotiate(request.accept_mimetypes, LISTING_OFFERED,
                            suffix or request.args.get("format"))
+    listing = by_media_type(media_type).name
     app = state()
     catalog = app.catalog
     query = request.args.get("q", "").strip()
     filters = {name: request.args.get(name, "") for name in FACETS if request.args.get(name)}
     limit = _int_arg("limit", PAGE_SIZE, 1, 1000)
     page = catalog.page(query, filters, request.args.get("after") or None, limit)
-    if media_type == "application/json":
+    if listing == "json":
         next_url = (url_for("browse.index", suffix="json", **_args(after=page.next_after))
                     if page.next_after else None)
         return _respond(json.dumps({
@@ -64,8 +70,8 @@ def index(suffix: str | None = None) -> Response:
             "next": next_url, "facets": {
                 name: [{"value": v, "label": label, "count": n} for v, label, n in values]
                 for name, values in catalog.facets(query, filters).items()},
-        }, ensure_ascii=False, indent=1), "application/json")
-    if media_type == "text/csv":
+        }, ensure_ascii=False, indent=1), media_type)
+    if listing == "csv":
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=LISTING_FIELDS)
         writer.writeheader()
@@ -73,13 +79,13 @@ def index(suffix: str | None = None) -> Response:
             values = row.as_dict()
             values["methods"] = "; ".join(values["methods"])  # type: ignore[arg-type]
             writer.writerow(values)
-        return _respond(out.getvalue(), "text/csv")
+        return _respond(out.getvalue(), media_type)
     return _respond(render_template(
         "index.html", page=page, query=query, filters=filters,
         facets=catalog.facets(query, filters), facet_names=FACET_TITLES,
         args=_args, next_url=(url_for("browse.index", **_args(after=page.next_after))
                               if page.next_after else None),
-    ), "text/html")
+    ), HTML)
 
 
 def _int_arg(name: str, default: int, low: int, high: int) -> int:
@@ -122,7 +128,8 @@ def resource(kind: str, name: str) -> Response:
     # ?release=ID: the node as that release holds it (from the archive), not as it is now.
     release = request.args.get("release") or None
     at = app.archive.release(release) if release else None
-    store = app.archive.release_store(release) if release else app.store
+    registry = app.registry(release)
+    store = registry.store
     try:
         quads = describe(store, settings.base, kind, ident)  # an unknown id is 404 before 406
     except NotFoundError:
@@ -132,8 +139,8 @@ def resource(kind: str, name: str) -> Response:
     media_type = negotiate(request.accept_mimetypes,
                            CITABLE_OFFERED if kind in CITABLE else RDF_OFFERED,
                            suffix or request.args.get("format"))
-    if media_type != "text/html":
-        return rdf_response(store, settings.base, kind, ident, quads, media_type, at)
+    if media_type != HTML:
+        return rdf_response(registry, kind, ident, quads, media_type, at)
 
     facts = Facts(quads, app.terms.graph)
     iri = ox.NamedNode(f"{settings.base}{kind}/{_quote(ident)}")
@@ -141,7 +148,7 @@ def resource(kind: str, name: str) -> Response:
     same_release = f"?release={release}" if release else ""
     alternates = {name: f"{stem}.{name}{same_release}"
                   for name in ("ttl", "jsonld", "nt", "nq", "rdf")}
-    citations = ({name: f"{stem}.{name}{same_release}" for name in CITATION_SUFFIXES.values()}
+    citations = ({name: f"{stem}.{name}{same_release}" for name in CITATIONS}
                  if kind in CITABLE else {})
     if kind == "record":
         view = RecordView(facts, iri, settings.base, release)
@@ -150,30 +157,31 @@ def resource(kind: str, name: str) -> Response:
             meta=citation_meta(view.quoted_from), schema=schema_org(view, request.url_root),
             evidence_filters=_evidence_filters(view), history=app.history(iri.value),
             at_release=at,
-        ), "text/html")
+        ), HTML)
     rows, title, source = node_rows(facts, iri, settings.base, store, release)
     return _respond(render_template(
         "node.html", kind=kind, ident=ident, iri=iri.value, title=title, rows=rows,
         alternates=alternates, citations=citations, meta=citation_meta(source) if source else [],
         schema=None, at_release=at,
-    ), "text/html")
+    ), HTML)
 
 
-def rdf_response(store: GraphStore, base: str, kind: str, ident: str, quads: list[ox.Quad],
+def rdf_response(registry: Registry, kind: str, ident: str, quads: list[ox.Quad],
                  media_type: str, at: ReleaseInfo | None = None) -> Response:
     """The node as ``media_type``: an RDF syntax, JSON-LD (a record framed, anything else
     compacted, our context inline), or a citation format (a download named for it, citing
     release ``at`` when one is read, else the newest release holding the record)."""
-    if media_type in CITATION_WRITERS or media_type == FORMATS["jsonld"]:
-        response = _respond(render(store, base, kind, ident, quads, media_type,
-                                   archive=state().archive, at=at), media_type)
-        if media_type in CITATION_WRITERS:  # a download, named for the record
+    fmt = by_media_type(media_type)
+    if media_type in EXPORT_MEDIA_TYPES:
+        response = _respond(render(registry, kind, ident, quads, media_type, at=at),
+                            media_type)
+        if fmt.citation:  # a download, named for the record
             response.mimetype_params["charset"] = "utf-8"
             response.headers["Content-Disposition"] = (
-                f'attachment; filename="{ident}.{CITATION_SUFFIXES[media_type]}"')
+                f'attachment; filename="{ident}.{fmt.name}"')
         return response
     out = io.BytesIO()
-    write_graph(quads, RDF_MEDIA_TYPES[media_type], out, base)
+    write_graph(quads, fmt.name, out, registry.base)
     return _respond(out.getvalue(), media_type)
 
 
@@ -196,4 +204,4 @@ def _quote(ident: str) -> str:
     return quote(ident, safe="")
 
 
-__all__ = ["FORMATS", "browse"]
+__all__ = ["browse"]

@@ -1,7 +1,7 @@
 """Downloads that are files: the JSON-LD context and bulk dumps of the whole registry.
 
 Dumps are made on demand and cached per store version: the first request for a dump of
-the live version writes it (streamed from the store, :mod:`kg.dump`) under
+the live version writes it (streamed from the store, :mod:`kg.export.dump`) under
 ``<dumps>/<version>/``; later requests get the file as it is, with its SHA-256 as ETag and
 ``Repr-Digest``. A ``kg load`` makes a new version, and the next request a new dump; the
 caches of older versions are removed then. Waiting for one dump to be written is cheaper
@@ -17,9 +17,10 @@ from pathlib import Path
 
 from flask import Blueprint, Response, send_file
 
-from ..dump import DUMP_FORMATS, MANIFEST, SUMS, dump_name, read_manifest, write_dump
 from ..errors import NotFoundError
-from ..jsonld import context_path
+from ..export.dump import DUMP_FORMATS, MANIFEST, SUMS, dump_name, read_manifest, write_dump
+from ..rdf.formats import media_type_of
+from ..rdf.jsonld import context_path
 from .state import AppState, state
 
 downloads = Blueprint("downloads", __name__)
@@ -31,7 +32,7 @@ DUMPS = {dump_name(fmt, gzip=True): fmt for fmt in DUMP_FORMATS}
 @downloads.get("/context.jsonld")
 def jsonld_context() -> Response:
     """The JSON-LD context every JSON-LD document of the registry uses (inline there)."""
-    response = send_file(context_path(), mimetype="application/ld+json", conditional=True)
+    response = send_file(context_path(), mimetype=media_type_of("jsonld"), conditional=True)
     # JSON-LD processors in browsers fetch contexts from other origins
     response.headers["Access-Control-Allow-Origin"] = "*"
     return response
@@ -47,7 +48,7 @@ def dump(name: str) -> Response:
     folder = _ensure(app, [DUMPS[name]] if name in DUMPS else list(DUMPS.values()))
     path = folder / name
     if name not in DUMPS:
-        mimetype = "application/json" if name == MANIFEST else "text/plain"
+        mimetype = media_type_of("json") if name == MANIFEST else "text/plain"
         return send_file(path, mimetype=mimetype, conditional=True)
     entry = read_manifest(folder)["files"][name]
     response = send_file(path, mimetype="application/gzip", as_attachment=True,

@@ -8,27 +8,29 @@ from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from ..errors import KgError
-from ..negotiation import FORMATS, NotAcceptable, negotiate, split_suffix
+from ..rdf.formats import media_type_of, media_types
+from ..rdf.negotiation import NotAcceptable, negotiate, split_suffix
 
 log = logging.getLogger(__name__)
-_OFFERED = ["text/html", "application/json"]
+_OFFERED = media_types("html", "json")
+HTML, JSON = _OFFERED
 
 
 def _answer(status: int, title: str, message: str) -> Response:
     # A page asked for as data (".json", "?format=json") gets its error as JSON too.
     _, suffix = split_suffix(request.path.rsplit("/", 1)[-1])
     override = suffix or request.args.get("format")
-    if override and FORMATS.get(override, override) not in _OFFERED:
+    if override and media_type_of(override) not in _OFFERED:
         override = None
     try:
         media_type = negotiate(request.accept_mimetypes, _OFFERED, override)
     except NotAcceptable:
         media_type = "text/plain"
-    if media_type == "application/json":
+    if media_type == JSON:
         response = jsonify({"status": status, "error": title, "message": message})
-    elif media_type == "text/html":
+    elif media_type == HTML:
         response = Response(render_template("error.html", status=status, title=title,
-                                            message=message), mimetype="text/html")
+                                            message=message), mimetype=HTML)
     else:
         response = Response(f"{status} {title}: {message}\n", mimetype="text/plain")
     response.status_code = status

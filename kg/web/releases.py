@@ -7,9 +7,10 @@ from collections import Counter
 from flask import Blueprint, Response, render_template, request, send_file
 
 from ..errors import NotFoundError
-from ..history import diff_releases, kind_and_id
-from ..negotiation import negotiate, split_suffix
-from ..records import describe
+from ..rdf.negotiation import negotiate, split_suffix
+from ..registry import Registry
+from ..release.history import diff_releases, kind_and_id
+from ..store.records import describe
 from .browse import RDF_OFFERED, rdf_response
 from .state import state
 
@@ -42,14 +43,16 @@ def release(name: str) -> Response:
         index = archive.index
         assert index is not None  # a release was found in it
         quads = describe(index, base, "release", ident)
-        return rdf_response(index, base, "release", ident, quads, media_type)
+        # the release node lives in the archive's index, not in a store of records
+        index_registry = Registry(app.settings, read_only=True, store=index, archive=archive)
+        return rdf_response(index_registry, "release", ident, quads, media_type)
     manifest = archive.manifest(ident)
     members = [(*kind_and_id(graph, base), digest)
                for graph, digest in manifest["graphs"].items()]
     order = [r.id for r in archive.releases()]
     position = order.index(ident)
     following = order[position + 1] if position + 1 < len(order) else None
-    changes = (diff_releases(archive, info.previous, ident, base, details=False)
+    changes = (diff_releases(app.registry(), info.previous, ident, details=False)
                if info.previous else None)
     response = Response(render_template(
         "release.html", info=info, manifest=manifest, following=following, changes=changes,

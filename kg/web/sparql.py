@@ -10,23 +10,25 @@ from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import RDF, RDFS, XSD
 
 from ..errors import UsageError
-from ..namespaces import KG
-from ..negotiation import negotiate
-from ..query_pool import QueryPool, QueryRequest, QueryRunner, open_query_runner
-from ..sparql import canned_queries, canned_query
-from ..sparql_guard import Refused, check_query, tokens
+from ..rdf.formats import W3C_FORMATS, by_media_type, media_types
+from ..rdf.namespaces import KG
+from ..rdf.negotiation import negotiate
+from ..store.queries import canned_queries, canned_query
+from .query_pool import QueryPool, QueryRequest, QueryRunner, open_query_runner
+from .sparql_guard import Refused, check_query, tokens
 from .state import state
 
 sparql = Blueprint("sparql", __name__)
 
 SD = Namespace("http://www.w3.org/ns/sparql-service-description#")
-FORMATS_NS = Namespace("http://www.w3.org/ns/formats/")
-SELECT_OFFERED = ["application/sparql-results+json", "application/sparql-results+xml",
-                  "text/csv", "text/tab-separated-values", "application/json", "text/html"]
-GRAPH_OFFERED = ["text/turtle", "application/n-triples", "application/ld+json",
-                 "application/rdf+xml", "text/html"]
-DESCRIPTION_OFFERED = ["text/html", "text/turtle", "application/n-triples",
-                       "application/ld+json", "application/rdf+xml"]
+FORMATS_NS = Namespace(W3C_FORMATS)
+#: What SELECT and ASK results, graphs (CONSTRUCT, DESCRIBE) and the service description
+#: come as, in order of preference.
+SELECT_OFFERED = media_types("srj", "srx", "csv", "tsv", "json", "html")
+GRAPH_OFFERED = media_types("ttl", "nt", "jsonld", "rdf", "html")
+DESCRIPTION_OFFERED = media_types("html", "ttl", "nt", "jsonld", "rdf")
+# The form shows a result as HTML: the workers write it as SPARQL JSON (a table) or Turtle.
+HTML, SPARQL_JSON, TURTLE = media_types("html", "srj", "ttl")
 RESERVED = {"query", "canned", "format", "default-graph-uri", "named-graph-uri", "release"}
 CORS = {"Access-Control-Allow-Origin": "*",
         "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
@@ -65,8 +67,8 @@ def endpoint() -> Response:
     override = request.values.get("format")
     if text is None:
         media_type = negotiate(request.accept_mimetypes, DESCRIPTION_OFFERED, override)
-        if media_type == "text/html":
-            return _page(render_template("sparql.html", **_form_context()), "text/html")
+        if media_type == HTML:
+            return _page(render_template("sparql.html", **_form_context()), HTML)
         return _page(service_description(media_type), media_type)
 
     if len(text.encode()) > settings.max_query_bytes:
@@ -74,9 +76,8 @@ def endpoint() -> Response:
     check_query(text)
     offered = GRAPH_OFFERED if _is_graph_query(text) else SELECT_OFFERED
     media_type = negotiate(request.accept_mimetypes, offered, override)
-    worker_type = "application/sparql-results+json" if (
-        media_type == "text/html" and offered is SELECT_OFFERED) else (
-        "text/turtle" if media_type == "text/html" else media_type)
+    worker_type = SPARQL_JSON if (media_type == HTML and offered is SELECT_OFFERED) else (
+        TURTLE if media_type == HTML else media_type)
     # ?release=ID: the query runs over that release's store (from the archive), in the same
     # workers and under the same time limit as every other query.
     release = request.values.get("release")
@@ -88,15 +89,14 @@ def endpoint() -> Response:
     ))
     headers = {"X-Truncated": "true" if answer.truncated else "false",
                "X-Rows": str(answer.rows)}
-    if media_type != "text/html":
+    if media_type != HTML:
         return _page(answer.body, media_type, headers)
-    table = (_table(json.loads(answer.body), settings.base) if worker_type != "text/turtle"
-             else None)
+    table = _table(json.loads(answer.body), settings.base) if worker_type != TURTLE else None
     html = render_template("sparql.html", **_form_context(), query=text, canned_name=canned,
                            table=table, graph=None if table else answer.body.decode(),
                            truncated=answer.truncated, rows=answer.rows,
                            max_rows=settings.max_rows)
-    return _page(html, "text/html", headers)
+    return _page(html, HTML, headers)
 
 
 def _query_text(base: str) -> tuple[str | None, dict[str, tuple[str, ...]], str | None]:
@@ -177,9 +177,10 @@ def service_description(media_type: str) -> bytes:
     graph.add((service, SD.endpoint, endpoint_iri))
     graph.add((service, SD.supportedLanguage, SD.SPARQL11Query))
     graph.add((service, SD.feature, SD.UnionDefaultGraph))
-    for name in ("SPARQL_Results_JSON", "SPARQL_Results_XML", "SPARQL_Results_CSV",
-                 "SPARQL_Results_TSV", "Turtle", "N-Triples", "JSON-LD", "RDF_XML"):
-        graph.add((service, SD.resultFormat, FORMATS_NS[name]))
+    # the formats of what a query gets, each once (plain JSON is SPARQL JSON; HTML has none)
+    for iri in dict.fromkeys(by_media_type(t).iri for t in (*SELECT_OFFERED, *GRAPH_OFFERED)):
+        if iri:
+            graph.add((service, SD.resultFormat, URIRef(iri)))
     dataset = BNode()
     graph.add((service, SD.defaultDataset, dataset))
     graph.add((dataset, RDF.type, SD.Dataset))
@@ -195,7 +196,6 @@ def service_description(media_type: str) -> bytes:
         "claimgraph release instead of the live registry.")))
     graph.add((service, KG.maxRows, Literal(settings.max_rows, datatype=XSD.integer)))
     graph.add((service, KG.queryTimeout, Literal(settings.query_timeout, datatype=XSD.decimal)))
-    fmt = {"text/turtle": "turtle", "application/n-triples": "nt",
-           "application/ld+json": "json-ld", "application/rdf+xml": "xml"}[media_type]
-    return graph.serialize(format=fmt, encoding="utf-8")
+    # rdflib knows its serializers by media type too
+    return graph.serialize(format=media_type, encoding="utf-8")
 

@@ -10,19 +10,19 @@ from pathlib import Path
 
 from flask import Flask, current_app
 
-from ..archive import Archive
-from ..catalog import Catalog
 from ..config import Settings
-from ..history import HistoryEntry, graph_history
-from ..query_pool import QueryRunner
+from ..kinds import iri_prefix, segments
+from ..rdf.vocabulary import Terms, load_terms
+from ..registry import Registry
+from ..release.history import HistoryEntry, graph_history
 from ..store import GraphStore, open_store
+from ..store.archive import Archive
 from ..store.cached import SharedGraphCache
 from ..store.embedded import live_version
-from ..vocabulary import Terms, load_terms
+from .catalog import Catalog
+from .query_pool import QueryRunner
 
 log = logging.getLogger(__name__)
-#: The kinds of node many records link to (their graphs are kept once read).
-SHARED_KINDS = ("source", "evaluation", "agent")
 
 
 class AppState:
@@ -77,7 +77,9 @@ class AppState:
         self._version = store.version()
         if not self.settings.remote:  # a snapshot: what it read stays true while it lives
             base = self.settings.base
-            store = SharedGraphCache(store, [f"{base}{kind}/" for kind in SHARED_KINDS])
+            # the kinds of node many records link to: their graphs are kept once read
+            store = SharedGraphCache(
+                store, [iri_prefix(base, segment) for segment in segments(shared=True)])
         self._store, self._checked = store, now
 
     @property
@@ -134,13 +136,20 @@ class AppState:
         # still frees them once a newer index replaces this one).
         gc.freeze()
 
+    def registry(self, release: str | None = None) -> Registry:
+        """The registry a request reads: the live store (or ``release``'s copy from the
+        archive) and the archive, both kept between requests (closing it closes neither)."""
+        store = self.archive.release_store(release) if release else self.store
+        return Registry(self.settings, read_only=True, release=release, store=store,
+                        archive=self.archive)
+
     def history(self, graph: str) -> list[HistoryEntry]:
         """The releases that hold ``graph``, with what changed (kept until a new release)."""
         key = (live_version(self.settings.archive_dir / "index"), graph)
         with self._lock:
             found = self._histories.get(key)
         if found is None:
-            found = graph_history(self.archive, graph, self.settings.base)
+            found = graph_history(self.registry(), graph)
             with self._lock:
                 if len(self._histories) > 4096:
                     self._histories.clear()

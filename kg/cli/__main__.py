@@ -1,0 +1,5 @@
+"""``python -m kg.cli``: the ``kg`` command."""
+
+from . import main
+
+main()

@@ -1,0 +1,29 @@
+"""What the commands share: progress bars, NAME=VALUE parameters, opening a store to read."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..errors import UsageError
+
+
+def progress(label: str, minimum: int = 50):
+    """A progress bar on standard error for batches of ``minimum`` items or more (hidden
+    when it is not a terminal)."""
+    def wrap(items, length: int):
+        if length < minimum:
+            yield from items
+            return
+        with click.progressbar(items, length=length, label=label, file=sys.stderr) as bar:
+            yield from bar
+    return wrap
+
+
+def split_params(params: tuple[str, ...]):
+    for item in params:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--param takes NAME=VALUE (got {item!r})")
+        yield name, value

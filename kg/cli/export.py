@@ -1,0 +1,91 @@
+"""``kg export``: a record, source or run for other tools, or the whole store."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..config import Settings
+from ..errors import UsageError
+from ..export.dump import DUMP_FORMATS, write_dump
+from ..registry import Registry
+
+#: What one record or source exports as (kg.export.render, by these format names).
+RECORD_FORMATS = ["jsonld", "csl-json", "bibtex", "ris"]
+#: Then a reproduction run as an RO-Crate (a directory), and the whole store's dumps.
+EXPORT_FORMATS = [*RECORD_FORMATS, "ro-crate",
+                  *(name for name in DUMP_FORMATS if name not in RECORD_FORMATS)]
+
+
+@click.command()
+@click.argument("ident", metavar="[ID]", required=False)
+@click.option("--all", "everything", is_flag=True,
+              help="Dump the whole store, streamed (formats nquads, trig, jsonld), into -o DIR "
+                   "with a SHA-256 manifest (manifest.json, SHA256SUMS).")
+@click.option("--format", "-f", "fmt", required=True, type=click.Choice(EXPORT_FORMATS),
+              help="jsonld: a record as framed JSON-LD (with --all: the store as expanded "
+                   "JSON-LD); csl-json, bibtex, ris: the citation of a record (its source at "
+                   "the cited place, and the record) or of a source; ro-crate: a reproduction "
+                   "run as a Process Run Crate (a directory); nquads, trig: with --all.")
+@click.option("--gzip", "packed", is_flag=True, help="With --all: write the dump gzipped.")
+@click.option("-o", "--output", type=click.Path(path_type=Path),
+              help="The file to write (default: standard output); a directory for ro-crate "
+                   "and --all.")
+@click.pass_obj
+def export(settings: Settings, ident: str | None, everything: bool, fmt: str, packed: bool,
+           output: Path | None) -> None:
+    """Export a record, source or run in a format for other tools, or the whole store.
+
+    \b
+    Example:
+      kg export saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-\
+flashattention-checkpointing-zero2 --format bibtex
+      kg export saadat-fellay-2026-genomic-lm-efficiency --format ris -o source.ris
+      kg export nt-peak-memory-20261130t084842z-c90d873f --format ro-crate -o crate/
+      kg export --all --format nquads --gzip -o dumps/
+    """
+    if everything:
+        _export_all(settings, ident, fmt, packed, output)
+        return
+    if ident is None:
+        raise UsageError("kg export needs an ID, or --all for the whole store")
+    if packed:
+        raise UsageError("--gzip is for --all")
+    if fmt in DUMP_FORMATS and fmt not in RECORD_FORMATS:
+        raise UsageError(f"--format {fmt} is for --all (one record: kg show ID --format nq)")
+    # imported here: pyld and friends would slow every kg command (and the query workers
+    # kg serve spawns, which import this module again)
+    from ..export.render import export as export_one
+
+    with Registry(settings, read_only=True) as registry:
+        if fmt == "ro-crate":
+            if output is None:
+                raise UsageError("--format ro-crate writes a directory: give -o DIR")
+            from ..export.rocrate import write_run_crate
+
+            path = write_run_crate(registry, ident, output)
+            click.echo(f"kg: wrote {path}", err=True)
+            return
+        body = export_one(registry, ident, fmt)
+    if output is None:
+        sys.stdout.buffer.write(body)
+        return
+    output.write_bytes(body)
+    click.echo(f"kg: wrote {output}", err=True)
+
+
+def _export_all(settings: Settings, ident: str | None, fmt: str, packed: bool,
+                output: Path | None) -> None:
+    if ident is not None:
+        raise UsageError("give an ID or --all, not both")
+    if fmt not in DUMP_FORMATS:
+        raise UsageError(f"--all dumps as {', '.join(DUMP_FORMATS)} (not {fmt})")
+    if output is None:
+        raise UsageError("--all writes a directory: give -o DIR")
+    with Registry(settings, read_only=True) as registry:
+        store = registry.store
+        entry = write_dump(store, fmt, output, gzip=packed, version=store.version() or "")
+    click.echo(f"kg: wrote {output / entry.name}: {entry.quads:,} quads, {entry.bytes:,} bytes, "
+               f"sha256 {entry.sha256}", err=True)

@@ -1,0 +1,128 @@
+"""Citations of a record or a source as CSL-JSON items (what citation tools import).
+
+Citing a claim means citing the paper at its place and the registry entry, so a record's
+citation is two items:
+
+- the source document, with the place: CSL ``locator`` (the page, else the section,
+  paragraph or figure) and its kind. The CSL data schema (1.0) has no ``label`` on an
+  item, since the label belongs to a cite; it rides in ``custom.label`` for a citation
+  processor to put on the cite. ``note`` carries the locator in words.
+- the record itself, CSL type ``dataset``: its IRI, the claimgraph release it is cited
+  in as ``version`` (the newest release that holds it, or the release being browsed;
+  none before a first release), the date it was accessed.
+
+A source's citation is the source alone. BibTeX and RIS (:mod:`kg.export.citeformats`) are
+written from these items, so the three formats say the same.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pyoxigraph as ox
+
+from ..rdf.facts import Facts, Term
+from ..rdf.namespaces import DCAT, DCTERMS, KG, PROV, RDFS, SCHEMA
+from ..registry import Registry
+from ..store.archive import ReleaseInfo
+from ..store.queries import to_term
+from ..store.records import citable
+
+#: Who publishes a record: the registry (a record has no personal author).
+PUBLISHER = "claimgraph"
+#: The CSL variable a source's venue goes into, by CSL type.
+VENUE_VARIABLE = {"paper-conference": "container-title", "article-journal": "container-title",
+                  "article": "publisher", "report": "publisher"}
+#: The locator fields of a record's locator, most precise first, with their CSL labels.
+LOCATOR_LABELS = (("page", "page"), ("section", "section"), ("paragraph", "paragraph"),
+                  ("figure", "figure"), ("table", "table"))
+
+CslItem = dict[str, Any]
+
+
+def csl_items(registry: Registry, ident: str, accessed: dt.date | None = None,
+              found: tuple[str, list[ox.Quad]] | None = None,
+              release: ReleaseInfo | None = None) -> list[CslItem]:
+    """The CSL-JSON items citing record or source ``ident``; ``found`` is what
+    :func:`kg.store.records.citable` gives for it, when the caller has it already; ``release``
+    is the claimgraph release a record is cited in (its ``version``), if any.
+
+    :raises NotFoundError: when no record or source has the id.
+    """
+    base = registry.base
+    kind, quads = found or citable(registry.store, base, ident)
+    facts = Facts(quads)
+    if kind == "source":
+        return [source_item(facts, to_term("source", ident, base))]
+    record = to_term("record", ident, base)
+    items = []
+    source = facts.one(record, PROV.wasQuotedFrom)
+    if source is not None:
+        items.append(source_item(facts, source, facts.one(record, KG.locator)))
+    items.append(record_item(facts, record, release, accessed or dt.datetime.now(dt.UTC).date()))
+    return items
+
+
+def source_item(facts: Facts, node: Term, locator: Term | None = None) -> CslItem:
+    """A source document as a CSL item; with ``locator``, the place cited in it."""
+    f = facts
+    csl_type = f.concept(f.one(node, DCTERMS.type), KG.cslType) or "document"
+    item: CslItem = {"id": f.text(node, DCTERMS.identifier) or _local(node), "type": csl_type,
+                     "title": f.text(node, DCTERMS.title)}
+    authors = [{k: v for k, v in (("family", family), ("given", given)) if v}
+               for family, given in creators(f, node)]
+    if authors:
+        item["author"] = authors
+    issued = f.text(node, DCTERMS.issued)
+    if issued:
+        item["issued"] = {"date-parts": [[int(p) for p in issued.split("-")]]}
+    venue = f.text(node, KG.venue)
+    if venue:
+        item[VENUE_VARIABLE.get(csl_type, "publisher")] = venue
+    doi = f.text(node, KG.doi)
+    if doi:
+        item["DOI"] = doi
+    url = f.text(node, SCHEMA.url) or f.text(f.one(node, KG.artifact), DCAT.downloadURL)
+    if url:
+        item["URL"] = url
+    if locator is not None:
+        for key, label in LOCATOR_LABELS:
+            value = f.text(locator, KG[key])
+            if value:
+                item["locator"] = value
+                item["custom"] = {"label": label}
+                break
+        wording = f.text(locator, RDFS.label)
+        if wording:
+            item["note"] = f"Cited at: {wording}"
+    return item
+
+
+def record_item(facts: Facts, record: Term, release: ReleaseInfo | None, accessed: dt.date
+                ) -> CslItem:
+    """The registry entry of a record as a CSL ``dataset`` item, in ``release`` if any."""
+    item: CslItem = {
+        "id": facts.text(record, DCTERMS.identifier) or _local(record), "type": "dataset",
+        "title": facts.text(record, DCTERMS.title),
+        # the registry as the entry's group author and publisher, as data sets are cited
+        "author": [{"literal": PUBLISHER}], "publisher": PUBLISHER,
+        "URL": record.value if isinstance(record, ox.NamedNode) else "",
+        "accessed": {"date-parts": [[accessed.year, accessed.month, accessed.day]]},
+    }
+    if release is not None:
+        item["version"] = release.id
+        item["issued"] = {"date-parts": [[int(p) for p in release.issued[:10].split("-")]]}
+    return item
+
+
+def creators(facts: Facts, node: Term) -> list[tuple[str, str]]:
+    """A source's authors in order, as (family name, given names)."""
+    people = sorted(facts.all(node, DCTERMS.creator),
+                    key=lambda a: int(facts.text(a, KG.position) or 0))
+    return [(facts.text(a, SCHEMA.familyName), facts.text(a, SCHEMA.givenName))
+            for a in people]
+
+
+def _local(node: Term) -> str:
+    return node.value.rsplit("/", 1)[-1]

@@ -1,0 +1,90 @@
+"""Mapping data files to RDF: one named graph per file, built as RDF terms."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rdflib import URIRef
+
+from ...errors import InvalidDataError
+from ...kinds import by_directory, by_name, minted_iri
+from ...rdf.namespaces import DCTERMS
+from ...rdf.vocabulary import Terms, load_terms
+from ..datafiles import DataFile
+from .context import MapContext, Node, Origins, Triple
+from .record import map_record
+from .review import map_review_file
+from .run import map_run
+from .shared import map_agent, map_evaluation, map_source
+
+#: kind of file (kg.kinds.FILE_KINDS) -> its mapper
+MAPPERS: dict[str, Callable[[Node], None]] = {
+    "record": map_record,
+    "evaluation": map_evaluation,
+    "source": map_source,
+    "agent": map_agent,
+    "review": map_review_file,
+    "run": map_run,
+}
+
+
+def intended_iri(path: Path, datafile: DataFile | None, base: str) -> str | None:
+    """The IRI a file that could not be read or mapped was meant to define: its own kind
+    and id where they could be read, else those its directory and name imply (an id
+    names its file). References to it are then not reported as dangling on top of the
+    file's own problem."""
+    kind = by_name(datafile.kind) if datafile is not None else by_directory(path.parent.name)
+    if kind is None:
+        return None
+    ident = datafile.content.get("id") if datafile is not None else None
+    if not isinstance(ident, str) or not ident.strip():
+        ident = path.stem
+    return minted_iri(base, kind.segment, ident)
+
+
+@dataclass
+class MappedFile:
+    """One data file as RDF: its named graph's IRI, triples, and where each came from."""
+
+    file: DataFile
+    graph: URIRef
+    triples: list[Triple]
+    origins: Origins
+    keys: set[str]
+
+    @property
+    def label(self) -> str:
+        return self.file.label
+
+
+def map_file(datafile: DataFile, base: str, terms: Terms | None = None) -> MappedFile:
+    """Map one data file to its named graph.
+
+    The graph's IRI is the minted IRI of the file's main node (for a record, the claim).
+
+    :raises InvalidDataError: for problems the YAML's structure shows (unknown keys,
+        a list where one value belongs, an empty value, a missing id). Everything a
+        shape can judge is left to the shapes.
+    """
+    mapper = MAPPERS[datafile.kind]
+    ctx = MapContext(base, datafile.name, datafile.label, terms or load_terms())
+    ident = datafile.content.get("id")
+    if not isinstance(ident, str) or not ident.strip():
+        ctx.problem("id", "missing 'id' (every data file names what it holds by an id)")
+        raise InvalidDataError(ctx.problems)
+    subject = ctx.iri(by_name(datafile.kind).segment, ident)
+    ctx.name_blank_nodes(str(subject))
+    node = Node(ctx, subject, datafile.content, "")
+    ctx.origins.nodes[subject] = ""
+    node.declare("kind")
+    node.literal("id", DCTERMS.identifier)
+    mapper(node)
+    node.done()
+    if ctx.problems:
+        raise InvalidDataError(ctx.problems)
+    return MappedFile(datafile, subject, ctx.triples, ctx.origins, ctx.keys)
+
+
+__all__ = ["MAPPERS", "Literal", "MappedFile", "intended_iri", "map_file"]

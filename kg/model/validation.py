@@ -1,0 +1,200 @@
+"""Validation: read and map data files, run the SHACL shapes, report problems in file terms.
+
+The shapes are the single definition of validity; this module only runs them and
+translates each SHACL result back to the file, record and YAML field it concerns,
+with the value as it was written.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+
+from rdflib import BNode, Graph, URIRef
+from rdflib.term import Node as Term
+
+from ..errors import InvalidDataError, Problem
+from ..rdf.namespaces import RDF, SH, SKOS
+from ..rdf.terms import parse_turtle
+from ..rdf.vocabulary import load_terms
+from ..resources import resource_dir
+from .datafiles import find_data_files, read_data_file
+from .mapping import MappedFile, map_file
+from .shacl import Engine, Index, Result
+
+
+@cache
+def shapes_graph() -> Graph:
+    """Every Turtle file of ``shapes/``, parsed once."""
+    return parse_turtle(sorted(resource_dir("shapes").glob("*.ttl")))
+
+
+def map_paths(paths: Iterable[Path], base: str) -> list[MappedFile]:
+    """Read and map every data file under ``paths``.
+
+    :raises InvalidDataError: with every problem of every file (not just the first).
+    :raises UsageError: when a path does not exist.
+    """
+    mapped, problems = map_files(find_data_files(paths), base)
+    if problems:
+        raise InvalidDataError(problems)
+    return mapped
+
+
+def duplicate_ids(files: Iterable[tuple[str, str, str]]) -> list[Problem]:
+    """Two files that define the same thing (the same graph IRI) are an error in the later one.
+
+    ``files`` are (graph IRI, file name, label) triples.
+    """
+    first: dict[str, str] = {}
+    problems = []
+    for graph, name, label in files:
+        if str(graph) in first:
+            problems.append(Problem(name, label, "id",
+                                    f"the id is already used by {first[str(graph)]}"))
+        else:
+            first[str(graph)] = name
+    return problems
+
+
+@cache
+def engine() -> Engine:
+    """The shapes compiled for the fast engine (once per process)."""
+    return Engine(shapes_graph(), load_terms().graph)
+
+
+def shacl_results(
+    mapped: list[MappedFile], context: Graph | None = None, *, reference: bool = False,
+) -> list[Result]:
+    """The raw SHACL results for the nodes of ``mapped``."""
+    owned = {node for m in mapped for node in m.origins.nodes}
+    if not reference:
+        index = Index()
+        for m in mapped:
+            index.add_all(m.triples)
+        if context is not None:
+            index.add_all(context)
+        return engine().validate(index, owned)
+    from pyshacl import validate as shacl_validate  # the reference: imported only when used
+
+    # An ill-typed literal ("2026-13-45T...") is a user error the shapes report; rdflib
+    # would also log a traceback for it.
+    logging.getLogger("rdflib.term").setLevel(logging.ERROR)
+    data = Graph()
+    for m in mapped:
+        for triple in m.triples:
+            data.add(triple)
+    data += load_terms().graph
+    if context is not None:
+        data += context
+    conforms, report, _ = shacl_validate(
+        data, shacl_graph=shapes_graph(), inference="none", advanced=True,
+        allow_warnings=True,
+    )
+    if conforms:
+        return []
+    results = []
+    for result in report.subjects(RDF.type, SH.ValidationResult):
+        focus = report.value(result, SH.focusNode)
+        if focus not in owned:
+            continue
+        results.append(Result(
+            focus=focus, path=_uri(report.value(result, SH.resultPath)),
+            value=report.value(result, SH.value),
+            component=_local_name(report.value(result, SH.sourceConstraintComponent)),
+            shape=report.value(result, SH.sourceShape),
+            message=str(report.value(result, SH.resultMessage) or ""),
+        ))
+    return results
+
+
+def map_files(files: Iterable[Path], base: str) -> tuple[list[MappedFile], list[Problem]]:
+    """Map what can be mapped; return the mapped files and the problems of the others."""
+    mapped: list[MappedFile] = []
+    problems: list[Problem] = []
+    for path in files:
+        try:
+            mapped.append(map_file(read_data_file(path), base))
+        except InvalidDataError as exc:
+            problems.extend(exc.problems)
+    problems.extend(duplicate_ids([(m.graph, m.file.name, m.label) for m in mapped]))
+    return mapped, problems
+
+
+class Translator:
+    """Turns a SHACL report into problems named by file, record and YAML field."""
+
+    def __init__(self, mapped: list[MappedFile], terms: Graph):
+        self.terms = terms
+        self.owner: dict[Term, MappedFile] = {}
+        for m in mapped:
+            for node in m.origins.nodes:
+                self.owner.setdefault(node, m)
+
+    def problems(self, results: Iterable[Result]) -> list[Problem]:
+        out = []
+        for r in results:
+            owner = self.owner.get(r.focus)
+            if owner is None:
+                continue  # a node of the context (another file, the store), not ours to report
+            field, message = self._describe(owner, r)
+            out.append(Problem(owner.file.name, owner.label, field, message))
+        return out
+
+    def _describe(self, owner: MappedFile, r: Result) -> tuple[str, str]:
+        origins = owner.origins
+        field = origins.fields.get((r.focus, r.path)) if r.path is not None else None
+        if field is None:
+            node_path = origins.nodes.get(r.focus, "")
+            suffix = _local_name(r.path) if r.path is not None else ""
+            field = ".".join(p for p in (node_path, suffix) if p)
+        component = r.component
+        if component == "MinCountConstraintComponent":
+            return field, "missing (required)"
+        if component == "MaxCountConstraintComponent":
+            return field, "given more than once (one value allowed)"
+        raw = None
+        if r.value is not None and r.path is not None:
+            where = origins.values.get((r.focus, r.path, r.value))
+            if where is not None:
+                field, raw = where
+        # The shape's own sh:message, the same whichever engine ran it (SPARQL messages are
+        # templates filled by the engine).
+        message = (r.message if component == "SPARQLConstraintComponent"
+                   else str(shapes_graph().value(r.shape, SH.message) or "") or "does not conform")
+        if component == "NodeConstraintComponent":
+            members = self._scheme_members(r.shape)
+            if members:
+                message += " (one of: " + ", ".join(members) + ")"
+        if raw is None and r.value is not None and not isinstance(r.value, BNode):
+            raw = str(r.value)
+        if raw and component != "SPARQLConstraintComponent":
+            message += f" ({raw!r})"
+        return field, message
+
+    def _scheme_members(self, shape: Term) -> list[str]:
+        """The concepts a 'must be in scheme S' shape allows, by the names files use."""
+        shapes = shapes_graph()
+        for node_shape in shapes.objects(shape, SH.node):
+            for prop in shapes.objects(node_shape, SH.property):
+                if shapes.value(prop, SH.path) == SKOS.inScheme:
+                    scheme = shapes.value(prop, SH.hasValue)
+                    concepts = self.terms.subjects(SKOS.inScheme, scheme)
+                    ordered = sorted(concepts, key=lambda c: (
+                        int(self.terms.value(c, SKOS.notation) or 0), str(c)))
+                    return [str(c).rsplit("#", 1)[-1] for c in ordered]
+        return []
+
+
+def _uri(term: Term | None) -> URIRef | None:
+    return term if isinstance(term, URIRef) else None
+
+
+def _local_name(iri: Term | None) -> str:
+    text = str(iri or "")
+    for sep in ("#", "/"):
+        if sep in text:
+            text = text.rsplit(sep, 1)[-1]
+    return text

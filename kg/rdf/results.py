@@ -1,0 +1,149 @@
+"""SPARQL results written with a row cap: standard formats, truncation marked in each.
+
+pyoxigraph's own serializers cannot stop after N rows, so SELECT results are
+written here (SPARQL 1.1 Query Results JSON, XML, CSV and TSV); graphs and booleans
+go through pyoxigraph.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TypeAlias
+from xml.sax.saxutils import escape, quoteattr
+
+import pyoxigraph as ox
+
+from .formats import by_media_type
+from .namespaces import XSD_STRING
+
+QueryResult: TypeAlias = ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples
+
+TRUNCATED_LINK = "urn:x-claimgraph:truncated"
+
+
+@dataclass
+class Written:
+    """A serialized result: its bytes, and whether the row cap cut it."""
+
+    body: bytes
+    truncated: bool
+    rows: int
+
+
+def write(result, media_type: str, max_rows: int) -> Written:
+    """Serialize a pyoxigraph query result as ``media_type``, at most ``max_rows`` rows:
+    a graph in an RDF syntax, solutions or a boolean in a SPARQL results format.
+
+    :raises KeyError: for a media type the result cannot be written as.
+    """
+    fmt = by_media_type(media_type)
+    if isinstance(result, ox.QueryTriples):
+        if fmt.rdf is None:
+            raise KeyError(media_type)
+        triples, truncated = _take(iter(result), max_rows)
+        body = ox.serialize(triples, format=fmt.rdf)
+        return Written(body, truncated, len(triples))
+    if fmt.results is None:
+        raise KeyError(media_type)
+    if isinstance(result, ox.QueryBoolean):
+        return Written(result.serialize(format=fmt.results), False, 1)
+    variables = [v.value for v in result.variables]
+    rows, truncated = _take(iter(result), max_rows)
+    writer = _WRITERS[fmt.results]
+    return Written(writer(variables, rows, truncated), truncated, len(rows))
+
+
+def _take(items: Iterator, limit: int) -> tuple[list, bool]:
+    taken = []
+    for item in items:
+        if len(taken) == limit:
+            return taken, True
+        taken.append(item)
+    return taken, False
+
+
+def _json_term(term) -> dict[str, str]:
+    if isinstance(term, ox.NamedNode):
+        return {"type": "uri", "value": term.value}
+    if isinstance(term, ox.BlankNode):
+        return {"type": "bnode", "value": term.value}
+    out = {"type": "literal", "value": term.value}
+    if term.language:
+        out["xml:lang"] = term.language
+    elif term.datatype.value != XSD_STRING:
+        out["datatype"] = term.datatype.value
+    return out
+
+
+def _json(variables: list[str], rows: list, truncated: bool) -> bytes:
+    head: dict[str, object] = {"vars": variables}
+    if truncated:
+        head["link"] = [TRUNCATED_LINK]
+    doc: dict[str, object] = {"head": head, "results": {"bindings": [
+        {v: _json_term(row[v]) for v in variables if row[v] is not None} for row in rows]}}
+    if truncated:
+        doc["truncated"] = True  # unknown members are ignored by SPARQL JSON readers
+    return json.dumps(doc, ensure_ascii=False).encode()
+
+
+def _xml(variables: list[str], rows: list, truncated: bool) -> bytes:
+    out = ['<?xml version="1.0"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#">',
+           "<head>"]
+    out += [f"<variable name={quoteattr(v)}/>" for v in variables]
+    if truncated:
+        out.append(f"<link href={quoteattr(TRUNCATED_LINK)}/>")
+    out.append("</head><results>")
+    for row in rows:
+        out.append("<result>")
+        for v in variables:
+            term = row[v]
+            if term is None:
+                continue
+            if isinstance(term, ox.NamedNode):
+                inner = f"<uri>{escape(term.value)}</uri>"
+            elif isinstance(term, ox.BlankNode):
+                inner = f"<bnode>{escape(term.value)}</bnode>"
+            elif term.language:
+                inner = (f"<literal xml:lang={quoteattr(term.language)}>"
+                         f"{escape(term.value)}</literal>")
+            elif term.datatype.value != XSD_STRING:
+                inner = (f"<literal datatype={quoteattr(term.datatype.value)}>"
+                         f"{escape(term.value)}</literal>")
+            else:
+                inner = f"<literal>{escape(term.value)}</literal>"
+            out.append(f"<binding name={quoteattr(v)}>{inner}</binding>")
+        out.append("</result>")
+    out.append("</results></sparql>\n")
+    return "\n".join(out).encode()
+
+
+def _csv(variables: list[str], rows: list, truncated: bool) -> bytes:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(variables)
+    for row in rows:
+        writer.writerow([_csv_value(row[v]) for v in variables])
+    return buffer.getvalue().encode()
+
+
+def _csv_value(term) -> str:
+    if term is None:
+        return ""
+    if isinstance(term, ox.BlankNode):
+        return f"_:{term.value}"
+    return term.value
+
+
+def _tsv(variables: list[str], rows: list, truncated: bool) -> bytes:
+    lines = ["\t".join(f"?{v}" for v in variables)]
+    for row in rows:
+        lines.append("\t".join("" if row[v] is None else str(row[v]) for v in variables))
+    return ("\n".join(lines) + "\n").encode()
+
+
+_WRITERS = {ox.QueryResultsFormat.JSON: _json, ox.QueryResultsFormat.XML: _xml,
+            ox.QueryResultsFormat.CSV: _csv, ox.QueryResultsFormat.TSV: _tsv}

@@ -1,0 +1,1 @@
+"""Releases: the archive of released graph versions, making a release, diffs and history."""

@@ -1,0 +1,79 @@
+"""The load manifest of an embedded store's version: a SQLite file beside the version,
+one row per graph (the file it came from, its SHA-256, size and modification time)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+from collections.abc import Iterable
+from contextlib import closing
+from pathlib import Path
+
+from .base import Manifest, ManifestEntry, manifest_from_json
+
+
+def _manifest_path(version: Path) -> Path:
+    return version.with_name(version.name + ".manifest.sqlite")
+
+
+def _legacy_manifest_path(version: Path) -> Path:
+    return version.with_name(version.name + ".manifest.json")  # stores written before SQLite
+
+
+def _unfinished_manifest_path(version: Path) -> Path:
+    return version.with_name(version.name + ".manifest.sqlite.tmp")  # renamed when complete
+
+
+def read_manifest(version: Path) -> Manifest:
+    """The load manifest of a version ({} for a version that has none)."""
+    path = _manifest_path(version)
+    if path.exists():
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            return {row[0]: ManifestEntry(*row[1:]) for row in
+                    db.execute("SELECT graph, file, sha256, size, mtime_ns FROM manifest")}
+    legacy = _legacy_manifest_path(version)
+    if legacy.exists():
+        return manifest_from_json(legacy.read_text())
+    return {}
+
+
+def write_manifest(version: Path, manifest: Manifest,
+                   previous: tuple[Path, Manifest] | None) -> None:
+    """The load manifest of a version, beside it (written before the version goes live).
+
+    A copy of the previous version's manifest with only the changed rows written: a
+    one-record reload of 100,000 records rewrites one row, not a 30 MB document.
+    """
+    path = _manifest_path(version)
+    temporary = _unfinished_manifest_path(version)
+    temporary.unlink(missing_ok=True)
+    rows: Iterable[tuple[str, ...]]
+    dropped: Iterable[str] = ()
+    if previous is not None and _manifest_path(previous[0]).exists():
+        shutil.copyfile(_manifest_path(previous[0]), temporary)
+        old = previous[1]
+        rows = [(graph, *entry) for graph, entry in manifest.items() if old.get(graph) != entry]
+        dropped = [(graph,) for graph in old.keys() - manifest.keys()]
+    else:
+        rows = [(graph, *entry) for graph, entry in manifest.items()]
+    with closing(sqlite3.connect(temporary, isolation_level=None)) as db:
+        # No journal: the file is private until the rename below, which is the commit.
+        db.execute("PRAGMA journal_mode = OFF")
+        db.execute("PRAGMA synchronous = OFF")
+        db.execute("CREATE TABLE IF NOT EXISTS manifest (graph TEXT PRIMARY KEY, file TEXT, "
+                   "sha256 TEXT, size INTEGER, mtime_ns INTEGER)")
+        db.execute("BEGIN")
+        db.executemany("DELETE FROM manifest WHERE graph = ?", dropped)
+        db.executemany("INSERT OR REPLACE INTO manifest VALUES (?, ?, ?, ?, ?)", rows)
+        db.execute("COMMIT")
+    with temporary.open("rb") as handle:
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+
+
+def remove_manifest(version: Path) -> None:
+    """Remove the manifest of a version, whichever form it has, and a half-written one."""
+    _manifest_path(version).unlink(missing_ok=True)
+    _legacy_manifest_path(version).unlink(missing_ok=True)
+    _unfinished_manifest_path(version).unlink(missing_ok=True)

@@ -1,0 +1,75 @@
+"""Reading records back out of the store."""
+
+from __future__ import annotations
+
+import pyoxigraph as ox
+
+from ..errors import NotFoundError
+from . import GraphStore
+from .queries import internal_query, to_term
+
+
+def record_closure(store: GraphStore, base: str, ident: str) -> list[ox.Quad]:
+    """A record's own graph plus the graphs of the source, evaluation and agents it links to,
+    and of the reviews and runs about it: what ``kg show`` prints and exports hold.
+
+    :raises NotFoundError: when no record has the id.
+    """
+    record = to_term("record", ident, base)
+    graphs = [row["graph"].value
+              for row in store.query(internal_query("record-closure").text, {"record": record})]
+    if not graphs:
+        raise NotFoundError(f"no record with id {ident!r}")
+    return list(store.quads(sorted(graphs)))
+
+
+def describe(store: GraphStore, base: str, kind: str, ident: str) -> list[ox.Quad]:
+    """The RDF of the thing a minted IRI names: a record's closure; the named graph of a
+    source, agent, evaluation or file-based activity; else the statements about the node
+    and the blank nodes it leads to (an upstream review lives in its record's graph).
+
+    :raises NotFoundError: when nothing is known about the IRI.
+    """
+    if kind == "record":
+        return record_closure(store, base, ident)
+    iri = to_term(kind, ident, base)
+    if iri.value in store.named_graphs():
+        return list(store.quads([iri.value]))
+    rows = store.query(internal_query("quads-about").text, {"node": iri})
+    graphs = sorted({row["g"].value for row in rows})
+    # The blank nodes it leads to are walked in the quads of the graphs that hold its
+    # statements, read whole: blank-node labels are only good within one answer.
+    about: dict[object, list[ox.Quad]] = {}
+    for quad in store.quads(graphs):
+        about.setdefault((quad.subject, quad.graph_name), []).append(quad)
+    quads: list[ox.Quad] = []
+    todo = [(iri, ox.NamedNode(g)) for g in graphs]
+    seen: set[object] = set()
+    while todo:
+        key = todo.pop()
+        if key in seen:
+            continue
+        seen.add(key)
+        for quad in about.get(key, []):
+            quads.append(quad)
+            if isinstance(quad.object, ox.BlankNode):
+                todo.append((quad.object, quad.graph_name))
+    if not quads:
+        raise NotFoundError(f"nothing is known about {kind} {ident!r}")
+    return quads
+
+
+def citable(store: GraphStore, base: str, ident: str) -> tuple[str, list[ox.Quad]]:
+    """What an export of ``ident`` is about: ("record", its closure) for a record id, else
+    ("source", the source's graph) for a source id.
+
+    :raises NotFoundError: when neither a record nor a source has the id.
+    """
+    try:
+        return "record", record_closure(store, base, ident)
+    except NotFoundError:
+        pass
+    try:
+        return "source", describe(store, base, "source", ident)
+    except NotFoundError:
+        raise NotFoundError(f"no record or source with id {ident!r}") from None

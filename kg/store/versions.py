@@ -1,0 +1,99 @@
+"""The embedded store's immutable versions on disk: which one is live, switching it, and
+removing the versions nobody will read again.
+
+Layout of the store directory::
+
+    .kg/store/
+      live -> v-1764491234567890123     the version readers open (a symlink)
+      v-1764491234567890123/             a pyoxigraph (RocksDB) directory
+      v-1764491234567890123.manifest.sqlite   its load manifest (which file each graph came from)
+      write.lock                         held by the one process that writes
+      kg-load-*/                         a load's spool (chunks of N-Quads), while it runs
+
+A version is never changed once live: a write makes a new one and repoints ``live`` with
+one atomic rename (:func:`switch_live`), so a crash leaves ``live`` on the old version and
+readers that opened it keep a consistent snapshot. The next writer removes what a crashed
+one left (:func:`remove_leftovers`).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+from .manifests import remove_manifest
+
+LIVE = "live"
+KEEP_VERSIONS = 2
+
+
+def live_version(root: Path) -> Path | None:
+    """The version directory readers should open, or None for a store never written."""
+    link = root / LIVE
+    if not link.is_symlink():
+        return None
+    target = root / os.readlink(link)
+    return target if target.is_dir() else None
+
+
+def new_version(root: Path) -> Path:
+    """The directory for a version made now (named v-<nanoseconds>: names sort by age)."""
+    return root / f"v-{time.time_ns()}"
+
+
+def switch_live(root: Path, version: Path) -> None:
+    """Point ``live`` at ``version`` in one atomic rename, durably."""
+    temporary = root / f".{LIVE}-{version.name}"
+    temporary.unlink(missing_ok=True)
+    os.symlink(version.name, temporary)
+    os.replace(temporary, root / LIVE)
+    directory = os.open(root, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+
+
+def remove_version(version: Path) -> None:
+    """Remove a version and its manifest (one that never went live, or an old one)."""
+    shutil.rmtree(version, ignore_errors=True)
+    remove_manifest(version)
+
+
+def remove_leftovers(root: Path, live: Path | None) -> None:
+    """Remove what a writer that died (SIGKILL, power loss) left behind: the version it was
+    writing, which never went live, its manifest, its temporary link and its spool file.
+    Only the holder of the write lock calls this, and only the lock holder writes, so
+    nothing removed here is in use; readers only ever open the live version."""
+    def newer(version: Path) -> bool:
+        return live is None or _stamp(version) > _stamp(live)
+
+    for version in root.glob("v-*"):
+        if version.is_dir() and newer(version):
+            remove_version(version)
+    for manifest in root.glob("v-*.manifest.*"):
+        if not manifest.with_name(manifest.name.split(".", 1)[0]).is_dir():
+            manifest.unlink(missing_ok=True)
+    for temporary in root.glob(f".{LIVE}-*"):
+        temporary.unlink(missing_ok=True)
+    for spool in root.glob("kg-load-*"):
+        shutil.rmtree(spool, ignore_errors=True)
+
+
+def _stamp(version: Path) -> int:
+    """The time a version was made, from its name (v-<nanoseconds>)."""
+    try:
+        return int(version.name.removeprefix("v-"))
+    except ValueError:
+        return -1
+
+
+def prune(root: Path, keep: set[Path]) -> None:
+    """Drop old versions, keeping the newest few (a reader may still hold the previous one;
+    its open files stay readable after the unlink in any case)."""
+    versions = sorted((p for p in root.glob("v-*") if p.is_dir()), key=_stamp)
+    for old in versions[:-KEEP_VERSIONS]:
+        if old not in keep:
+            remove_version(old)

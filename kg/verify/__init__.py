@@ -1,0 +1,1 @@
+"""Source verification: records checked against PDFs of their sources, recorded as reviews."""

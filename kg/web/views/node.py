@@ -1,0 +1,80 @@
+"""A generic page for any node (source, agent, evaluation, activity): its statements, linked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pyoxigraph as ox
+
+from ...rdf.facts import Facts, Term
+from ...rdf.namespaces import DCTERMS, KG, RDF, RDFS
+from ...store import GraphStore
+from ...store.queries import internal_query
+from .base import SourceView, ViewBase
+
+
+@dataclass
+class Value:
+    text: str
+    href: str = ""
+    nested: list[tuple[str, list[Value]]] = field(default_factory=list)
+
+
+def node_rows(
+    facts: Facts, node: ox.NamedNode, base: str, store: GraphStore, release: str | None = None,
+) -> tuple[list[tuple[str, list[Value]]], str, SourceView | None]:
+    """The node's statements as (property label, values), its title, and, for a source, what
+    its citation tags need (links into ``release`` when the page shows one)."""
+    viewer = ViewBase(facts, base, release)
+    rows = _rows(facts, node, viewer, depth=0)
+    title = (facts.text(node, DCTERMS.title) or facts.text(node, RDFS.label)
+             or node.value.rsplit("/", 1)[-1])
+    source = None
+    if facts.has_type(node, KG.SourceDocument):
+        source = viewer.source(node)
+        citing = [Value(t.value.rsplit("/", 1)[-1], viewer.href(t)) for t in
+                  _citing_records(store, node)]
+        if citing:
+            rows.append(("quoted by records", citing))
+    return rows, title, source
+
+
+def _rows(facts: Facts, node: Term, viewer: ViewBase, depth: int):
+    rows = []
+    predicates = sorted({p for (s, p) in facts.index if s == node})
+    rdf_type = str(RDF.type)
+    for predicate in predicates:
+        label = facts.concept(ox.NamedNode(predicate), RDFS.label) or _short(predicate)
+        values = []
+        for obj in facts.all(node, predicate):
+            if isinstance(obj, ox.Literal):
+                values.append(Value(obj.value))
+            elif isinstance(obj, ox.BlankNode) or (
+                    isinstance(obj, ox.NamedNode) and "#" in obj.value
+                    and obj.value.startswith(viewer.base) and depth < 3
+                    and (obj, rdf_type) in facts.index):
+                values.append(Value(_node_label(facts, obj), viewer.href(obj),
+                                    _rows(facts, obj, viewer, depth + 1)))
+            else:
+                values.append(Value(_node_label(facts, obj), viewer.href(obj)))
+        rows.append((label, values))
+    return rows
+
+
+def _node_label(facts: Facts, term: Term) -> str:
+    label = (facts.concept(term) or facts.concept(term, RDFS.label)
+             or facts.text(term, DCTERMS.title) or facts.text(term, RDFS.label))
+    if label:
+        return label
+    if isinstance(term, ox.BlankNode):
+        return ""
+    return term.value
+
+
+def _short(iri: str) -> str:
+    return iri.rsplit("#", 1)[-1].rsplit("/", 1)[-1]
+
+
+def _citing_records(store: GraphStore, source: ox.NamedNode) -> list[ox.NamedNode]:
+    rows = store.query(internal_query("records-quoting").text, {"source": source})
+    return sorted({row["record"] for row in rows}, key=str)
