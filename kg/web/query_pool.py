@@ -29,6 +29,13 @@ class Busy(KgError):
     http_status = 503
 
 
+class VersionGone(KgError):
+    """The store version the server reads was removed by later loads before a worker
+    opened it (the server moves on to a newer one within a second)."""
+
+    http_status = 503
+
+
 @dataclass(frozen=True)
 class QueryRequest:
     """What a worker needs to run one query (plain data: it crosses a process boundary)."""
@@ -42,6 +49,9 @@ class QueryRequest:
     named_graphs: tuple[str, ...] = ()
     #: Another store directory to query (a release's, from the archive) instead of the pool's.
     store: str = ""
+    #: The version of the store to read (a version directory's name): the one the pages
+    #: beside this query read, so that no reader sees the data go back; "": the live one.
+    version: str = ""
 
 
 @dataclass(frozen=True)
@@ -176,6 +186,8 @@ class QueryPool:
                 self._replace(worker)
         if status == "ok":
             return QueryAnswer(*payload)
+        if status == "gone":
+            raise VersionGone(payload[0])
         raise QueryError(payload[0]) if status == "query" else StoreError(payload[0])
 
     def _replace(self, worker: _Worker) -> None:
@@ -208,9 +220,13 @@ def worker_main(conn: Connection, store_path: str) -> None:
             return  # the server is gone
         try:
             root = Path(request.store or store_path)
-            current = live_version(root)
+            current = root / request.version if request.version else live_version(root)
             if current is None:
                 raise OSError(f"no store at {root}")
+            if not current.is_dir():
+                conn.send(("gone", "the store version this server reads was replaced by "
+                                   "newer loads; try again"))
+                continue
             version, store = opened.get(root, (None, None))
             if current != version:  # a load made a new version: read that one from now on
                 store = ox.Store.read_only(str(current))

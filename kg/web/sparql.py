@@ -86,6 +86,7 @@ def endpoint() -> Response:
         default_graphs=tuple(request.values.getlist("default-graph-uri")),
         named_graphs=tuple(request.values.getlist("named-graph-uri")),
         store=str(state().archive.store_path(release)) if release else "",
+        version="" if release else state().version,
     ))
     headers = {"X-Truncated": "true" if answer.truncated else "false",
                "X-Rows": str(answer.rows)}

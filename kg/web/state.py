@@ -6,9 +6,10 @@ import gc
 import logging
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
-from flask import Flask, current_app
+from flask import Flask, current_app, g, has_request_context
 
 from ..config import Settings
 from ..kinds import iri_prefix, segments
@@ -25,30 +26,40 @@ from .query_pool import QueryRunner
 log = logging.getLogger(__name__)
 
 
+@dataclass
+class View:
+    """One version of the store as the app serves it: its handle and, once built, its index.
+    Every answer comes from one view, and the app moves to the next only when that one is
+    ready, so no reader sees a mix of versions or sees the data go back."""
+
+    store: GraphStore
+    version: str | None
+    catalog: Catalog | None = None
+
+
 class AppState:
     """Opened lazily, once per process: a read-only store is a snapshot safe to share
     between threads, and opening one per request would cost more than the request.
 
-    Whichever the store, a request reads one handle; a new version (a ``kg load``
-    while serving) is noticed by comparing version tokens (:meth:`GraphStore.version`)
-    at most once a second, and requests after that read a new handle."""
+    Whichever the store, a request reads the current :class:`View`. A new version (a
+    ``kg load`` while serving) is noticed by comparing version tokens
+    (:meth:`GraphStore.version`) at most once a second; its index is built in the
+    background while the current view answers, and then the app switches to it, handle
+    and index together."""
 
     def __init__(self, settings: Settings):
         self.settings = settings
         self._lock = threading.Lock()
-        self._catalog_lock = threading.Lock()
         #: Guards what is started lazily outside this class (the query workers).
         self.lock = threading.Lock()
-        self._store: GraphStore | None = None
-        self._version: str | None = None
+        self._view: View | None = None
         self._checked = 0.0
-        self._catalog: Catalog | None = None
-        #: Held while a bulk dump of the live version is written (kg.web.downloads).
-        self.dump_lock = threading.Lock()
-        self._catalog_store: GraphStore | None = None
-        self._building: threading.Thread | None = None
+        #: The next view while its index is built (kg-catalog thread).
+        self._preparing: threading.Thread | None = None
         self._first_catalog = threading.Lock()
         self._prebuilt: tuple[str | None, Catalog] | None = None
+        #: Held while a bulk dump of the live version is written (kg.web.downloads).
+        self.dump_lock = threading.Lock()
         #: What runs /sparql queries (kg.web.sparql starts it).
         self.query_pool: QueryRunner | None = None
         #: Worker processes for /sparql?release= when the live store is remote.
@@ -58,83 +69,97 @@ class AppState:
         self._histories: dict[tuple[Path | None, str], list[HistoryEntry]] = {}
 
     @property
-    def store(self) -> GraphStore:
-        """The newest published version of the store; a new one (after a ``kg load``) is
-        picked up at most a second after it appears, with no restart."""
+    def view(self) -> View:
+        """The view answers come from now, the same for the whole of one request; a newer
+        published version is looked for at most once a second, and served once its index
+        is ready."""
+        if has_request_context():
+            if "kg_view" not in g:
+                g.kg_view = self._current()
+            return g.kg_view
+        return self._current()
+
+    def _current(self) -> View:
         with self._lock:
             now = time.monotonic()
-            if self._store is None:
-                self._open(now)
-            elif now - self._checked > 1.0:
+            if self._view is None:
+                self._view, self._checked = View(*self._open()), now
+            elif now - self._checked > 1.0 and self._preparing is None:
                 self._checked = now
-                if self._store.published_version() != self._version:
-                    self._open(now)
-            assert self._store is not None
-            return self._store
+                if self._view.store.published_version() != self._view.version:
+                    store, version = self._open()
+                    if self._view.catalog is None:  # no index to keep in step: switch now
+                        self._view = View(store, version)
+                    else:
+                        self._preparing = threading.Thread(
+                            target=self._prepare, args=(store, version), daemon=True,
+                            name="kg-catalog")
+                        self._preparing.start()
+            return self._view
 
-    def _open(self, now: float) -> None:
+    def _open(self) -> tuple[GraphStore, str | None]:
         store = open_store(self.settings, read_only=True)
-        self._version = store.version()
+        version = store.version()
         if not self.settings.remote:  # a snapshot: what it read stays true while it lives
             base = self.settings.base
             # the kinds of node many records link to: their graphs are kept once read
             store = SharedGraphCache(
                 store, [iri_prefix(base, segment) for segment in segments(shared=True)])
-        self._store, self._checked = store, now
+        return store, version
+
+    def _prepare(self, store: GraphStore, version: str | None) -> None:
+        """Build the index of a new version, then serve that version (off the request path:
+        seconds to minutes at 100k records)."""
+        try:
+            catalog = Catalog.from_store(store)
+        except Exception:  # the current view stays; the next check tries again
+            log.exception("building the index of a new store version failed")
+            with self._lock:
+                self._preparing = None
+            return
+        with self._lock:
+            self._view, self._preparing = View(store, version, catalog), None
+        self._frozen()
+
+    @property
+    def store(self) -> GraphStore:
+        """The store handle of the current view."""
+        return self.view.store
 
     @property
     def version(self) -> str:
         """The name of the store version the app reads now ("" for a store without one)."""
-        self.store  # noqa: B018 (follows the live version)
-        with self._lock:
-            return self._version or ""
+        return self.view.version or ""
 
     @property
     def catalog(self) -> Catalog:
-        """The index of the store's current handle. The first one is built on first use;
-        after a new version is published the previous index is served until the new
-        one has been built in the background (seconds to minutes at 100k records), so
-        the index never holds the server up: every answer still comes from one version."""
-        store = self.store
-        with self._catalog_lock:
-            if self._catalog is not None:
-                if self._catalog_store is not store and self._building is None:
-                    self._building = threading.Thread(
-                        target=self._build, args=(store,), daemon=True, name="kg-catalog")
-                    self._building.start()
-                return self._catalog
+        """The index of the current view, built on first use (or taken from the index
+        ``kg serve`` built before it started its processes)."""
+        view = self.view
+        if view.catalog is not None:
+            return view.catalog
         with self._first_catalog:  # one build at a time, the others wait for it
-            if self._catalog is None:
+            if view.catalog is None:
                 prebuilt = self._prebuilt
                 self._prebuilt = None
-                if prebuilt is not None and prebuilt[0] == store.version():
-                    self._set_catalog(prebuilt[1], store)
+                if prebuilt is not None and prebuilt[0] == view.version:
+                    view.catalog = prebuilt[1]
                 else:
-                    self._set_catalog(Catalog.from_store(store), store)
-            return self._catalog  # type: ignore[return-value]
+                    view.catalog = Catalog.from_store(view.store)
+                self._frozen()
+            return view.catalog
+
+    @staticmethod
+    def _frozen() -> None:
+        # The index is hundreds of thousands of long-lived objects: out of the cyclic
+        # collector's way, or each full collection stalls every request (refcounting
+        # still frees them once a newer index replaces this one).
+        gc.freeze()
 
     def use_index(self, version: str | None, catalog: Catalog) -> None:
         """Start with an index already built for ``version`` (used if the store still is
         at that version when the index is first needed)."""
         self._prebuilt = (version, catalog)
-
-    def _build(self, store: GraphStore) -> None:
-        try:
-            catalog = Catalog.from_store(store)
-        except Exception:  # the old index stays; the next request tries again
-            log.exception("building the index of a new store version failed")
-            with self._catalog_lock:
-                self._building = None
-            return
-        self._set_catalog(catalog, store)
-
-    def _set_catalog(self, catalog: Catalog, store: GraphStore) -> None:
-        with self._catalog_lock:
-            self._catalog, self._catalog_store, self._building = catalog, store, None
-        # The index is hundreds of thousands of long-lived objects: out of the cyclic
-        # collector's way, or each full collection stalls every request (refcounting
-        # still frees them once a newer index replaces this one).
-        gc.freeze()
 
     def registry(self, release: str | None = None) -> Registry:
         """The registry a request reads: the live store (or ``release``'s copy from the
