@@ -242,3 +242,21 @@ def test_every_module_is_documented() -> None:
 def test_what_the_document_names_exists() -> None:
     gone = sorted(p for p in _documented_paths() if not (ROOT / p).exists())
     assert not gone, f"docs/architecture.md names what does not exist: {gone}"
+
+
+def test_every_all_is_true() -> None:
+    """What a module's ``__all__`` names, it defines or imports (``from m import *`` and
+    the documentation tools trust it)."""
+    import importlib
+
+    wrong = []
+    for path in sorted((ROOT / "kg").rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        if not any(isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+                for node in tree.body):
+            continue
+        module = importlib.import_module(module_name(path))
+        wrong += [f"{module.__name__}.{name}" for name in module.__all__
+                  if not hasattr(module, name)]
+    assert not wrong, wrong

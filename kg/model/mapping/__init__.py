@@ -87,4 +87,4 @@ def map_file(datafile: DataFile, base: str, terms: Terms | None = None) -> Mappe
     return MappedFile(datafile, subject, ctx.triples, ctx.origins, ctx.keys)
 
 
-__all__ = ["MAPPERS", "Literal", "MappedFile", "intended_iri", "map_file"]
+__all__ = ["MAPPERS", "MappedFile", "intended_iri", "map_file"]
