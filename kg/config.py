@@ -1,10 +1,17 @@
-"""Settings, layered: defaults, then ``KG_``-prefixed environment, then explicit values."""
+"""Settings, layered: defaults, then ``KG_``-prefixed environment, then explicit values.
+
+Each setting is declared once, as a field of :class:`Settings` with its type, default and
+help text; ``KG_`` + its name in upper case is its environment variable. :data:`SETTINGS`
+is that declaration read back: the ``kg`` options that set a setting take their help from
+it, ``kg settings`` lists it, and tests/test_settings.py checks the README's table of
+settings against it.
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -13,39 +20,47 @@ from .errors import ConfigError
 DEFAULT_BASE = "https://claimgraph.example/"
 
 
+def _help(text: str, shown: str = "") -> dict[str, str]:
+    """A field's metadata: its help (``shown``: the default in words, where the default is
+    worked out when used)."""
+    return {"help": text, "shown": shown}
+
+
 @dataclass(frozen=True)
 class Settings:
     """What a registry is configured with."""
 
-    #: The registry's base IRI, fixed for its lifetime: minted IRIs are base + kind/id.
-    base: str = DEFAULT_BASE
-    #: The embedded store's directory, or the URL of a remote SPARQL 1.1 store.
-    store: Path | str = Path(".kg/store")
-    #: The data directory loaded by default.
-    data: Path = Path("data")
-    #: Where past releases are kept (default: the store's directory name + "-archive").
-    archive: Path | None = None
-    #: Where the browser caches the bulk dumps of the live store version it serves.
-    dumps: Path = Path(".kg/dumps")
-    #: SPARQL endpoint: seconds a query may run before its worker is stopped.
-    query_timeout: float = 10.0
-    #: SPARQL endpoint: rows (or triples) a result may hold; beyond, it is cut and marked.
-    max_rows: int = 10_000
-    #: SPARQL endpoint: worker processes that run queries (each a read-only store handle).
-    query_workers: int = 2
-    #: SPARQL endpoint: the largest query (or request body) accepted, in bytes.
-    max_query_bytes: int = 100_000
-    #: Remote store: its SPARQL query endpoint, relative to the store URL (or absolute).
-    store_query: str = "query"
-    #: Remote store: its SPARQL update endpoint, relative to the store URL (or absolute).
-    store_update: str = "update"
-    #: Remote store: its Graph Store Protocol endpoint, relative to the store URL (or absolute).
-    store_graphs: str = "store"
-    #: Remote store: the query parameter that makes its default graph the union of the
-    #: named graphs ("name" or "name=value"; "none" when the server's default graph is that).
-    store_union: str = "union-default-graph"
-    #: Remote store: seconds to wait for an answer to a store request before giving up.
-    store_timeout: float = 300.0
+    base: str = field(default=DEFAULT_BASE, metadata=_help(
+        "The registry's base IRI, fixed for its lifetime: minted IRIs are the base + kind/id"))
+    store: Path | str = field(default=Path(".kg/store"), metadata=_help(
+        "The embedded store's directory, or the http(s):// URL of a remote SPARQL 1.1 store"))
+    data: Path = field(default=Path("data"), metadata=_help(
+        "The data directory: what kg load loads by default"))
+    archive: Path | None = field(default=None, metadata=_help(
+        "Where releases are kept",
+        shown="the store's directory + -archive (.kg/archive for a remote store)"))
+    dumps: Path = field(default=Path(".kg/dumps"), metadata=_help(
+        "Where kg serve caches the bulk dumps of the live store version"))
+    query_timeout: float = field(default=10.0, metadata=_help(
+        "Seconds a /sparql query may run before its worker is stopped"))
+    max_rows: int = field(default=10_000, metadata=_help(
+        "Rows (or triples) a /sparql result may hold; beyond, it is cut and marked"))
+    query_workers: int = field(default=2, metadata=_help(
+        "Worker processes that run /sparql queries, each with a read-only store handle"))
+    max_query_bytes: int = field(default=100_000, metadata=_help(
+        "The longest query /sparql accepts, in bytes"))
+    store_query: str = field(default="query", metadata=_help(
+        "A remote store's SPARQL query endpoint, relative to its URL or absolute"))
+    store_update: str = field(default="update", metadata=_help(
+        "A remote store's SPARQL update endpoint, relative to its URL or absolute"))
+    store_graphs: str = field(default="store", metadata=_help(
+        "A remote store's Graph Store Protocol endpoint, relative to its URL or absolute"))
+    store_union: str = field(default="union-default-graph", metadata=_help(
+        "The query parameter that makes a remote store's default graph the union of its named "
+        "graphs (name or name=value; none when it already is); left out when a /sparql "
+        "request names its own default graphs"))
+    store_timeout: float = field(default=300.0, metadata=_help(
+        "Seconds to wait for a remote store to answer one request"))
 
     @property
     def archive_dir(self) -> Path:
@@ -76,6 +91,77 @@ def is_store_url(value: str) -> bool:
     return parts.scheme in ("http", "https") and bool(parts.netloc)
 
 
+def _path(value: object) -> Path:
+    return Path(str(value))
+
+
+def _store(value: object) -> Path | str:
+    text = str(value)  # a URL stays text (a Path would fold its '//')
+    return text if is_store_url(text) else Path(text)
+
+
+def _number(kind: type) -> Callable[[object], object]:
+    # only text is converted: a number given by a caller is kept as given
+    return lambda value: kind(value) if isinstance(value, str) else value
+
+
+# How a value given as text (environment, command line) becomes the field's type, by the
+# field's annotation; the word names the type in an error.
+_CONVERTERS: dict[str, tuple[Callable[[object], object], str]] = {
+    "str": (lambda value: value, "text"),
+    "Path": (_path, "path"),
+    "Path | None": (_path, "path"),
+    "Path | str": (_store, "directory or URL"),
+    "float": (_number(float), "number"),
+    "int": (_number(int), "whole number"),
+}
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting as :class:`Settings` declares it."""
+
+    name: str
+    type: str  # the field's annotation
+    default: object
+    help: str
+    shown: str = ""
+
+    @property
+    def env(self) -> str:
+        """The environment variable that sets it."""
+        return f"KG_{self.name.upper()}"
+
+    @property
+    def shown_default(self) -> str:
+        """The default as the help and the README show it."""
+        return self.shown or self.text(self.default)
+
+    @staticmethod
+    def text(value: object) -> str:
+        """A value as the help shows it (``10``, not ``10.0``)."""
+        return f"{value:g}" if isinstance(value, float) else str(value)
+
+    def convert(self, value: object) -> object:
+        """``value`` (text from the environment or a command line, or a value) as the
+        setting's type.
+
+        :raises ConfigError: when text is not of that type.
+        """
+        converter, word = _CONVERTERS[self.type]
+        try:
+            return converter(value)
+        except ValueError:
+            raise ConfigError(f"setting {self.name} must be a {word} (got {value!r})") from None
+
+
+#: Every setting by name, in declaration order.
+SETTINGS: Mapping[str, Setting] = {
+    f.name: Setting(f.name, str(f.type), f.default, f.metadata["help"], f.metadata["shown"])
+    for f in fields(Settings)
+}
+
+
 def load_settings(
     overrides: Mapping[str, object | None] | None = None,
     environ: Mapping[str, str] | None = None,
@@ -83,33 +169,20 @@ def load_settings(
     """Settings from defaults, ``KG_``-prefixed environment (``KG_BASE``, ``KG_STORE``, ...)
     and ``overrides``.
 
-    ``None`` values in ``overrides`` mean "not given".
+    ``None`` values in ``overrides`` mean "not given"; an empty variable is not set.
 
     :raises ConfigError: when a value is unusable.
+    :raises TypeError: when ``overrides`` names no setting.
     """
     env = os.environ if environ is None else environ
     values: dict[str, object] = {}
-    for f in fields(Settings):
-        raw = env.get(f"KG_{f.name.upper()}")
+    for setting in SETTINGS.values():
+        raw = env.get(setting.env)
         if raw:
-            values[f.name] = raw
+            values[setting.name] = raw
     for key, value in (overrides or {}).items():
         if value is not None:
             values[key] = value
-    types = {f.name: f.type for f in fields(Settings)}
-    for key, value in list(values.items()):
-        kind = types.get(key)
-        if kind not in ("Path", "float", "int") or not isinstance(value, str):
-            continue
-        try:
-            values[key] = {"Path": Path, "float": float, "int": int}[kind](value)
-        except ValueError:
-            word = {"Path": "path", "float": "number", "int": "whole number"}[kind]
-            raise ConfigError(f"setting {key} must be a {word} (got {value!r})") from None
-    for key in ("data", "dumps", "archive"):
-        if key in values:
-            values[key] = Path(str(values[key]))
-    if "store" in values:  # a URL stays text (a Path would fold its '//')
-        store = str(values["store"])
-        values["store"] = store if is_store_url(store) else Path(store)
-    return replace(Settings(), **values)
+    converted = {key: SETTINGS[key].convert(value) if key in SETTINGS else value
+                 for key, value in values.items()}
+    return Settings(**converted)

@@ -8,14 +8,18 @@ a failed check, 2 usage. Standard output carries only results.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
 from .. import __version__
-from ..config import load_settings
+from ..config import SETTINGS, load_settings
 from ..errors import KgError
-from . import data, export, release, reproduce, serve, verify
+from . import data, export, release, reproduce, serve, settings, verify
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class KgGroup(click.Group):
@@ -36,34 +40,35 @@ class KgGroup(click.Group):
             ctx.exit(exc.exit_code)
 
 
+def setting_option(name: str, metavar: str, **kwargs: Any) -> Callable[[F], F]:
+    """A ``kg`` option that sets the setting ``name``, with the help and default it is
+    declared with (:data:`kg.config.SETTINGS`)."""
+    setting = SETTINGS[name]
+    return click.option(f"--{name.replace('_', '-')}", name, metavar=metavar, help=(
+        f"{setting.help} [env {setting.env}; default {setting.shown_default}]."), **kwargs)
+
+
 @click.group(cls=KgGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="kg")
-@click.option("--base", metavar="IRI", help="The registry's base IRI [env KG_BASE; "
-              "default https://claimgraph.example/].")
-@click.option("--store", metavar="DIR|URL",
-              help="The embedded store's directory, or the http(s) URL of a remote SPARQL "
-                   "1.1 store [env KG_STORE; default .kg/store].")
-@click.option("--data", metavar="DIR", type=click.Path(path_type=Path),
-              help="The data directory [env KG_DATA; default data].")
-@click.option("--archive", metavar="DIR", type=click.Path(path_type=Path),
-              help="Where releases are kept [env KG_ARCHIVE; default: the store's "
-                   "directory + '-archive'].")
+@setting_option("base", "IRI")
+@setting_option("store", "DIR|URL")
+@setting_option("data", "DIR", type=click.Path(path_type=Path))
+@setting_option("archive", "DIR", type=click.Path(path_type=Path))
 @click.pass_context
-def main(ctx: click.Context, base: str | None, store: str | None, data: Path | None,
-         archive: Path | None) -> None:
+def main(ctx: click.Context, **options: object) -> None:
     """claimgraph: published research results as a PROV-O knowledge graph.
 
     Records are YAML files under data/ (see docs/records.md); they are validated by
-    the SHACL shapes in shapes/ and loaded into an Oxigraph store.
+    the SHACL shapes in shapes/ and loaded into an Oxigraph store. Every setting is an
+    environment variable too; kg settings lists them all, with their values.
     """
     # rdflib logs a warning with a traceback for every ill-formed typed literal (a date
     # such as 2026-13-45); the shapes report each as a problem naming file and field.
     logging.getLogger("rdflib.term").setLevel(logging.ERROR)
-    ctx.obj = load_settings({"base": base, "store": store, "data": data, "archive": archive})
-
+    ctx.obj = load_settings(options)
 
 
 for _command in (data.validate, data.load, data.query, data.queries, data.show, reproduce.reproduce,
                  verify.verify, export.export, serve.serve, release.release, release.releases,
-                 release.diff, release.history, data.stats):
+                 release.diff, release.history, data.stats, settings.settings):
     main.add_command(_command)

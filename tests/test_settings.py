@@ -1,0 +1,136 @@
+"""Each setting is declared once (kg/config.py); the options of kg, kg settings and the
+settings tables of README.md and docs/deployment.md say what that declaration says."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kg.cli import main
+from kg.config import SETTINGS, Settings, load_settings
+from kg.errors import ConfigError
+
+ROOT = Path(__file__).resolve().parents[1]
+HEADER = "| option | variable | default | what |"
+NO_KG_ENV = {setting.env: None for setting in SETTINGS.values()}  # None: unset while invoked
+
+
+def options() -> dict[str, str]:
+    """Setting name -> the kg option that sets it."""
+    return {p.name: p.opts[0] for p in main.params if p.name in SETTINGS}
+
+
+def declared() -> dict[str, tuple[str, str, str]]:
+    """Variable -> (option, default, help), from the declaration."""
+    opts = options()
+    return {s.env: (opts.get(s.name, ""), s.shown_default, s.help) for s in SETTINGS.values()}
+
+
+def documented(path: Path) -> dict[str, tuple[str, str, str]]:
+    """Variable -> (option, default, help), from the settings table of a page (code marks
+    dropped: the page may set names in code)."""
+    text = path.read_text()
+    assert HEADER in text, f"{path.name} has no settings table"
+    rows: dict[str, tuple[str, str, str]] = {}
+    for line in text.split(HEADER, 1)[1].splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        cells = [cell.strip().replace("`", "") for cell in line.strip().strip("|").split("|")]
+        assert len(cells) == 4, f"{path.name}: not four cells: {line}"
+        option, variable, default, what = cells
+        assert variable not in rows, f"{path.name}: {variable} twice"
+        rows[variable] = (option, default, what)
+    return rows
+
+
+def test_readme_table_is_every_setting() -> None:
+    rows, expected = documented(ROOT / "README.md"), declared()
+    missing, extra = sorted(expected.keys() - rows.keys()), sorted(rows.keys() - expected.keys())
+    assert not missing, f"README.md lacks rows for {missing}"
+    assert not extra, f"README.md has rows for {extra}, which are no settings"
+    for variable, row in expected.items():
+        assert rows[variable] == row, variable
+
+
+def test_deployment_table_says_what_the_declaration_says() -> None:
+    rows, expected = documented(ROOT / "docs" / "deployment.md"), declared()
+    assert rows
+    for variable, row in rows.items():
+        assert variable in expected, f"docs/deployment.md: {variable} is no setting"
+        assert row == expected[variable], variable
+
+
+def test_variable_is_kg_and_the_name() -> None:
+    assert SETTINGS["store_timeout"].env == "KG_STORE_TIMEOUT"
+    assert list(SETTINGS) == [f.name for f in fields(Settings)]
+    assert all(setting.help and not setting.help.endswith(".") for setting in SETTINGS.values())
+
+
+SAMPLES = {"str": "other", "Path": "elsewhere", "Path | None": "elsewhere",
+           "Path | str": "http://127.0.0.1:1/ds", "float": "2.5", "int": "7"}
+
+
+@pytest.mark.parametrize("name", list(SETTINGS))
+def test_each_variable_sets_its_setting(name: str) -> None:
+    setting = SETTINGS[name]
+    text = "http://other.example/" if name == "base" else SAMPLES[setting.type]
+    value = getattr(load_settings(environ={setting.env: text}), name)
+    assert value == setting.convert(text)
+    assert value != setting.default
+    assert getattr(load_settings(environ={setting.env: ""}), name) == setting.default
+
+
+def test_text_of_the_wrong_type_is_a_config_error() -> None:
+    for name in ("query_timeout", "max_rows"):
+        with pytest.raises(ConfigError, match=name):
+            load_settings(environ={SETTINGS[name].env: "soon"})
+
+
+def test_options_take_help_and_default_from_the_declaration() -> None:
+    opts = options()
+    assert set(opts) == {"base", "store", "data", "archive"}
+    result = CliRunner().invoke(main, ["--help"], terminal_width=400)
+    assert result.exit_code == 0
+    for name in opts:
+        setting = SETTINGS[name]
+        param = next(p for p in main.params if p.name == name)
+        assert param.help == f"{setting.help} [env {setting.env}; default {setting.shown_default}]."
+        assert param.help in result.output
+
+
+def settings_json(args: list[str], env: dict[str, str | None]) -> dict[str, dict]:
+    result = CliRunner().invoke(main, [*args, "settings", "--format", "json"],
+                                env={**NO_KG_ENV, **env})
+    assert result.exit_code == 0, result.output
+    return {row["name"]: row for row in json.loads(result.output)}
+
+
+def test_settings_command_lists_every_setting_and_what_set_it(tmp_path: Path) -> None:
+    rows = settings_json(["--data", str(tmp_path)], {"KG_MAX_ROWS": "5"})
+    assert list(rows) == list(SETTINGS)
+    for name, row in rows.items():
+        setting = SETTINGS[name]
+        assert (row["variable"], row["default"], row["help"]) == (
+            setting.env, setting.shown_default, setting.help)
+        assert row["option"] == options().get(name)
+    assert (rows["data"]["value"], rows["data"]["set_by"]) == (str(tmp_path), "option")
+    assert (rows["max_rows"]["value"], rows["max_rows"]["set_by"]) == (5, "environment")
+    assert (rows["query_timeout"]["value"], rows["query_timeout"]["set_by"]) == (10, "default")
+    assert rows["archive"]["value"] == ".kg/store-archive"  # worked out from the store
+
+
+def test_settings_command_text_names_each_variable() -> None:
+    result = CliRunner().invoke(main, ["settings"], env=NO_KG_ENV)
+    assert result.exit_code == 0
+    variables = re.findall(r"^(KG_\w+)", result.output, flags=re.M)
+    assert variables == [setting.env for setting in SETTINGS.values()]
+
+
+def test_an_unusable_setting_is_a_usage_error() -> None:
+    result = CliRunner().invoke(main, ["settings"], env={**NO_KG_ENV, "KG_BASE": "ftp://x/"})
+    assert result.exit_code == ConfigError.exit_code == 2
