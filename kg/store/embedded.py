@@ -34,6 +34,7 @@ from .manifests import read_manifest, write_manifest
 from .versions import (
     KEEP_VERSIONS,
     LIVE,
+    Lease,
     live_version,
     new_version,
     prune,
@@ -63,14 +64,13 @@ class EmbeddedStore(GraphStore):
         self.version_dir: Path | None = None
         self._manifest: Manifest | None = None
         self._writes = 0
+        self._lease: Lease | None = None
         if path is None:
             self._store = ox.Store()
             self._manifest = {}
             return
         if read_only:
-            version = live_version(path)
-            if version is None:
-                raise StoreError(f"no store at {path} (run 'kg load' to create it)")
+            version, self._lease = _leased_live_version(path)
             self._store = self._open(version, read_only=True)
             self.version_dir = version
             return
@@ -249,6 +249,8 @@ class EmbeddedStore(GraphStore):
     def close(self) -> None:
         # pyoxigraph releases a handle when it is garbage collected.
         self._store = None  # type: ignore[assignment]
+        if self._lease is not None:
+            self._lease.release()
         if self._lock_file is not None:
             fcntl.flock(self._lock_file, fcntl.LOCK_UN)
             self._lock_file.close()
@@ -319,6 +321,21 @@ class _StagedVersion(StagedWrite):
         self._drain()
         self._writer = None
         remove_version(self._new)
+
+
+def _leased_live_version(path: Path) -> tuple[Path, Lease]:
+    """The live version with a lease on it, taken before the version is opened: a writer
+    that switched and pruned between reading ``live`` and the lease is seen, and the new
+    live version taken instead."""
+    for _attempt in range(10):
+        version = live_version(path)
+        if version is None:
+            raise StoreError(f"no store at {path} (run 'kg load' to create it)")
+        lease = Lease(path, version)
+        if version.is_dir():
+            return version, lease
+        lease.release()
+    raise StoreError(f"the store at {path} changed too often to be opened; try again")
 
 
 def _compact(writer: ox.Store) -> None:

@@ -8,6 +8,7 @@ Layout of the store directory::
       v-1764491234567890123/             a pyoxigraph (RocksDB) directory
       v-1764491234567890123.manifest.sqlite   its load manifest (which file each graph came from)
       write.lock                         held by the one process that writes
+      readers/<version>.<pid>.<token>    a reader's lease on a version (see Lease)
       kg-load-*/                         a load's spool (chunks of N-Quads), while it runs
 
 A version is never changed once live: a write makes a new one and repoints ``live`` with
@@ -19,14 +20,17 @@ one left (:func:`remove_leftovers`).
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import time
+import weakref
 from pathlib import Path
 
 from .manifests import remove_manifest
 
 LIVE = "live"
 KEEP_VERSIONS = 2
+READERS = "readers"
 
 
 def live_version(root: Path) -> Path | None:
@@ -91,9 +95,68 @@ def _stamp(version: Path) -> int:
 
 
 def prune(root: Path, keep: set[Path]) -> None:
-    """Drop old versions, keeping the newest few (a reader may still hold the previous one;
-    its open files stay readable after the unlink in any case)."""
+    """Drop old versions, keeping the newest few and every version a living reader holds
+    a lease on: a server still answering from an older version (its next index is being
+    built) has its query workers open that version afresh, which must still be there."""
     versions = sorted((p for p in root.glob("v-*") if p.is_dir()), key=_stamp)
+    held = leased(root)
     for old in versions[:-KEEP_VERSIONS]:
-        if old not in keep:
+        if old not in keep and old.name not in held:
             remove_version(old)
+
+
+class Lease:
+    """A reader's claim on a version: :func:`prune` leaves the version in place while the
+    process that took the lease lives and the lease is not released. Released when the
+    object is (the handle that reads the version is dropped), or when its process ends:
+    a lease of a process that is gone counts for nothing and is removed by the next prune.
+
+    A reader that may not write to the store directory (a read-only mount) takes no lease;
+    nothing prunes such a directory either.
+    """
+
+    def __init__(self, root: Path, version: Path):
+        name = f"{version.name}.{os.getpid()}.{secrets.token_hex(4)}"
+        self.path: Path | None = root / READERS / name
+        try:
+            self.path.parent.mkdir(exist_ok=True)
+            self.path.touch()
+        except OSError:
+            self.path = None
+        # Only the process that took it removes it: a forked child exits without it.
+        self._release = weakref.finalize(self, _remove_lease, self.path, os.getpid())
+
+    def release(self) -> None:
+        self._release()
+
+
+def _remove_lease(path: Path | None, owner: int) -> None:
+    if path is not None and os.getpid() == owner:
+        path.unlink(missing_ok=True)
+
+
+def leased(root: Path) -> set[str]:
+    """The names of the versions living readers hold leases on (stale leases removed)."""
+    held: set[str] = set()
+    try:
+        leases = list((root / READERS).iterdir())
+    except OSError:
+        return held
+    for lease in leases:
+        version, _, rest = lease.name.partition(".")
+        pid = rest.partition(".")[0]
+        if pid.isdigit() and _alive(int(pid)):
+            held.add(version)
+        else:
+            lease.unlink(missing_ok=True)
+    return held
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: alive
+        return True
+    return True
