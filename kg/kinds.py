@@ -38,6 +38,9 @@ class Kind:
     history_rank: int | None = None
     #: Where a message listing the kinds of data file (``unknown kind``) names it.
     file_rank: int | None = None
+    #: Its files are kept from another registry as they were published (JSON, byte for
+    #: byte) and mapped by their format, not YAML files with a ``kind:`` key.
+    upstream: bool = False
 
 
 #: Every kind of node, in display order (docs/records.md, the prefixes of written RDF, the
@@ -52,6 +55,14 @@ KINDS: tuple[Kind, ...] = (
     Kind("review", "activity", "reviews", history_rank=4, file_rank=4),
     Kind("run", "activity", "runs", history_rank=4, file_rank=5),
     Kind("release", "release", browsed=False),
+    # Results other registries publish (docs/imports.md): the import that kept them, and
+    # the files, each an evaluation whose results are records. Models and benchmarks are
+    # nodes no file defines alone: every evaluation of them says what they are.
+    Kind("import", "import", "imports", history_rank=5, file_rank=6),
+    Kind("upstream", "evaluation", "upstream", shared=True, history_rank=2, file_rank=7,
+         upstream=True),
+    Kind("model", "model"),
+    Kind("benchmark", "benchmark"),
 )
 
 _BY_NAME = {kind.name: kind for kind in KINDS}
@@ -105,10 +116,13 @@ def minted_iri(base: str, segment: str, ident: str) -> str:
     return f"{iri_prefix(base, segment)}{quote(ident, safe='')}"
 
 
-#: The kinds of data file, in the order messages list them.
+#: The kinds of YAML data file (their ``kind:``), in the order messages list them.
 FILE_KINDS: tuple[str, ...] = tuple(
-    kind.name for kind in sorted((k for k in KINDS if k.file_rank is not None),
+    kind.name for kind in sorted((k for k in KINDS if k.file_rank is not None and not k.upstream),
                                  key=lambda k: k.file_rank or 0))
+#: The folders of a data directory that hold kept upstream files.
+UPSTREAM_DIRECTORIES: tuple[str, ...] = tuple(
+    k.directory for k in KINDS if k.upstream and k.directory is not None)
 #: Every segment of minted IRIs, each once, in display order.
 SEGMENTS: tuple[str, ...] = segments()
 #: The segments of the graphs releases hold, in the order differences list them.

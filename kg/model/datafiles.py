@@ -10,7 +10,6 @@ deep nesting, oversized files and bytes that are not UTF-8.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,11 +18,15 @@ from typing import Any, NamedTuple
 import yaml
 
 from ..errors import InvalidDataError, Problem, UsageError
-from ..kinds import FILE_KINDS
+from ..kinds import FILE_KINDS, UPSTREAM_DIRECTORIES
+from .upstream.jsondoc import MAX_JSON_BYTES
+from .upstream.kept import KeptFile, NotKept, read_kept
+from .yamltext import parse_yaml, yaml_message
 
 SUFFIXES = (".yaml", ".yml")
+#: Kept upstream files (under a data directory's upstream/ folder only).
+UPSTREAM_SUFFIX = ".json"
 MAX_FILE_BYTES = 1_000_000
-MAX_DEPTH = 12
 
 
 class ManifestEntry(NamedTuple):
@@ -46,10 +49,16 @@ class DataFile:
     name: str  # how messages name the file
     kind: str
     content: dict[str, Any]
+    #: For a kept upstream file: what it is (its import, format, paths, hash) and its
+    #: checked document (``content`` is then that document).
+    upstream: KeptFile | None = None
 
     @property
     def label(self) -> str:
-        """``record <id>`` (or just the kind while the id is missing)."""
+        """``record <id>`` (or just the kind while the id is missing); "" for a kept
+        upstream file, whose problems are named by record or by JSON Pointer."""
+        if self.upstream is not None:
+            return ""
         ident = self.content.get("id")
         return f"{self.kind} {ident}" if isinstance(ident, str) and ident else self.kind
 
@@ -74,10 +83,14 @@ def scan_data_files(paths: Iterable[Path]) -> dict[str, tuple[int, int]]:
     found: dict[str, tuple[int, int]] = {}
     for path in paths:
         if path.is_dir():
-            _scan(os.path.abspath(path), found)
+            absolute = os.path.abspath(path)
+            _scan(absolute, found, _in_upstream(absolute))
         elif path.is_file():
-            if path.suffix not in SUFFIXES:
-                raise UsageError(f"{path}: not a data file (expected .yaml or .yml)")
+            kept = _in_upstream(os.path.abspath(path))
+            if path.suffix not in ((UPSTREAM_SUFFIX,) if kept else SUFFIXES):
+                raise UsageError(f"{path}: not a data file (expected .yaml or .yml; JSON "
+                                 "files are read where kg import keeps them, under "
+                                 "<data>/upstream/)")
             stat = os.stat(path)
             found[os.path.abspath(path)] = (stat.st_size, stat.st_mtime_ns)
         else:
@@ -85,15 +98,24 @@ def scan_data_files(paths: Iterable[Path]) -> dict[str, tuple[int, int]]:
     return found
 
 
-def _scan(folder: str, found: dict[str, tuple[int, int]]) -> None:
+def _in_upstream(path: str) -> bool:
+    """Whether ``path`` lies in an upstream folder (kept files: JSON, not YAML)."""
+    return any(part in UPSTREAM_DIRECTORIES for part in Path(path).parts[1:])
+
+
+def _scan(folder: str, found: dict[str, tuple[int, int]], upstream: bool) -> None:
+    # In an upstream folder only the kept JSON files count (an origin's own YAML is
+    # evidence, not data); elsewhere only YAML. Folders named like files (x.json/) are
+    # folders: the scan descends into them.
+    suffixes = (UPSTREAM_SUFFIX,) if upstream else SUFFIXES
     with os.scandir(folder) as entries:
         for entry in entries:
             name = entry.name
             if name.startswith("."):
                 continue
             if entry.is_dir(follow_symlinks=False):
-                _scan(entry.path, found)
-            elif name.endswith(SUFFIXES) and entry.is_file():
+                _scan(entry.path, found, upstream or name in UPSTREAM_DIRECTORIES)
+            elif name.endswith(suffixes) and entry.is_file():
                 stat = entry.stat()
                 found[entry.path] = (stat.st_size, stat.st_mtime_ns)
 
@@ -121,17 +143,21 @@ def read_data_file(path: Path, raw: bytes | None = None) -> DataFile:
     def fail(message: str, field: str = "") -> InvalidDataError:
         return InvalidDataError([Problem(name, "", field, message)])
 
+    upstream = path.suffix == UPSTREAM_SUFFIX
+    limit = MAX_JSON_BYTES if upstream else MAX_FILE_BYTES
     try:
         size = len(raw) if raw is not None else path.stat().st_size
-        if size > MAX_FILE_BYTES:
+        if size > limit:
             raise fail(
                 f"file is too large ({size / 1e6:.1f} MB; a data file may hold at most "
-                f"{MAX_FILE_BYTES / 1e6:.0f} MB)"
+                f"{limit / 1e6:.0f} MB)"
             )
         if raw is None:
             raw = path.read_bytes()
     except OSError as exc:
         raise fail(f"cannot read file ({exc.strerror})") from None
+    if upstream:
+        return _read_kept(path, name, raw, fail)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -141,7 +167,7 @@ def read_data_file(path: Path, raw: bytes | None = None) -> DataFile:
     try:
         content = parse_yaml(text)
     except yaml.YAMLError as exc:
-        raise fail(_yaml_message(exc)) from None
+        raise fail(yaml_message(exc)) from None
     if content is None:
         raise fail("file is empty (it holds only comments)")
     if not isinstance(content, dict):
@@ -154,100 +180,15 @@ def read_data_file(path: Path, raw: bytes | None = None) -> DataFile:
     return DataFile(path=path, name=name, kind=kind, content=content)
 
 
-_SCALAR, _SEQUENCE, _MAPPING = (f"tag:yaml.org,2002:{t}" for t in ("str", "seq", "map"))
-# What YAML allows as raw text; an escape in a double-quoted string ("\0", "\x1b") could
-# bring in anything else, and nothing else belongs in a data value.
-_NOT_PRINTABLE = re.compile(
-    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-# libyaml's parser when PyYAML was built with it (about ten times faster).
-_Loader = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
 
 
-def parse_yaml(text: str) -> Any:
-    """Parse one YAML document into dicts, lists and strings.
-
-    Built from the parser's events with an explicit stack, never by PyYAML's composer:
-    the composer recurses once per level of nesting (in C for libyaml), so a file of a
-    few hundred kilobytes of ``[`` crashes the process. Aliases, explicit tags,
-    duplicate or non-string keys and nesting deeper than ``MAX_DEPTH`` are refused as
-    their events arrive, before anything behind them is read.
-
-    :raises yaml.YAMLError: on syntax errors and on anything refused (see module docs).
-    """
-    loader = _Loader(text)
+def _read_kept(path: Path, name: str, raw: bytes, fail) -> DataFile:
+    """A kept upstream file: its document and every problem found in it, by JSON Pointer."""
     try:
-        loader.get_event()  # stream start
-        if loader.check_event(yaml.StreamEndEvent):
-            return None
-        loader.get_event()  # document start
-        value = _document(loader)
-        loader.get_event()  # document end
-        event = loader.get_event()
-        if not isinstance(event, yaml.StreamEndEvent):
-            raise _refuse("a data file holds one YAML document (found another)", event)
-        return value
-    finally:
-        loader.dispose()
-
-
-def _refuse(problem: str, event: yaml.Event) -> yaml.MarkedYAMLError:
-    return yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
-
-
-def _document(loader: Any) -> Any:
-    """The value of one document, from its events (the document start already read)."""
-    root: list[Any] = []
-    stack: list[Any] = [root]  # the containers being filled, innermost last
-    keys: list[str | None] = [None]  # for a mapping: the key waiting for its value
-    while True:
-        event = loader.get_event()
-        if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
-            stack.pop()
-            keys.pop()
-            if len(stack) == 1:
-                return root[0]
-            continue
-        if isinstance(event, yaml.AliasEvent):
-            raise _refuse("aliases (*name) are not allowed in data files", event)
-        if isinstance(event, yaml.ScalarEvent):
-            tag, value = _SCALAR, event.value
-            if event.style == '"' and (bad := _NOT_PRINTABLE.search(value)):
-                raise _refuse(f"control character U+{ord(bad.group()):04X} is not allowed", event)
-        elif isinstance(event, yaml.SequenceStartEvent):
-            tag, value = _SEQUENCE, []
-        else:
-            tag, value = _MAPPING, {}
-        if event.tag not in (None, "!", tag):
-            raise _refuse(f"YAML tags ({event.tag}) are not allowed in data files", event)
-        container = stack[-1]
-        if type(container) is dict:
-            key = keys[-1]
-            if key is None:  # this event is a key
-                if tag != _SCALAR:
-                    raise _refuse("keys must be plain strings", event)
-                if value in container:
-                    raise _refuse(f"duplicate key {value!r}", event)
-                keys[-1] = value
-                continue
-            container[key] = value
-            keys[-1] = None
-        else:
-            container.append(value)
-        if tag != _SCALAR:
-            if len(stack) > MAX_DEPTH + 1:
-                raise _refuse(f"nested deeper than {MAX_DEPTH} levels", event)
-            stack.append(value)
-            keys.append(None)
-        elif len(stack) == 1:
-            return root[0]
-
-
-def _yaml_message(exc: yaml.YAMLError) -> str:
-    if isinstance(exc, yaml.reader.ReaderError):
-        char = exc.character
-        code = char if isinstance(char, int) else ord(char[:1] or "\0")
-        return f"YAML error: character U+{code:04X} at position {exc.position} is not allowed"
-    mark = getattr(exc, "problem_mark", None)
-    problem = getattr(exc, "problem", None) or str(exc)
-    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-    return f"YAML error: {where}{problem}"
+        kept = read_kept(path, raw)
+    except NotKept as exc:
+        raise fail(str(exc)) from None
+    if not kept.checked.ok:
+        raise InvalidDataError(kept.problems(name))
+    return DataFile(path=path, name=name, kind="upstream", content=kept.checked.doc,
+                    upstream=kept)

@@ -66,7 +66,10 @@ class FileOutcome:
     """One file, ingested: plain data, so that it crosses process boundaries cheaply."""
 
     path: str
+    #: The file's main graph ("" when it failed to read or map).
     graph: str = ""
+    #: Every graph the file holds, with the label messages give it (a YAML file: one).
+    graphs: list[tuple[str, str]] = field(default_factory=list)
     nquads: bytes = b""
     triples: int = 0
     types: list[tuple[str, str]] = field(default_factory=list)
@@ -110,11 +113,16 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
     # Decided later; a failure (rare) maps the file again to say which field is wrong.
     outcome.obligations = [Obligation(str(d.focus), str(d.path), str(d.value),
                                       str(d.constraints.shape)) for d in deferred]
-    graph = str(mapped.graph)
     triples = mapped.triples
-    outcome.graph = graph
+    outcome.graph = str(mapped.graph)
     outcome.label, outcome.name, outcome.kind = mapped.label, datafile.name, datafile.kind
-    outcome.nquads, outcome.triples = nquads(triples, graph)
+    chunks, count = [], 0
+    for graph, label, graph_triples in mapped.graphs():
+        outcome.graphs.append((str(graph), label))
+        chunk, n = nquads(graph_triples, str(graph))
+        chunks.append(chunk)
+        count += n
+    outcome.nquads, outcome.triples = b"".join(chunks), count
     outcome.types = [(str(s), str(o)) for s, p, o in triples  # blank nodes stay
                      if p in _RDF_TYPE and isinstance(s, URIRef)]
     outcome.sparql_quads, _ = nquads([t for t in triples if t[1] in eng.sparql_predicates],
@@ -169,7 +177,7 @@ def _ingest(files, base, eng, external_types, progress, spool):
         outcomes = list(_spooled(progress(stream, len(jobs)) if progress else stream, spool))
     problems = [p for o in outcomes for p in o.problems]
     good = [o for o in outcomes if o.ok]
-    problems += duplicate_ids((o.graph, o.name, o.label) for o in good)
+    problems += duplicate_ids((graph, o.name, label) for o in good for graph, label in o.graphs)
 
     types: dict[str, set[str]] = defaultdict(set)
     owner: dict[str, FileOutcome] = {}

@@ -119,7 +119,8 @@ def map_files(files: Iterable[Path], base: str) -> tuple[list[MappedFile], list[
             mapped.append(map_file(read_data_file(path), base))
         except InvalidDataError as exc:
             problems.extend(exc.problems)
-    problems.extend(duplicate_ids([(m.graph, m.file.name, m.label) for m in mapped]))
+    problems.extend(duplicate_ids([(graph, m.file.name, label) for m in mapped
+                                   for graph, label, _ in m.graphs()]))
     return mapped, problems
 
 
@@ -140,7 +141,8 @@ class Translator:
             if owner is None:
                 continue  # a node of the context (another file, the store), not ours to report
             field, message = self._describe(owner, r)
-            out.append(Problem(owner.file.name, owner.label, field, message))
+            label = owner.origins.labels.get(r.focus, owner.label)
+            out.append(Problem(owner.file.name, label, field, message))
         return out
 
     def _describe(self, owner: MappedFile, r: Result) -> tuple[str, str]:

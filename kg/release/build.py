@@ -121,22 +121,25 @@ def make_release(registry: Registry, issued: str | None = None, note: str = "",
     with Archive(registry.settings.archive_dir, write=True) as archive:
         known = archive.known_versions(schema)
         hashes: dict[str, str] = {}
-        jobs = []
+        # Graphs to map again, by file (a kept upstream file holds several): each file once.
+        by_file: dict[tuple[str, str], list[str]] = {}
         for graph, entry in sorted(members.items()):
             digest = known.get((graph, entry.sha256))
             if digest is not None:
                 hashes[graph] = digest
             else:
-                jobs.append((graph, entry.file, entry.sha256, schema, base))
+                by_file.setdefault((entry.file, entry.sha256), []).append(graph)
+        jobs = [(file, sha, graphs, schema, base) for (file, sha), graphs in by_file.items()]
         problems: list[str] = []
 
         def mapped() -> Iterator[StoredVersion]:
-            for graph, version, problem in _map_versions(jobs, progress):
-                if version is None:
-                    problems.append(problem)
-                else:
-                    hashes[graph] = version.hash
-                    yield version
+            for outcomes in _map_versions(jobs, progress):
+                for graph, version, problem in outcomes:
+                    if version is None:
+                        problems.append(problem)
+                    else:
+                        hashes[graph] = version.hash
+                        yield version
 
         new = archive.add_versions(mapped())
         if problems:
@@ -160,8 +163,12 @@ def make_release(registry: Registry, issued: str | None = None, note: str = "",
 
 
 # -- mapping graph versions from their files ------------------------------------------------
-def _map_versions(jobs: list[tuple[str, str, str, str, str]], progress: Progress | None):
-    """(graph, version or None, problem) for each job, on every core for large batches."""
+Job = tuple[str, str, list[str], str, str]  # file, its SHA-256, its graphs, schema, base
+
+
+def _map_versions(jobs: list[Job], progress: Progress | None):
+    """For each job (a file), (graph, version or None, problem) for each of its graphs; on
+    every core for large batches."""
     workers = min(os.cpu_count() or 1, 8)
     if len(jobs) >= PARALLEL_FROM and workers > 1:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
@@ -172,28 +179,38 @@ def _map_versions(jobs: list[tuple[str, str, str, str, str]], progress: Progress
         yield from (progress(stream, len(jobs)) if progress and jobs else stream)
 
 
-def _map_version(job: tuple[str, str, str, str, str]) -> tuple[str, StoredVersion | None, str]:
-    """One graph's version, mapped again from the file it was loaded from."""
-    graph, file, sha, schema, base = job
+def _map_version(job: Job) -> list[tuple[str, StoredVersion | None, str]]:
+    """The versions of a file's graphs, mapped again from the file they were loaded from."""
+    file, sha, graphs, schema, base = job
     path = Path(file)
+
+    def failed(problem: str) -> list[tuple[str, StoredVersion | None, str]]:
+        return [(graph, None, problem) for graph in graphs[:1]]  # one line per file
+
     try:
         raw = path.read_bytes()
     except OSError:
-        return graph, None, (f"{display_name(path)}: missing (the store holds its graph "
-                             f"{graph}; run 'kg load')")
+        return failed(f"{display_name(path)}: missing (the store holds its graph "
+                      f"{graphs[0]}; run 'kg load')")
     if hashlib.sha256(raw).hexdigest() != sha:
-        return graph, None, (f"{display_name(path)}: changed since it was loaded "
-                             "(run 'kg load' first)")
+        return failed(f"{display_name(path)}: changed since it was loaded (run 'kg load' first)")
     try:
         mapped = map_file(read_data_file(path, raw), base)
     except InvalidDataError as exc:
-        return graph, None, f"{exc.problems[0]} (run 'kg load' first)"
-    if str(mapped.graph) != graph:
-        return graph, None, (f"{display_name(path)}: now holds {mapped.graph}, not {graph} "
-                             "(run 'kg load' first)")
-    version = graph_version(to_quads(mapped.triples, graph))
-    body = gzip.compress(version.nquads.encode(), compresslevel=6, mtime=0)
-    return graph, StoredVersion(graph, sha, schema, version.hash, version.quads, body), ""
+        return failed(f"{exc.problems[0]} (run 'kg load' first)")
+    made = {str(graph): triples for graph, _, triples in mapped.graphs()}
+    out: list[tuple[str, StoredVersion | None, str]] = []
+    for graph in graphs:
+        if graph not in made:
+            holds = f"now holds {mapped.graph}, not {graph}" if len(made) == 1 else (
+                f"no longer holds {graph}")
+            out.append((graph, None, f"{display_name(path)}: {holds} (run 'kg load' first)"))
+            continue
+        version = graph_version(to_quads(made[graph], graph))
+        body = gzip.compress(version.nquads.encode(), compresslevel=6, mtime=0)
+        out.append((graph, StoredVersion(graph, sha, schema, version.hash, version.quads, body),
+                    ""))
+    return out
 
 
 # -- writing a release --------------------------------------------------------------------

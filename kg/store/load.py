@@ -95,13 +95,13 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
     # One pass over the manifest, one over the files, no objects per file: at 100,000
     # files this bookkeeping is most of a one-record reload.
     directories = tuple(os.path.join(os.path.abspath(p), "") for p in paths if p.is_dir())
-    by_file: dict[str, str] = {}
+    by_file: dict[str, list[str]] = {}  # a kept upstream file holds several graphs
     known: dict[str, tuple[int, int]] = {}
     removed = []
     for graph, entry in manifest.items():
         if graph == SCHEMA_ENTRY:
             continue
-        by_file[entry.file] = graph
+        by_file.setdefault(entry.file, []).append(graph)
         known[entry.file] = (entry.size, entry.mtime_ns)
         if entry.file not in files and entry.file.startswith(directories):
             removed.append(graph)
@@ -112,7 +112,7 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
         changed = sorted(path for path, stat in files.items()
                          if known.get(path) != stat and not _same_bytes(path, stat, manifest,
                                                                          by_file))
-    replaced = {by_file[f] for f in changed if f in by_file}
+    replaced = {g for f in changed for g in by_file.get(f, ())}
     changed = [Path(f) for f in changed]
 
     def external_types(nodes: set[str]) -> dict[str, set[str]]:
@@ -137,7 +137,7 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
             dependents = _dependents(store, removed, replaced, outcomes, by_file,
                                      {str(f) for f in changed})
             if dependents:
-                staged.remove(by_file[str(f)] for f in dependents if str(f) in by_file)
+                staged.remove(g for f in dependents for g in by_file.get(str(f), ()))
                 more, more_problems = ingest(dependents, base, external_types, spool=spool)
                 outcomes += more
                 problems += more_problems
@@ -145,7 +145,7 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
                 raise InvalidDataError(problems,
                                        consequence="nothing was loaded; the store is unchanged")
             spool.close()
-            graphs = {o.graph for o in outcomes}
+            graphs = {g for o in outcomes for g, _ in o.graphs}
             # A graph the store holds that nothing dropped before its new content came in
             # (a renamed file loaded on its own): a staged write would merge old and new,
             # so the batch is written again in one step, which drops it first.
@@ -155,7 +155,8 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
                 manifest.pop(graph, None)
             for o in outcomes:
                 assert o.entry is not None
-                manifest[o.graph] = o.entry
+                for graph, _ in o.graphs:
+                    manifest[graph] = o.entry
             if not same_schema:
                 graphs |= ontology_graph_names()
             # Validated under the new shapes only when every loaded file was: a partial load
@@ -229,9 +230,9 @@ class _ChunkSpool:
 
 
 def _same_bytes(path: str, stat: tuple[int, int], manifest: Manifest,
-                by_file: dict[str, str]) -> bool:
+                by_file: dict[str, list[str]]) -> bool:
     """A file with a new modification time but its old size: the hash settles it."""
-    graph = by_file.get(path)
+    graph = next(iter(by_file.get(path, ())), None)
     if graph is None or manifest[graph].size != stat[0]:
         return False
     return hashlib.sha256(Path(path).read_bytes()).hexdigest() == manifest[graph].sha256
@@ -245,19 +246,20 @@ def _ids_taken(outcomes, manifest: Manifest, batch: set[str],
     (another checkout) takes its graphs over, as a move does."""
     problems = []
     for o in outcomes:
-        owner = manifest.get(o.graph)
-        if (owner is None or owner.file == o.path or owner.file in batch
-                or not (owner.file in scanned
-                        or os.path.dirname(owner.file) == os.path.dirname(o.path))
-                or not os.path.exists(owner.file)):
-            continue
-        problems.append(Problem(o.name, o.label, "id",
-                                f"the id is already used by {display_name(Path(owner.file))}"))
+        for graph, label in o.graphs:
+            owner = manifest.get(graph)
+            if (owner is None or owner.file == o.path or owner.file in batch
+                    or not (owner.file in scanned
+                            or os.path.dirname(owner.file) == os.path.dirname(o.path))
+                    or not os.path.exists(owner.file)):
+                continue
+            problems.append(Problem(o.name, label, "id", "the id is already used by "
+                                    f"{display_name(Path(owner.file))}"))
     return problems
 
 
 def _dependents(store: GraphStore, removed: list[str], replaced: set[str], outcomes,
-                by_file: dict[str, str], batch: set[str]) -> list[Path]:
+                by_file: dict[str, list[str]], batch: set[str]) -> list[Path]:
     """Unchanged files that refer to a node which the batch removes."""
     old_nodes: set[str] = set()
     query = internal_query("graph-subjects").text
@@ -265,11 +267,14 @@ def _dependents(store: GraphStore, removed: list[str], replaced: set[str], outco
         old_nodes |= {row["node"].value
                       for row in store.query(query, {"graph": ox.NamedNode(graph)})}
     new_nodes = {node for o in outcomes for node, _ in o.types}
-    vanished = old_nodes - new_nodes
+    gone = set(removed) | replaced
+    # A node other graphs still define has not gone (a model or benchmark that many
+    # upstream files describe): its referrers need no second look.
+    vanished = {node for node in old_nodes - new_nodes
+                if not store_types(store, {node}, exclude=gone)}
     if not vanished:
         return []
-    gone = set(removed) | replaced
-    file_of = {graph: file for file, graph in by_file.items()}
+    file_of = {graph: file for file, graphs in by_file.items() for graph in graphs}
     referrers = internal_query("referrers").text
     files = set()
     for node in vanished:

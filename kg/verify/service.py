@@ -18,7 +18,7 @@ import yaml
 
 from ..errors import InvalidDataError, NotFoundError, UsageError
 from ..kinds import data_directory
-from ..model.datafiles import parse_yaml
+from ..model.yamltext import parse_yaml
 from ..rdf.namespaces import PROV
 from ..registry import Registry
 from ..store.load import LoadReport, load_paths

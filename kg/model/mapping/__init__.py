@@ -14,10 +14,12 @@ from ...rdf.namespaces import DCTERMS
 from ...rdf.vocabulary import Terms, load_terms
 from ..datafiles import DataFile
 from .context import MapContext, Node, Origins, Triple
+from .imports import map_import
 from .record import map_record
 from .review import map_review_file
 from .run import map_run
 from .shared import map_agent, map_evaluation, map_source
+from .upstream import map_kept
 
 #: kind of file (kg.kinds.FILE_KINDS) -> its mapper
 MAPPERS: dict[str, Callable[[Node], None]] = {
@@ -27,6 +29,7 @@ MAPPERS: dict[str, Callable[[Node], None]] = {
     "agent": map_agent,
     "review": map_review_file,
     "run": map_run,
+    "import": map_import,
 }
 
 
@@ -46,17 +49,32 @@ def intended_iri(path: Path, datafile: DataFile | None, base: str) -> str | None
 
 @dataclass
 class MappedFile:
-    """One data file as RDF: its named graph's IRI, triples, and where each came from."""
+    """One data file as RDF: its named graph's IRI, triples, and where each came from.
+
+    A YAML data file is one graph. A kept upstream file is several (its evaluation, then
+    one per result): ``parts`` names each graph with its label and the end of its triples
+    in ``triples``, in order; ``graph`` is the first."""
 
     file: DataFile
     graph: URIRef
     triples: list[Triple]
     origins: Origins
     keys: set[str]
+    parts: list[tuple[URIRef, str, int]] | None = None
 
     @property
     def label(self) -> str:
         return self.file.label
+
+    def graphs(self) -> list[tuple[URIRef, str, list[Triple]]]:
+        """Each graph of the file: (IRI, label, its triples)."""
+        if self.parts is None:
+            return [(self.graph, self.label, self.triples)]
+        out, start = [], 0
+        for graph, label, end in self.parts:
+            out.append((graph, label, self.triples[start:end]))
+            start = end
+        return out
 
 
 def map_file(datafile: DataFile, base: str, terms: Terms | None = None) -> MappedFile:
@@ -68,6 +86,9 @@ def map_file(datafile: DataFile, base: str, terms: Terms | None = None) -> Mappe
         a list where one value belongs, an empty value, a missing id). Everything a
         shape can judge is left to the shapes.
     """
+    if datafile.upstream is not None:
+        triples, origins, parts = map_kept(datafile.upstream, base)
+        return MappedFile(datafile, parts[0][0], triples, origins, set(), parts)
     mapper = MAPPERS[datafile.kind]
     ctx = MapContext(base, datafile.name, datafile.label, terms or load_terms())
     ident = datafile.content.get("id")

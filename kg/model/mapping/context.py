@@ -38,6 +38,9 @@ class Origins:
     values: dict[Triple, tuple[str, str]] = field(default_factory=dict)
     #: node -> YAML path of the mapping it was built from ("" for the file's main node).
     nodes: dict[Term, str] = field(default_factory=dict)
+    #: node -> how messages name what it belongs to ("record <id>"), where that is not the
+    #: file's own label (a file of several graphs: an upstream file's records).
+    labels: dict[Term, str] = field(default_factory=dict)
 
 
 class MapContext:

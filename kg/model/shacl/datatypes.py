@@ -8,6 +8,7 @@ refused): a date must exist (no 30 February), a time zone be within ±14:00, and
 from __future__ import annotations
 
 import calendar
+import json
 import re
 
 from rdflib import Literal, URIRef
@@ -68,6 +69,12 @@ def lexical_ok(text: str, datatype: URIRef) -> bool:
     if datatype == XSD.gYearMonth:
         m = _GYEARMONTH.match(text)
         return bool(m) and 1 <= int(m.group(2)) <= 12 and _zone_ok(m, 4)
+    if datatype == RDF.JSON:  # RDF 1.1 JSON-LD's JSON literals: any JSON text
+        try:
+            json.loads(text)
+        except ValueError:
+            return False
+        return True
     raise UnsupportedShape(f"no lexical check for datatype {datatype}")
 
 

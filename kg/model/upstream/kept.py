@@ -1,0 +1,115 @@
+"""Kept upstream files: where they lie, which import kept them, and reading one.
+
+``kg import`` keeps the files of an origin repository byte for byte at their paths in it::
+
+    data/imports/<import>.yaml                       the import record (kind: import)
+    data/upstream/<import>/<path in the origin>      each kept file (data/.../x.json)
+    data/upstream/<import>/LICENSE                   the origin's licence text
+
+A kept file's format is its import's (the record says it), so reading one reads the
+import record too (once per process and version of the record).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ...errors import Problem
+from ..yamltext import parse_yaml
+from . import FORMATS
+from .every_eval_ever import checks as every_eval_ever
+from .every_eval_ever.identity import label_for
+
+#: format -> how a file of it is read and checked, and how its problems are labelled.
+_CHECKS = {"every-eval-ever": every_eval_ever.check}
+_LABELS = {"every-eval-ever": label_for}
+
+#: The folder of a data directory that holds the kept files, and the one of import records.
+UPSTREAM, IMPORTS = "upstream", "imports"
+
+
+@dataclass(frozen=True)
+class KeptFile:
+    """One kept upstream file, read and checked."""
+
+    #: The import that kept it (its record: ``imports/<import>.yaml``).
+    import_name: str
+    format: str
+    #: Its path in the origin repository (``data/hfopenllm_v2/.../x.json``).
+    upstream_path: str
+    #: Its path relative to the data directory (``upstream/<import>/<upstream path>``).
+    kept_path: str
+    sha256: str
+    size: int
+    checked: every_eval_ever.Checked
+
+    def problems(self, name: str) -> list[Problem]:
+        """The file's problems as the file ``name``'s, each labelled with the record (or
+        evaluation) it belongs to."""
+        doc, label = self.checked.doc, _LABELS[self.format]
+        return [Problem(name, label(self.import_name, self.upstream_path, doc, where)
+                        if doc is not None else "", where, message)
+                for where, message in self.checked.problems]
+
+
+class NotKept(ValueError):
+    """A JSON file that is not where an import keeps files (or whose import has no record)."""
+
+
+def locate(path: Path) -> tuple[Path, str, str]:
+    """(data directory, import name, path in the origin) of a file under ``upstream/``:
+    the data directory is the nearest folder above it holding ``upstream/`` and
+    ``imports/``.
+
+    :raises NotKept: naming what is missing.
+    """
+    absolute = Path(os.path.abspath(path))
+    parts = absolute.parts
+    for i in range(len(parts) - 3, 0, -1):
+        if parts[i] == UPSTREAM and Path(*parts[:i], IMPORTS).is_dir():
+            return Path(*parts[:i]), parts[i + 1], "/".join(parts[i + 2:])
+    raise NotKept("not a kept upstream file (kg import keeps them under "
+                  "<data>/upstream/<import>/, beside <data>/imports/<import>.yaml)")
+
+
+def import_format(data: Path, name: str) -> str:
+    """The format of the import ``name`` of the data directory ``data``.
+
+    :raises NotKept: when the import has no record, or the record names no known format.
+    """
+    record = data / IMPORTS / f"{name}.yaml"
+    try:
+        stat = record.stat()
+    except OSError:
+        raise NotKept(f"no import record {IMPORTS}/{name}.yaml for the files kept under "
+                      f"{UPSTREAM}/{name}/ (kg import writes both)") from None
+    fmt = _format_of(str(record), stat.st_mtime_ns, stat.st_size)
+    if fmt not in FORMATS:
+        raise NotKept(f"the import record {IMPORTS}/{name}.yaml names no known format "
+                      f"({fmt!r}; known: {', '.join(FORMATS)})")
+    return fmt
+
+
+@lru_cache(maxsize=64)
+def _format_of(record: str, _mtime_ns: int, _size: int) -> Any:
+    try:
+        content = parse_yaml(Path(record).read_text(encoding="utf-8"))
+    except Exception:  # the record's own problems are reported when it is read as data
+        return None
+    return content.get("format") if isinstance(content, dict) else None
+
+
+def read_kept(path: Path, raw: bytes) -> KeptFile:
+    """Read and check one kept file whose bytes are ``raw``.
+
+    :raises NotKept: when it is not a kept file of a known import.
+    """
+    data, name, upstream_path = locate(path)
+    fmt = import_format(data, name)
+    return KeptFile(name, fmt, upstream_path, f"{UPSTREAM}/{name}/{upstream_path}",
+                    hashlib.sha256(raw).hexdigest(), len(raw), _CHECKS[fmt](raw))

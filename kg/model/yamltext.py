@@ -1,0 +1,114 @@
+"""YAML with every scalar kept as the string it was written as, read defensively.
+
+YAML's implicit typing would turn ``11.50`` into ``11.5`` and ``no`` into ``False``;
+here every scalar stays a string and the mapping types it. The reader refuses aliases
+(no "billion laughs"), explicit tags (no object construction), duplicate keys, several
+documents and deep nesting, as their events arrive.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+MAX_DEPTH = 12
+
+_SCALAR, _SEQUENCE, _MAPPING = (f"tag:yaml.org,2002:{t}" for t in ("str", "seq", "map"))
+# What YAML allows as raw text; an escape in a double-quoted string ("\0", "\x1b") could
+# bring in anything else, and nothing else belongs in a data value.
+_NOT_PRINTABLE = re.compile(
+    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# libyaml's parser when PyYAML was built with it (about ten times faster).
+_Loader = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+
+
+def parse_yaml(text: str) -> Any:
+    """Parse one YAML document into dicts, lists and strings.
+
+    Built from the parser's events with an explicit stack, never by PyYAML's composer:
+    the composer recurses once per level of nesting (in C for libyaml), so a file of a
+    few hundred kilobytes of ``[`` crashes the process. Aliases, explicit tags,
+    duplicate or non-string keys and nesting deeper than ``MAX_DEPTH`` are refused as
+    their events arrive, before anything behind them is read.
+
+    :raises yaml.YAMLError: on syntax errors and on anything refused (see module docs).
+    """
+    loader = _Loader(text)
+    try:
+        loader.get_event()  # stream start
+        if loader.check_event(yaml.StreamEndEvent):
+            return None
+        loader.get_event()  # document start
+        value = _document(loader)
+        loader.get_event()  # document end
+        event = loader.get_event()
+        if not isinstance(event, yaml.StreamEndEvent):
+            raise _refuse("a data file holds one YAML document (found another)", event)
+        return value
+    finally:
+        loader.dispose()
+
+
+def _refuse(problem: str, event: yaml.Event) -> yaml.MarkedYAMLError:
+    return yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
+
+
+def _document(loader: Any) -> Any:
+    """The value of one document, from its events (the document start already read)."""
+    root: list[Any] = []
+    stack: list[Any] = [root]  # the containers being filled, innermost last
+    keys: list[str | None] = [None]  # for a mapping: the key waiting for its value
+    while True:
+        event = loader.get_event()
+        if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            stack.pop()
+            keys.pop()
+            if len(stack) == 1:
+                return root[0]
+            continue
+        if isinstance(event, yaml.AliasEvent):
+            raise _refuse("aliases (*name) are not allowed in data files", event)
+        if isinstance(event, yaml.ScalarEvent):
+            tag, value = _SCALAR, event.value
+            if event.style == '"' and (bad := _NOT_PRINTABLE.search(value)):
+                raise _refuse(f"control character U+{ord(bad.group()):04X} is not allowed", event)
+        elif isinstance(event, yaml.SequenceStartEvent):
+            tag, value = _SEQUENCE, []
+        else:
+            tag, value = _MAPPING, {}
+        if event.tag not in (None, "!", tag):
+            raise _refuse(f"YAML tags ({event.tag}) are not allowed in data files", event)
+        container = stack[-1]
+        if type(container) is dict:
+            key = keys[-1]
+            if key is None:  # this event is a key
+                if tag != _SCALAR:
+                    raise _refuse("keys must be plain strings", event)
+                if value in container:
+                    raise _refuse(f"duplicate key {value!r}", event)
+                keys[-1] = value
+                continue
+            container[key] = value
+            keys[-1] = None
+        else:
+            container.append(value)
+        if tag != _SCALAR:
+            if len(stack) > MAX_DEPTH + 1:
+                raise _refuse(f"nested deeper than {MAX_DEPTH} levels", event)
+            stack.append(value)
+            keys.append(None)
+        elif len(stack) == 1:
+            return root[0]
+
+
+def yaml_message(exc: yaml.YAMLError) -> str:
+    if isinstance(exc, yaml.reader.ReaderError):
+        char = exc.character
+        code = char if isinstance(char, int) else ord(char[:1] or "\0")
+        return f"YAML error: character U+{code:04X} at position {exc.position} is not allowed"
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+    return f"YAML error: {where}{problem}"
