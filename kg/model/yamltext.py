@@ -112,3 +112,9 @@ def yaml_message(exc: yaml.YAMLError) -> str:
     problem = getattr(exc, "problem", None) or str(exc)
     where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
     return f"YAML error: {where}{problem}"
+
+
+def dump_yaml(document: Any) -> str:
+    """A data file's text: keys in the order given, Unicode as it is, every scalar as the
+    caller made it (data files are written with strings, as they are read)."""
+    return yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100)

@@ -306,8 +306,6 @@ def _record(out: _Builder, record: URIRef, ident: str, result: dict[str, Any], a
     locator = _locator(out, URIRef(f"{record}#locator"), score_at, c)
     out.add(record, KG.locator, locator)
     _row(out, record, 1, "reported-result", score.lexeme, locator, c)
-    model_locator = _locator(out, URIRef(f"{record}#model-locator"), "/model_info/id", c)
-    _row(out, record, 2, "model", c.model_id, model_locator, c)
     _remainder(out, record, result, at)
 
 

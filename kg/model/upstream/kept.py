@@ -26,8 +26,8 @@ from .every_eval_ever import checks as every_eval_ever
 from .every_eval_ever.identity import label_for
 
 #: format -> how a file of it is read and checked, and how its problems are labelled.
-_CHECKS = {"every-eval-ever": every_eval_ever.check}
-_LABELS = {"every-eval-ever": label_for}
+CHECKS = {"every-eval-ever": every_eval_ever.check}
+LABELS = {"every-eval-ever": label_for}
 
 #: The folder of a data directory that holds the kept files, and the one of import records.
 UPSTREAM, IMPORTS = "upstream", "imports"
@@ -51,7 +51,7 @@ class KeptFile:
     def problems(self, name: str) -> list[Problem]:
         """The file's problems as the file ``name``'s, each labelled with the record (or
         evaluation) it belongs to."""
-        doc, label = self.checked.doc, _LABELS[self.format]
+        doc, label = self.checked.doc, LABELS[self.format]
         return [Problem(name, label(self.import_name, self.upstream_path, doc, where)
                         if doc is not None else "", where, message)
                 for where, message in self.checked.problems]
@@ -112,4 +112,4 @@ def read_kept(path: Path, raw: bytes) -> KeptFile:
     data, name, upstream_path = locate(path)
     fmt = import_format(data, name)
     return KeptFile(name, fmt, upstream_path, f"{UPSTREAM}/{name}/{upstream_path}",
-                    hashlib.sha256(raw).hexdigest(), len(raw), _CHECKS[fmt](raw))
+                    hashlib.sha256(raw).hexdigest(), len(raw), CHECKS[fmt](raw))

@@ -8,6 +8,7 @@ again by the schema.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,7 +54,7 @@ def check(raw: bytes) -> Checked:
     newer = version is not None and schema.is_newer(version)
     problems = _mapped_fields(doc, version)
     reported = [where for where, _ in problems]
-    for where, message in schema.violations(doc, lenient=newer):
+    for where, message in schema.violations(json.loads(raw), lenient=newer):
         if not any(where == r or where.startswith(r + "/") for r in reported):
             problems.append((where, message))
     unknown = schema.unknown_fields(doc) if newer else []

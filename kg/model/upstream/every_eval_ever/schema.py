@@ -1,5 +1,4 @@
-"""Every Eval Ever's JSON Schema (0.2.0, vendored in ``schemas/every-eval-ever/``), run
-over documents whose numbers are :class:`~kg.model.upstream.jsondoc.JsonNumber`.
+"""Every Eval Ever's JSON Schema (0.2.0, vendored in ``schemas/every-eval-ever/``).
 
 A file of version 0.2.0 (or older) is held to the schema as published. A file of a newer
 version (0.2.2 adds ``eval_library``, paper links, costs) is held to it with every
@@ -13,37 +12,19 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Iterator
-from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from jsonschema import Draft7Validator
-from jsonschema.validators import extend
+import fastjsonschema
 
 from ....resources import resource_dir
 from ..jsondoc import child, pointer
 
 #: The schema version the vendored schema is.
 KNOWN_VERSION = (0, 2, 0)
-#: At most this many schema violations are reported per file (the first, by place).
-MAX_VIOLATIONS = 20
 #: Objects whose keys are free by design (``details``, ``additional_details``): their keys
 #: are never unknown fields.
 _FREE = "#/$defs/additional_properties_object"
-
-
-def _is_number(_checker, instance: Any) -> bool:
-    return isinstance(instance, (int, float, Decimal)) and not isinstance(instance, bool)
-
-
-def _is_integer(checker, instance: Any) -> bool:
-    if isinstance(instance, Decimal):  # JSON Schema: a number with a zero fraction
-        return instance.is_finite() and instance == instance.to_integral_value()
-    return isinstance(instance, int) and not isinstance(instance, bool)
-
-
-_Validator = extend(Draft7Validator, type_checker=Draft7Validator.TYPE_CHECKER.redefine_many(
-    {"number": _is_number, "integer": _is_integer}))
 
 
 @cache
@@ -55,11 +36,13 @@ def schema() -> dict[str, Any]:
 
 @cache
 def _validator(lenient: bool) -> Any:
+    """The schema compiled to Python (fastjsonschema: about ten times faster than an
+    interpreting validator, which cost 9 ms per file of the snapshot)."""
     document = schema()
     if lenient:
         document = copy.deepcopy(document)
         _lift_closed(document)
-    return _Validator(document)
+    return fastjsonschema.compile(document)
 
 
 def _lift_closed(node: Any) -> None:
@@ -86,16 +69,19 @@ def is_newer(version: tuple[int, ...]) -> bool:
     return version > KNOWN_VERSION
 
 
-def violations(doc: Any, lenient: bool) -> list[tuple[str, str]]:
-    """(JSON Pointer, message) for each way ``doc`` breaks the schema, first by place."""
-    found = []
-    for error in _validator(lenient).iter_errors(doc):
-        message = error.message
-        if len(message) > 200:  # it quotes the offending value, which may be a whole object
+def violations(plain_doc: Any, lenient: bool) -> list[tuple[str, str]]:
+    """(JSON Pointer, message) for the first way a document breaks the schema, if any.
+    ``plain_doc`` is the document as Python's own reader makes it (numbers as int and
+    float, which the compiled validator types)."""
+    try:
+        _validator(lenient)(plain_doc)
+    except fastjsonschema.JsonSchemaValueException as exc:
+        where = pointer(*exc.path[1:])  # the path starts at the document, named "data"
+        message = exc.message.removeprefix(f"{exc.name} ")
+        if len(message) > 200:  # it may quote the offending value, a whole object
             message = message[:197] + "..."
-        found.append((pointer(*error.absolute_path), f"does not conform to the schema: {message}"))
-    found.sort()
-    return found[:MAX_VIOLATIONS]
+        return [(where, f"does not conform to the schema: {message}")]
+    return []
 
 
 def unknown_fields(doc: Any) -> list[str]:

@@ -1,0 +1,153 @@
+"""The import record (``kind: import``) and the importer's agent file, as data files.
+
+The record says where the kept files come from (the origin repository and commit, the
+archive they were read from), under which licence, with which software, how many files
+and results they are, one hash over all of them, the fields the known schema does not
+describe, and what was skipped. Its times are those of the import that last changed
+something: importing the same bytes again leaves the record as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+import re
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import Any
+
+from .. import __version__
+from ..model.upstream.kept import UPSTREAM
+
+#: The default agent: this version of claimgraph's importer (a new version is a new agent).
+IMPORTER = f"claimgraph-import-{__version__}"
+#: Where each format's files come from when no --origin names another repository.
+HOMES = {"every-eval-ever": "https://github.com/evaleval/every_eval_ever"}
+TITLES = {"every-eval-ever": "Every Eval Ever"}
+
+
+@dataclass(frozen=True)
+class Origin:
+    """The repository the files come from, and the commit they are taken at ("" unknown)."""
+
+    repository: str
+    commit: str = ""
+
+    @classmethod
+    def parse(cls, text: str, fmt: str) -> Origin:
+        """``owner/name@commit``, ``https://host/owner/name@commit`` or either without the
+        commit; "" for the format's home repository.
+
+        :raises ValueError: for what is none of these.
+        """
+        if not text:
+            return cls(HOMES[fmt])
+        repository, _, commit = text.partition("@")
+        if not re.fullmatch(r"[0-9a-f]{7,64}", commit) and commit:
+            raise ValueError(f"not a commit id ({commit!r}: 7 to 64 hexadecimal digits)")
+        if re.fullmatch(r"[\w.-]+/[\w.-]+", repository):
+            repository = f"https://github.com/{repository}"
+        if not re.fullmatch(r"https?://[^\s@]+", repository):
+            raise ValueError(f"not a repository ({repository!r}: owner/name or a URL)")
+        return cls(repository.removesuffix(".git").rstrip("/"), commit)
+
+
+@dataclass
+class Contents:
+    """What the kept files are, once the import is done: one entry per kept file."""
+
+    #: upstream path -> (SHA-256, number of results)
+    files: dict[str, tuple[str, int]] = field(default_factory=dict)
+    #: pointer pattern -> how many kept files have it
+    unknown: dict[str, int] = field(default_factory=dict)
+    #: (upstream path or source, reason) of each file left out
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+    def manifest(self) -> str:
+        """The kept files in sha256sum's format, sorted by path: checkable with
+        ``sha256sum -c`` in ``data/upstream/<import>/``."""
+        return "".join(f"{sha}  {path}\n" for path, (sha, _) in sorted(self.files.items()))
+
+    @property
+    def results(self) -> int:
+        return sum(n for _, n in self.files.values())
+
+
+def licence_of(text: bytes | None) -> str:
+    """The SPDX id of a licence text claimgraph recognizes by its first line ("" if none)."""
+    if not text:
+        return ""
+    first = text.decode("utf-8", "replace").strip().splitlines()[0].strip().lower()
+    known = {"mit license": "MIT", "the mit license (mit)": "MIT",
+             "apache license": "Apache-2.0", "bsd 3-clause license": "BSD-3-Clause"}
+    return known.get(first, "")
+
+
+def import_document(name: str, fmt: str, origin: Origin, archive: tuple[str, str] | None,
+                    licence: str, has_licence_file: bool, contents: Contents,
+                    started: str, ended: str) -> dict[str, Any]:
+    """The import record's content (every scalar a string, as data files are read)."""
+    doc: dict[str, Any] = {
+        "kind": "import", "id": name, "format": fmt,
+        "title": f"{TITLES[fmt]} ({origin.repository.split('://', 1)[-1]})",
+        "origin": {"repository": origin.repository},
+    }
+    if origin.commit:
+        doc["origin"]["commit"] = origin.commit
+    if archive is not None:
+        doc["origin"]["archive"], doc["origin"]["archive_sha256"] = archive
+    doc["licence"] = licence
+    if has_licence_file:
+        doc["licence_file"] = f"{UPSTREAM}/{name}/LICENSE"
+    doc["agent"] = IMPORTER
+    doc["started_at"], doc["ended_at"] = started, ended
+    doc["files"] = str(len(contents.files))
+    doc["results"] = str(contents.results)
+    doc["manifest_sha256"] = hashlib.sha256(contents.manifest().encode()).hexdigest()
+    if contents.unknown:
+        doc["unknown_fields"] = [{"pointer": p, "files": str(n)}
+                                 for p, n in sorted(contents.unknown.items())]
+    if contents.skipped:
+        doc["skipped"] = [{"file": f, "reason": r} for f, r in sorted(contents.skipped)]
+    doc["software"] = software()
+    doc["note"] = (f"The files are kept byte for byte under {UPSTREAM}/{name}/ at their paths "
+                   "in the origin repository; each result is a record whose locator is a JSON "
+                   "Pointer into its file. The values are the upstream registry's; claimgraph "
+                   "adds the mapping, the checks and the ids, and reviews nothing by hand.")
+    return doc
+
+
+def same_import(old: dict[str, Any] | None, new: dict[str, Any]) -> bool:
+    """Whether two import records say the same but for their times."""
+    if old is None:
+        return False
+    def strip(doc: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in doc.items() if k not in ("started_at", "ended_at")}
+    return strip(old) == strip(new)
+
+
+def software() -> list[dict[str, str]]:
+    """The software that read, checked and mapped the files, with the versions here."""
+    packages = [{"name": "claimgraph", "version": __version__}]
+    for name in ("fastjsonschema", "pyoxigraph", "rdflib"):
+        try:
+            packages.append({"name": name, "version": metadata.version(name)})
+        except metadata.PackageNotFoundError:
+            continue
+    packages.append({"name": "python", "version": platform.python_version()})
+    return packages
+
+
+def agent_document(ident: str = IMPORTER) -> dict[str, str]:
+    """The agent file of claimgraph's importer: provenance of the tool itself."""
+    return {
+        "kind": "agent", "id": ident, "agent_type": "software",
+        "label": f"claimgraph kg import {__version__}", "version": __version__,
+        "note": ("claimgraph's own importer (kg import): it keeps another registry's files "
+                 "byte for byte, checks them against their published schema and maps each "
+                 "result to a record. Machine transcription only; it reviews nothing by hand."),
+    }
+
+
+__all__ = ["HOMES", "IMPORTER", "Contents", "Origin", "agent_document",
+           "import_document", "licence_of", "same_import", "software"]

@@ -1,0 +1,334 @@
+"""``kg import``: keep another registry's files as evidence, and load their results.
+
+1. Read the sources (:mod:`.sources`) and check every file as every load will (JSON, the
+   format's schema, the fields claimgraph maps): one problem and nothing is written,
+   unless ``skip_invalid`` leaves such files out (listed in the import record).
+2. Compare with what the import kept before: new, changed, unchanged files, and files
+   gone from this snapshot of the same origin (their records go, unless ``merge``).
+3. Write the kept files byte for byte, the licence, the import record and the importer's
+   agent file, through a journal (:mod:`.journal`); then load them through the same
+   validation and atomic write as every other data file. If the load fails, the journal
+   puts the data directory back: data and store are as they were.
+
+Importing the same bytes again writes nothing: the import record keeps its times.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ..errors import InvalidDataError, Problem, UsageError
+from ..model.ingest import PARALLEL_FROM, worker_count
+from ..model.upstream import FORMATS
+from ..model.upstream.kept import CHECKS, IMPORTS, LABELS, UPSTREAM
+from ..model.yamltext import dump_yaml, parse_yaml
+from ..registry import Registry
+from ..store.load import LoadReport, load_paths
+from .journal import Journal
+from .record import (
+    IMPORTER,
+    Contents,
+    Origin,
+    agent_document,
+    import_document,
+    licence_of,
+    same_import,
+)
+from .sources import Incoming, Snapshot, read_sources
+
+Progress = Callable[[Iterable, int], Iterable]
+
+
+@dataclass
+class ImportReport:
+    """What an import did (or, with ``dry_run``, would do)."""
+
+    name: str
+    files: int = 0
+    results: int = 0
+    written: int = 0  # records of new and changed files
+    unchanged: int = 0  # records of files kept as they were
+    removed: int = 0  # records of files gone from the snapshot
+    new_files: int = 0
+    changed_files: int = 0
+    removed_files: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    unknown: dict[str, int] = field(default_factory=dict)
+    dry_run: bool = False
+    load: LoadReport | None = None
+    seconds: float = 0.0
+
+    def rows(self) -> list[tuple[str, str]]:
+        """The summary, as (what, how many) rows."""
+        rows = [("files", f"{self.files:,}"), ("results", f"{self.results:,}"),
+                ("records written", f"{self.written:,}"),
+                ("records unchanged", f"{self.unchanged:,}"),
+                ("records removed", f"{self.removed:,}"),
+                ("files new / changed / removed",
+                 f"{self.new_files:,} / {self.changed_files:,} / {self.removed_files:,}"),
+                ("files skipped", f"{len(self.skipped):,}"),
+                ("unknown fields", f"{len(self.unknown):,}"),
+                ("seconds", f"{self.seconds:.1f}")]
+        return rows
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """One file checked (plain data: it comes back from a checker process)."""
+
+    path: str
+    #: (label, JSON Pointer, message)
+    problems: list[tuple[str, str, str]]
+    results: int
+    unknown: list[str]
+
+
+def import_files(registry: Registry, fmt: str, sources: list[Path], *, origin: str = "",
+                 name: str = "", licence: str = "", skip_invalid: bool = False,
+                 dry_run: bool = False, merge: bool = False,
+                 progress: Progress | None = None) -> ImportReport:
+    """Import the files of ``sources`` (an origin repository's, in format ``fmt``).
+
+    :raises InvalidDataError: naming every problem (file, record, JSON Pointer); nothing
+        was written.
+    :raises UsageError: for sources that cannot be read, or options that do not fit.
+    """
+    started, began_at = time.perf_counter(), datetime.now(UTC)
+    if fmt not in FORMATS:
+        raise UsageError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+    try:
+        where = Origin.parse(origin, fmt)
+    except ValueError as exc:
+        raise UsageError(f"--origin: {exc}") from None
+    name = name or fmt
+    data = registry.settings.data
+    journal = Journal(data, name)
+    if journal.leftover() and not dry_run:
+        journal.undo()  # a killed import's changes go first; the store never saw them
+    snapshot = read_sources(sources)
+    report = ImportReport(name, dry_run=dry_run)
+    checked = _check_all({p: f.raw for p, f in snapshot.files.items()}, fmt, name, progress)
+    problems = _problems(snapshot, checked)
+    if problems and not skip_invalid:
+        raise InvalidDataError(problems, consequence="nothing was imported; the data "
+                               "directory and the store are unchanged")
+    first_problem = {}
+    for problem in problems:
+        first_problem.setdefault(problem.file, problem)
+    good: dict[str, Incoming] = {}
+    for path, item in snapshot.files.items():
+        problem = first_problem.get(item.shown)
+        if problem is None:
+            good[path] = item
+        else:
+            where = f"{problem.field}: " if problem.field else ""
+            report.skipped.append((path, where + problem.message))
+
+    kept_dir = data / UPSTREAM / name
+    record_path = data / IMPORTS / f"{name}.yaml"
+    old_record = _read_record(record_path)
+    _same_origin(old_record, record_path, name, fmt, where)
+    kept = _kept_files(kept_dir)
+    plan = _plan(good, kept, merge)
+    final = {path: item.sha256 for path, item in good.items()}
+    if plan.kept:  # merge: the files kept before and not in the sources stay, checked too
+        final.update({path: kept[path] for path in plan.kept})
+        checked.update(_check_all({p: (kept_dir / p).read_bytes() for p in plan.kept}, fmt,
+                                  name, None))
+    contents = _contents(final, checked, report.skipped)
+    report.files, report.results, report.unknown = len(final), contents.results, contents.unknown
+    report.new_files, report.changed_files = len(plan.new), len(plan.changed)
+    report.removed_files = len(plan.removed)
+    report.written = sum(checked[p].results for p in plan.new + plan.changed)
+    report.unchanged = sum(checked[p].results for p in plan.unchanged + plan.kept)
+    report.removed = sum(_result_count(kept_dir / p) for p in plan.removed)
+
+    spdx = licence or licence_of(snapshot.licence) or (old_record or {}).get("licence", "")
+    if not spdx:
+        raise UsageError("cannot tell the files' licence: the sources hold no LICENSE file "
+                         "claimgraph recognizes; give --licence with its SPDX id (MIT, ...)")
+    licence_file = snapshot.licence is not None or (kept_dir / "LICENSE").is_file()
+    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    began = began_at.strftime("%Y-%m-%dT%H:%M:%SZ")
+    old_times = ((old_record or {}).get("started_at", now), (old_record or {}).get("ended_at", now))
+    document = import_document(name, fmt, where, snapshot.archive, spdx, licence_file,
+                               contents, *old_times)
+    rewrite = bool(plan.new or plan.changed or plan.removed) or not same_import(old_record,
+                                                                                document)
+    if rewrite:  # the record's times are those of the import that changed something
+        document = import_document(name, fmt, where, snapshot.archive, spdx, licence_file,
+                                   contents, began, now)
+    if dry_run:
+        report.seconds = time.perf_counter() - started
+        return report
+
+    journal.begin()
+    try:
+        for path in plan.new + plan.changed:
+            journal.write(f"{UPSTREAM}/{name}/{path}", good[path].raw)
+        for path in plan.removed:
+            journal.remove(f"{UPSTREAM}/{name}/{path}")
+        if snapshot.licence is not None and _differs(kept_dir / "LICENSE", snapshot.licence):
+            journal.write(f"{UPSTREAM}/{name}/LICENSE", snapshot.licence)
+        if rewrite:
+            journal.write(f"{IMPORTS}/{name}.yaml", _yaml(document))
+        agent = data / "agents" / f"{IMPORTER}.yaml"
+        if not agent.exists():
+            journal.write(f"agents/{IMPORTER}.yaml", _yaml(agent_document()))
+        targets = [p for p in (kept_dir, record_path, agent) if p.exists()]
+        report.load = load_paths(registry.store, targets, registry.base, progress=progress)
+    except BaseException:
+        journal.undo()
+        raise
+    journal.done()
+    for path in plan.removed:
+        _prune_empty((kept_dir / path).parent, kept_dir)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _same_origin(old: dict[str, Any] | None, path: Path, name: str, fmt: str,
+                 where: Origin) -> None:
+    """An import keeps the files of one origin in one format: another needs another name.
+
+    :raises UsageError: when ``old`` (the import's record) says another.
+    """
+    if old is None:
+        return
+    if old.get("format") != fmt:
+        raise UsageError(f"{path}: the import {name!r} reads {old.get('format')!r}, not "
+                         f"{fmt!r}; use --name to import beside it")
+    repository = (old.get("origin") or {}).get("repository")
+    if repository not in (None, where.repository):
+        raise UsageError(f"{path}: the import {name!r} keeps files of {repository}, not "
+                         f"{where.repository}; use --name to import another origin beside it")
+
+
+# -- checking -------------------------------------------------------------------------------
+_WORK: dict[str, Any] = {}  # what forked checkers read (the snapshot, the format)
+
+
+def _check_one(path: str) -> _Checked:
+    raw = _WORK["files"][path]
+    result = _WORK["check"](raw)
+    doc = result.doc if isinstance(result.doc, dict) else None
+    label = _WORK["label"]
+    problems = [(label(_WORK["name"], path, doc, where) if doc is not None else "", where,
+                 message) for where, message in result.problems]
+    results = doc.get("evaluation_results") if doc is not None else None
+    return _Checked(path, problems, len(results) if isinstance(results, list) else 0,
+                    result.unknown)
+
+
+def _check_all(files: dict[str, bytes], fmt: str, name: str,
+               progress: Progress | None) -> dict[str, _Checked]:
+    """Every file checked as a load checks it, on every core for large snapshots."""
+    _WORK.update(check=CHECKS[fmt], label=LABELS[fmt], files=files, name=name)
+    paths = sorted(files)
+    try:
+        if len(paths) >= PARALLEL_FROM and worker_count() > 1:
+            with multiprocessing.get_context("fork").Pool(worker_count()) as pool:
+                stream = pool.imap(_check_one, paths, chunksize=32)
+                return {c.path: c for c in (progress(stream, len(paths)) if progress else stream)}
+        stream = map(_check_one, paths)
+        return {c.path: c for c in (progress(stream, len(paths)) if progress else stream)}
+    finally:
+        _WORK.clear()
+
+
+def _problems(snapshot: Snapshot, checked: dict[str, _Checked]) -> list[Problem]:
+    problems = list(snapshot.problems)
+    for path, result in checked.items():
+        shown = snapshot.files[path].shown
+        problems += [Problem(shown, label, where, message)
+                     for label, where, message in result.problems]
+    return problems
+
+
+# -- planning -------------------------------------------------------------------------------
+@dataclass
+class _Plan:
+    new: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)  # not in the snapshot, kept (merge)
+
+
+def _kept_files(folder: Path) -> dict[str, str]:
+    """The files the import keeps now: upstream path -> SHA-256."""
+    if not folder.is_dir():
+        return {}
+    found = {}
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        for filename in filenames:
+            if filename.endswith(".json") and not filename.startswith("."):
+                path = Path(dirpath, filename)
+                found[path.relative_to(folder).as_posix()] = hashlib.sha256(
+                    path.read_bytes()).hexdigest()
+    return found
+
+
+def _plan(good: dict[str, Incoming], kept: dict[str, str], merge: bool) -> _Plan:
+    plan = _Plan()
+    for path, item in sorted(good.items()):
+        old = kept.get(path)
+        (plan.new if old is None else plan.unchanged if old == item.sha256
+         else plan.changed).append(path)
+    for path in sorted(kept):
+        if path not in good:
+            (plan.kept if merge else plan.removed).append(path)
+    return plan
+
+
+def _contents(good: dict[str, Incoming], checked: dict[str, _Checked],
+              skipped: list[tuple[str, str]]) -> Contents:
+    """The kept files once the import is done, from their checks."""
+    contents = Contents(skipped=list(skipped))
+    unknown: Counter[str] = Counter()
+    for path, sha in good.items():
+        contents.files[path] = (sha, checked[path].results)
+        unknown.update(checked[path].unknown)
+    contents.unknown = dict(unknown)
+    return contents
+
+
+def _result_count(path: Path) -> int:
+    try:
+        results = json.loads(path.read_bytes()).get("evaluation_results")
+    except (OSError, ValueError, AttributeError):
+        return 0
+    return len(results) if isinstance(results, list) else 0
+
+
+# -- files ----------------------------------------------------------------------------------
+def _read_record(path: Path) -> dict[str, Any] | None:
+    if not path.is_file():
+        return None
+    content = parse_yaml(path.read_text(encoding="utf-8"))
+    return content if isinstance(content, dict) else None
+
+
+def _differs(path: Path, content: bytes) -> bool:
+    return not path.is_file() or path.read_bytes() != content
+
+
+def _yaml(document: dict[str, Any]) -> bytes:
+    return dump_yaml(document).encode()
+
+
+def _prune_empty(folder: Path, stop: Path) -> None:
+    while folder != stop and folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
+        folder = folder.parent
