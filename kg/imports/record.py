@@ -62,6 +62,10 @@ class Contents:
     unknown: dict[str, int] = field(default_factory=dict)
     #: (upstream path or source, reason) of each file left out
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    #: The shared nodes the files name: model keys, benchmarks by id, sources by id.
+    models: set[str] = field(default_factory=set)
+    benchmarks: dict[str, dict[str, str]] = field(default_factory=dict)
+    sources: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def manifest(self) -> str:
         """The kept files in sha256sum's format, sorted by path: checkable with
@@ -110,6 +114,8 @@ def import_document(name: str, fmt: str, origin: Origin, archive: tuple[str, str
     if contents.skipped:
         doc["skipped"] = [{"file": f, "reason": r} for f, r in sorted(contents.skipped)]
     doc["software"] = software()
+    doc["models"] = sorted(contents.models)
+    doc["benchmarks"] = [contents.benchmarks[b] for b in sorted(contents.benchmarks)]
     doc["note"] = (f"The files are kept byte for byte under {UPSTREAM}/{name}/ at their paths "
                    "in the origin repository; each result is a record whose locator is a JSON "
                    "Pointer into its file. The values are the upstream registry's; claimgraph "
@@ -138,6 +144,18 @@ def software() -> list[dict[str, str]]:
     return packages
 
 
+def source_document(source: dict[str, str]) -> dict[str, str]:
+    """The file of a source (a leaderboard or harness) that imported files name, as they
+    name it; written once, then the curators'."""
+    doc = {"kind": "source", "id": source["id"], "document_type": "leaderboard",
+           "title": source["title"]}
+    if source.get("publisher"):
+        doc["publisher"] = source["publisher"]
+    if source.get("url"):
+        doc["url"] = source["url"]
+    return doc
+
+
 def agent_document(ident: str = IMPORTER) -> dict[str, str]:
     """The agent file of claimgraph's importer: provenance of the tool itself."""
     return {
@@ -150,4 +168,4 @@ def agent_document(ident: str = IMPORTER) -> dict[str, str]:
 
 
 __all__ = ["HOMES", "IMPORTER", "Contents", "Origin", "agent_document",
-           "import_document", "licence_of", "same_import", "software"]
+           "import_document", "licence_of", "same_import", "software", "source_document"]

@@ -29,6 +29,7 @@ from typing import Any
 
 from ..errors import InvalidDataError, Problem, UsageError
 from ..model.ingest import PARALLEL_FROM, worker_count
+from ..model.mapping.upstream import SHARED_NODES
 from ..model.upstream import FORMATS
 from ..model.upstream.kept import CHECKS, IMPORTS, LABELS, UPSTREAM
 from ..model.yamltext import dump_yaml, parse_yaml
@@ -43,6 +44,7 @@ from .record import (
     import_document,
     licence_of,
     same_import,
+    source_document,
 )
 from .sources import Incoming, Snapshot, read_sources
 
@@ -91,6 +93,8 @@ class _Checked:
     problems: list[tuple[str, str, str]]
     results: int
     unknown: list[str]
+    #: What it names of the shared nodes (model, benchmarks, source), when it is valid.
+    shared: dict[str, Any] | None = None
 
 
 def import_files(registry: Registry, fmt: str, sources: list[Path], *, origin: str = "",
@@ -185,7 +189,12 @@ def import_files(registry: Registry, fmt: str, sources: list[Path], *, origin: s
         agent = data / "agents" / f"{IMPORTER}.yaml"
         if not agent.exists():
             journal.write(f"agents/{IMPORTER}.yaml", _yaml(agent_document()))
-        targets = [p for p in (kept_dir, record_path, agent) if p.exists()]
+        sources = []
+        for ident, source in sorted(contents.sources.items()):
+            sources.append(data / "sources" / f"{ident}.yaml")
+            if not sources[-1].exists():  # a curator's own file is never written over
+                journal.write(f"sources/{ident}.yaml", _yaml(source_document(source)))
+        targets = [p for p in (kept_dir, record_path, agent, *sources) if p.exists()]
         report.load = load_paths(registry.store, targets, registry.base, progress=progress)
     except BaseException:
         journal.undo()
@@ -226,14 +235,16 @@ def _check_one(path: str) -> _Checked:
     problems = [(label(_WORK["name"], path, doc, where) if doc is not None else "", where,
                  message) for where, message in result.problems]
     results = doc.get("evaluation_results") if doc is not None else None
+    shared = _WORK["shared"](doc) if doc is not None and not problems else None
     return _Checked(path, problems, len(results) if isinstance(results, list) else 0,
-                    result.unknown)
+                    result.unknown, shared)
 
 
 def _check_all(files: dict[str, bytes], fmt: str, name: str,
                progress: Progress | None) -> dict[str, _Checked]:
     """Every file checked as a load checks it, on every core for large snapshots."""
-    _WORK.update(check=CHECKS[fmt], label=LABELS[fmt], files=files, name=name)
+    _WORK.update(check=CHECKS[fmt], label=LABELS[fmt], shared=SHARED_NODES[fmt], files=files,
+                 name=name)
     paths = sorted(files)
     try:
         if len(paths) >= PARALLEL_FROM and worker_count() > 1:
@@ -298,8 +309,15 @@ def _contents(good: dict[str, Incoming], checked: dict[str, _Checked],
     contents = Contents(skipped=list(skipped))
     unknown: Counter[str] = Counter()
     for path, sha in good.items():
-        contents.files[path] = (sha, checked[path].results)
-        unknown.update(checked[path].unknown)
+        result = checked[path]
+        contents.files[path] = (sha, result.results)
+        unknown.update(result.unknown)
+        if result.shared is not None:
+            contents.models.add(result.shared["model"])
+            for bench in result.shared["benchmarks"]:
+                contents.benchmarks.setdefault(bench["id"], bench)
+            source = result.shared["source"]
+            contents.sources.setdefault(source["id"], source)
     contents.unknown = dict(unknown)
     return contents
 

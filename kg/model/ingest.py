@@ -33,7 +33,13 @@ from ..errors import InvalidDataError, Problem
 from ..rdf.namespaces import RDF
 from ..rdf.terms import nquads, to_ox
 from ..rdf.vocabulary import load_terms
-from .datafiles import MAX_FILE_BYTES, ManifestEntry, display_name, find_data_files, read_data_file
+from .datafiles import (
+    MAX_READ_BYTES,
+    ManifestEntry,
+    display_name,
+    find_data_files,
+    read_data_file,
+)
 from .mapping import intended_iri, map_file
 from .shacl import Deferred, Index
 from .validation import Translator, duplicate_ids, engine
@@ -96,7 +102,7 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
     try:
         stat = path.stat()
         # A file too large to be a data file is refused before it is read.
-        raw = path.read_bytes() if stat.st_size <= MAX_FILE_BYTES else None
+        raw = path.read_bytes() if stat.st_size <= MAX_READ_BYTES else None
         datafile = read_data_file(path, raw)
         mapped = map_file(datafile, base)
     except InvalidDataError as exc:

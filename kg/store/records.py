@@ -33,17 +33,23 @@ def describe(store: GraphStore, base: str, kind: str, ident: str) -> list[ox.Qua
     if kind == "record":
         return record_closure(store, base, ident)
     iri = to_term(kind, ident, base)
-    if iri.value in store.named_graphs():
-        return list(store.quads([iri.value]))
+    own = list(store.quads([iri.value]))  # a node with a graph of its own (not listing all)
+    if own:
+        return own
     rows = store.query(internal_query("quads-about").text, {"node": iri})
-    graphs = sorted({row["g"].value for row in rows})
-    # The blank nodes it leads to are walked in the quads of the graphs that hold its
-    # statements, read whole: blank-node labels are only good within one answer.
+    quads = [ox.Quad(iri, row["p"], row["o"], row["g"]) for row in rows]
+    if not quads:
+        raise NotFoundError(f"nothing is known about {kind} {ident!r}")
+    # The blank nodes it leads to are walked in the graphs that hold them, read whole:
+    # blank-node labels are only good within one answer. Only those graphs are read (a
+    # model or a leaderboard is described in thousands of graphs, none with blank nodes).
+    graphs = sorted({q.graph_name.value for q in quads if isinstance(q.object, ox.BlankNode)})
+    if not graphs:
+        return quads
     about: dict[object, list[ox.Quad]] = {}
     for quad in store.quads(graphs):
         about.setdefault((quad.subject, quad.graph_name), []).append(quad)
-    quads: list[ox.Quad] = []
-    todo = [(iri, ox.NamedNode(g)) for g in graphs]
+    todo = [(q.object, q.graph_name) for q in quads if isinstance(q.object, ox.BlankNode)]
     seen: set[object] = set()
     while todo:
         key = todo.pop()
@@ -54,8 +60,6 @@ def describe(store: GraphStore, base: str, kind: str, ident: str) -> list[ox.Qua
             quads.append(quad)
             if isinstance(quad.object, ox.BlankNode):
                 todo.append((quad.object, quad.graph_name))
-    if not quads:
-        raise NotFoundError(f"nothing is known about {kind} {ident!r}")
     return quads
 
 

@@ -105,7 +105,12 @@ def map_file(datafile: DataFile, base: str, terms: Terms | None = None) -> Mappe
     node.done()
     if ctx.problems:
         raise InvalidDataError(ctx.problems)
-    return MappedFile(datafile, subject, ctx.triples, ctx.origins, ctx.keys)
+    parts = None
+    if ctx.graph_starts:
+        starts = [(subject, datafile.label, 0), *ctx.graph_starts]
+        ends = [start for _, _, start in starts[1:]] + [len(ctx.triples)]
+        parts = [(graph, label, end) for (graph, label, _), end in zip(starts, ends, strict=True)]
+    return MappedFile(datafile, subject, ctx.triples, ctx.origins, ctx.keys, parts)
 
 
 __all__ = ["MAPPERS", "MappedFile", "intended_iri", "map_file"]

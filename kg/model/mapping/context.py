@@ -58,6 +58,8 @@ class MapContext:
         self.keys: set[str] = set()
         self._blank = 0
         self._blank_prefix = ""
+        #: Where each graph after the file's first begins in ``triples``: (IRI, label, start).
+        self.graph_starts: list[tuple[URIRef, str, int]] = []
 
     def bnode(self) -> BNode:
         """A blank node whose label is the same each time the file is mapped, and unique to
@@ -75,6 +77,11 @@ class MapContext:
 
     def add(self, s: Term, p: URIRef, o: Term) -> None:
         self.triples.append((s, p, o))
+
+    def start_graph(self, graph: URIRef, label: str) -> None:
+        """The triples added from now on belong to the named graph ``graph`` (a file of
+        several graphs: an import record's models and benchmarks)."""
+        self.graph_starts.append((graph, label, len(self.triples)))
 
     def add_implied(self, s: Term, p: URIRef, o: Term, stated: Triple) -> None:
         """A triple the file implies rather than states (an evidence row cites the record's

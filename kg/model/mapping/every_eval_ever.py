@@ -111,12 +111,14 @@ def map_every_eval_ever(kept: KeptFile, base: str) -> tuple[
     out.add(evaluation, KG.importedBy, imported)
 
     metadata = doc.get("source_metadata") or {}
-    source = _source(out, metadata, base)
+    _, source = source_reference(metadata, base)
     model_info = doc.get("model_info") or {}
     model = _model(out, evaluation, model_info, base)
     source_name = metadata.get("source_name") or metadata.get("source_organization_name")
     model_id = model_info.get("id", "")
     out.add(evaluation, DCTERMS.title, Literal(f"{source_name} evaluation of {model_id}"))
+    # The source's name and organization stay in the evaluation's remainder as the file
+    # writes them; the source's own file (kind: source) states its title and publisher.
     out.add(evaluation, DCTERMS.source, source)
     _evaluation_facts(out, evaluation, doc)
     artifact = _artifact(out, kept, source, imported)
@@ -126,7 +128,8 @@ def map_every_eval_ever(kept: KeptFile, base: str) -> tuple[
     names = [r.get("evaluation_name", "") for r in results]
     records = ids.result_ids(evaluation_id, names)
     relationship = metadata.get("evaluator_relationship")
-    benchmarks = [_benchmark(out, result, i, base) for i, result in enumerate(results)]
+    benchmarks = [URIRef(minted_iri(base, "benchmark", benchmark_of(result)["id"]))
+                  for result in results]
     _remainder(out, evaluation, doc, "", skip={"evaluation_results"})
     parts = [(evaluation, out.label, len(out.triples))]
     context = _RecordContext(source, evaluation, model, imported, artifact, model_id,
@@ -139,34 +142,20 @@ def map_every_eval_ever(kept: KeptFile, base: str) -> tuple[
     return out.triples, out.origins, parts
 
 
-def _source(out: _Builder, metadata: dict[str, Any], base: str) -> URIRef:
-    """The leaderboard or harness, named by its organization and name."""
-    organization = metadata.get("source_organization_name", "")
-    name = metadata.get("source_name", "")
-    ident = ids.source_id(organization, name)
-    source = out.node(URIRef(minted_iri(base, "source", ident)), "/source_metadata",
-                      PROV.Entity, KG.SourceDocument, SCHEMA.Dataset)
-    out.add(source, DCTERMS.identifier, Literal(ident))
-    out.add(source, DCTERMS.type, KGV.leaderboard)
-    org_at = "/source_metadata/source_organization_name"
-    out.text(source, DCTERMS.title, name or organization,
-             "/source_metadata/source_name" if name else org_at)
-    out.text(source, DCTERMS.publisher, organization, org_at)
-    out.link(source, SCHEMA.url, metadata.get("source_organization_url"),
-             "/source_metadata/source_organization_url")
-    out.link(source, SCHEMA.logo, metadata.get("source_organization_logo_url"),
-             "/source_metadata/source_organization_logo_url")
-    return source
+def source_reference(metadata: dict[str, Any], base: str) -> tuple[str, URIRef]:
+    """The source (the leaderboard or harness) a file's ``source_metadata`` names: its id
+    and IRI. Its file (``data/sources/<id>.yaml``) is written by ``kg import``."""
+    ident = ids.source_id(metadata.get("source_organization_name", ""),
+                          metadata.get("source_name", ""))
+    return ident, URIRef(minted_iri(base, "source", ident))
 
 
 def _model(out: _Builder, evaluation: URIRef, info: dict[str, Any], base: str) -> URIRef:
-    """The shared model node (named by the case-folded id) and how this file names it."""
+    """The shared model node (named by the case-folded id; the import record defines it)
+    and how this file names the model."""
     raw = info.get("id", "")
-    key = ids.model_key(raw)
-    model = out.node(URIRef(minted_iri(base, "model", key)), "/model_info", PROV.Entity,
-                     KG.Model)
-    out.add(model, DCTERMS.identifier, Literal(key), "/model_info/id", raw)
-    out.add(evaluation, KG.evaluatedModel, model)
+    model = URIRef(minted_iri(base, "model", ids.model_key(raw)))
+    out.add(evaluation, KG.evaluatedModel, model, "/model_info/id", raw)
     out.text(evaluation, KG.modelId, raw, "/model_info/id")
     out.text(evaluation, KG.modelName, info.get("name"), "/model_info/name")
     out.text(evaluation, KG.modelDeveloper, info.get("developer"), "/model_info/developer")
@@ -223,27 +212,22 @@ def _artifact(out: _Builder, kept: KeptFile, source: URIRef, imported: URIRef) -
     return artifact
 
 
-def _benchmark(out: _Builder, result: dict[str, Any], i: int, base: str) -> URIRef:
-    """The benchmark a result belongs to (docs/imports.md: data set, name, metric, direction)."""
-    at = f"/evaluation_results/{i}"
+def benchmark_of(result: dict[str, Any]) -> dict[str, str]:
+    """The benchmark a result belongs to (docs/imports.md: data set, name, metric,
+    direction), as the import record lists it."""
     dataset = (result.get("source_data") or {}).get("dataset_name", "")
     name = result.get("evaluation_name", "")
     metric = result.get("metric_config") or {}
     description = metric.get("evaluation_description") or ""
     lower = metric.get("lower_is_better") is True
     key = ids.benchmark_key(dataset, name, description, lower)
-    ident = ids.benchmark_id(dataset, name, key)
-    bench = out.node(URIRef(minted_iri(base, "benchmark", ident)), at, PROV.Entity,
-                     KG.Benchmark)
-    out.add(bench, DCTERMS.identifier, Literal(ident))
-    label = name if name == dataset else f"{name} ({dataset})"
-    out.add(bench, RDFS.label, Literal(label))
-    out.add(bench, KG.datasetName, Literal(dataset))
-    out.add(bench, KG.metricLabel, Literal(name))
+    entry = {"id": ids.benchmark_id(dataset, name, key),
+             "label": name if name == dataset else f"{name} ({dataset})",
+             "dataset": dataset, "name": name}
     if description:
-        out.add(bench, KG.metricDescription, Literal(description))
-    out.add(bench, KG.metricDirection, KGV.lower if lower else KGV.higher)
-    return bench
+        entry["description"] = description
+    entry["direction"] = "lower" if lower else "higher"
+    return entry
 
 
 class _RecordContext:
@@ -376,3 +360,18 @@ def _without(value: dict[str, Any], at: str, used: set[str], skip) -> dict[str, 
         else:
             rest[key] = item
     return rest
+
+
+def shared_nodes(doc: dict[str, Any]) -> dict[str, Any]:
+    """The shared nodes a checked file names, as the import record and the source's file
+    state them: the model's key, the benchmarks of its results, its source."""
+    metadata = doc.get("source_metadata") or {}
+    ident, _ = source_reference(metadata, "")
+    organization = metadata.get("source_organization_name", "")
+    source = {"id": ident, "title": metadata.get("source_name") or organization,
+              "publisher": organization}
+    if isinstance(metadata.get("source_organization_url"), str):
+        source["url"] = metadata["source_organization_url"]
+    return {"model": ids.model_key((doc.get("model_info") or {}).get("id", "")),
+            "benchmarks": [benchmark_of(r) for r in doc.get("evaluation_results") or []],
+            "source": source}

@@ -1,10 +1,18 @@
-"""``kind: import``: the activity that kept another registry's files and made records of them."""
+"""``kind: import``: the activity that kept another registry's files and made records of them.
+
+An import record is three graphs: the import itself; the models its files evaluate
+(``<import>#models``); the benchmarks their results belong to (``<import>#benchmarks``).
+Each model and benchmark is so stated once per import, however many files name it: the
+files' own graphs only refer to them (the store's default graph is the union of the
+graphs, where a statement made in every file would be found once per file).
+"""
 
 from __future__ import annotations
 
 from rdflib import Literal, URIRef
 
-from ...rdf.namespaces import DCTERMS, KG, PROV, RDFS, XSD
+from ...kinds import minted_iri
+from ...rdf.namespaces import DCTERMS, KG, PROV, RDF, RDFS, XSD
 from ..upstream import FORMATS
 from .context import Node, build_package
 
@@ -41,6 +49,37 @@ def map_import(node: Node) -> None:
     node.children("skipped", KG.skippedFile, _skipped)
     node.children("software", KG.softwarePackage, build_package)
     node.literal("note", RDFS.comment)
+    ident = node.data.get("id", "")
+    node.ctx.start_graph(URIRef(f"{node.subject}#models"), f"import {ident} models")
+    for path, key in node.scalars("models"):
+        model = URIRef(minted_iri(node.ctx.base, "model", key))
+        node.ctx.origins.nodes.setdefault(model, path)
+        node.ctx.add(model, RDF.type, PROV.Entity)
+        node.ctx.add(model, RDF.type, KG.Model)
+        node.facet(model).emit("models", DCTERMS.identifier, Literal(key), key, path)
+    node.ctx.start_graph(URIRef(f"{node.subject}#benchmarks"), f"import {ident} benchmarks")
+    node.children("benchmarks", None, _benchmark,
+                  subject=lambda i: _benchmark_iri(node, i))
+
+
+def _benchmark_iri(node: Node, position: int) -> URIRef:
+    items = node.data.get("benchmarks")
+    item = items[position - 1] if isinstance(items, list) else None
+    ident = item.get("id") if isinstance(item, dict) else None
+    return URIRef(minted_iri(node.ctx.base, "benchmark", ident if isinstance(ident, str)
+                             else f"unnamed-{position}"))
+
+
+def _benchmark(node: Node, _position: int) -> None:
+    """A benchmark (docs/imports.md): its data set, the result's name, the metric and its
+    direction, as the files give them."""
+    node.type(PROV.Entity, KG.Benchmark)
+    node.literal("id", DCTERMS.identifier)
+    node.literal("label", RDFS.label)
+    node.literal("dataset", KG.datasetName)
+    node.literal("name", KG.metricLabel)
+    node.literal("description", KG.metricDescription)
+    node.concept("direction", KG.metricDirection)
 
 
 def _origin(node: Node) -> None:

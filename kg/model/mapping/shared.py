@@ -22,6 +22,7 @@ def map_source(node: Node) -> None:
     node.type(PROV.Entity, KG.SourceDocument)
     typed_by_concept(node, "document_type")
     node.literal("title", DCTERMS.title)
+    node.literal("publisher", DCTERMS.publisher)
     node.children("authors", DCTERMS.creator, _author)
     node.literal("venue", KG.venue)
     date = node.scalar("date", DCTERMS.issued)

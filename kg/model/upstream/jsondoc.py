@@ -151,32 +151,32 @@ def walk(value: Any, where: str = "") -> Iterator[tuple[str, Any]]:
             stack.extend((child(here, i), v) for i, v in reversed(list(enumerate(item))))
 
 
-def dumps(value: Any) -> str:
-    """Compact JSON of ``value``, every :class:`JsonNumber` written as its lexeme."""
+def dumps(value: Any, indent: int | None = None) -> str:
+    """JSON of ``value`` (compact, or indented by ``indent`` spaces), every
+    :class:`JsonNumber` written as its lexeme."""
     parts: list[str] = []
-    _write(value, parts.append)
+    _write(value, parts.append, indent, 0)
     return "".join(parts)
 
 
-def _write(value: Any, out) -> None:
+def _write(value: Any, out, indent: int | None, depth: int) -> None:
     if isinstance(value, JsonNumber):
         out(value.lexeme)
+    elif isinstance(value, (dict, list)) and value:
+        items = list(value.items()) if isinstance(value, dict) else list(enumerate(value))
+        out("{" if isinstance(value, dict) else "[")
+        inner = "" if indent is None else "\n" + " " * (indent * (depth + 1))
+        for i, (key, item) in enumerate(items):
+            out(("," if i else "") + inner)
+            if isinstance(value, dict):
+                out(json.dumps(key, ensure_ascii=False) + (":" if indent is None else ": "))
+            _write(item, out, indent, depth + 1)
+        out(("" if indent is None else "\n" + " " * (indent * depth))
+            + ("}" if isinstance(value, dict) else "]"))
     elif isinstance(value, dict):
-        out("{")
-        for i, (key, item) in enumerate(value.items()):
-            if i:
-                out(",")
-            out(json.dumps(key, ensure_ascii=False))
-            out(":")
-            _write(item, out)
-        out("}")
+        out("{}")
     elif isinstance(value, list):
-        out("[")
-        for i, item in enumerate(value):
-            if i:
-                out(",")
-            _write(item, out)
-        out("]")
+        out("[]")
     else:  # strings, booleans, null, and plain Python numbers of documents we build
         out(json.dumps(value, ensure_ascii=False))
 

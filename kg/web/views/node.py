@@ -7,10 +7,18 @@ from dataclasses import dataclass, field
 import pyoxigraph as ox
 
 from ...rdf.facts import Facts, Term
-from ...rdf.namespaces import DCTERMS, KG, RDF, RDFS
+from ...rdf.namespaces import DCTERMS, KG, PROV, RDF, RDFS
 from ...store import GraphStore
 from ...store.queries import internal_query
 from .base import SourceView, ViewBase
+
+#: The records a node's page lists: of a node of the class, those naming it by the
+#: predicate, under the heading.
+RECORDS_ABOUT = (
+    (KG.SourceDocument, PROV.wasQuotedFrom, "quoted by records"),
+    (KG.Model, KG.evaluatedModel, "records of this model"),
+    (KG.Benchmark, KG.benchmark, "records of this benchmark"),
+)
 
 
 @dataclass
@@ -28,14 +36,13 @@ def node_rows(
     viewer = ViewBase(facts, base, release)
     rows = _rows(facts, node, viewer, depth=0)
     title = (facts.text(node, DCTERMS.title) or facts.text(node, RDFS.label)
-             or node.value.rsplit("/", 1)[-1])
-    source = None
-    if facts.has_type(node, KG.SourceDocument):
-        source = viewer.source(node)
-        citing = [Value(t.value.rsplit("/", 1)[-1], viewer.href(t)) for t in
-                  _citing_records(store, node)]
-        if citing:
-            rows.append(("quoted by records", citing))
+             or facts.text(node, DCTERMS.identifier) or node.value.rsplit("/", 1)[-1])
+    source = viewer.source(node) if facts.has_type(node, KG.SourceDocument) else None
+    for cls, predicate, label in RECORDS_ABOUT:
+        if facts.has_type(node, cls):
+            listed = _records_about(store, node, predicate, viewer)
+            if listed:
+                rows.append((label, listed))
     return rows, title, source
 
 
@@ -75,6 +82,15 @@ def _short(iri: str) -> str:
     return iri.rsplit("#", 1)[-1].rsplit("/", 1)[-1]
 
 
-def _citing_records(store: GraphStore, source: ox.NamedNode) -> list[ox.NamedNode]:
-    rows = store.query(internal_query("records-quoting").text, {"source": source})
-    return sorted({row["record"] for row in rows}, key=str)
+def _records_about(store: GraphStore, node: ox.NamedNode, predicate: str,
+                   viewer: ViewBase) -> list[Value]:
+    """The first records naming ``node`` by ``predicate``, and how many there are in all."""
+    bindings = {"node": node, "predicate": ox.NamedNode(predicate)}
+    [count] = list(store.query(internal_query("records-about-count").text, bindings))
+    total = int(count["records"].value)
+    listed = [Value(row["title"].value if row["title"] else row["id"].value,
+                    viewer.href(row["record"]))
+              for row in store.query(internal_query("records-about").text, bindings)]
+    if total > len(listed):
+        listed.append(Value(f"... and {total - len(listed):,} more ({total:,} in all)"))
+    return listed

@@ -15,6 +15,7 @@ from ...rdf.facts import Facts, Term
 from ...rdf.namespaces import CITO, DCTERMS, KG, OA, PROV, QUDT, RDF, RDFS, SKOS
 from .activities import CheckView, ReviewView, reviews_of, runs_of
 from .base import Link, SourceView, ViewBase, fragment, local_name
+from .imported import imported_view
 
 #: The fields of a locator its page lists (project terms), most general first.
 LOCATOR_FIELDS = ("section", "paragraph", "page", "figure", "figureElement", "table")
@@ -110,6 +111,8 @@ class RecordView(ViewBase):
             for m in f.all(record, KG.missingMetadata)
         ]
         self.upstream_releases = [t.value for t in f.all(record, KG.upstreamRelease)]
+        #: For a result imported from another registry: its model, benchmark, kept file.
+        self.imported = imported_view(self, record)
 
     @property
     def all_sources(self) -> list[SourceView]:
