@@ -32,6 +32,7 @@ from ..model.ingest import PARALLEL_FROM, worker_count
 from ..model.mapping.upstream import SHARED_NODES
 from ..model.upstream import FORMATS
 from ..model.upstream.kept import CHECKS, IMPORTS, LABELS, UPSTREAM
+from ..model.upstream.sources import Incoming, Snapshot, read_sources
 from ..model.yamltext import dump_yaml, parse_yaml
 from ..registry import Registry
 from ..store.load import LoadReport, load_paths
@@ -46,7 +47,6 @@ from .record import (
     same_import,
     source_document,
 )
-from .sources import Incoming, Snapshot, read_sources
 
 Progress = Callable[[Iterable, int], Iterable]
 

@@ -55,6 +55,8 @@ class Check:
     found: str = ""
     page: int | None = None  # the page looked at
     found_on_page: int | None = None
+    #: The record it is about, when a review checks several (a JSON file's records).
+    record: str = ""
 
     @property
     def method(self) -> str:

@@ -18,6 +18,7 @@ import yaml
 
 from .. import __version__
 from .checks import PASSED, Check, Outcome
+from .jsonchecks import JsonOutcome
 
 #: The default agent: this version of claimgraph's verifier (a new version is a new agent).
 VERIFIER = f"claimgraph-verify-{__version__}"
@@ -28,6 +29,11 @@ METHOD_NOTE = (
     "NFKC, ligatures, soft hyphens, words hyphenated across line ends, runs of white space, "
     "line breaks, arrows) and looked for the quoted sentence, and for the printed value "
     "inside the quote only.")
+JSON_METHOD_NOTE = (
+    "kg verify: the SHA-256 of the kept JSON file was computed and compared with the hash of "
+    "the bytes the records were made from; in the file, parsed with its numbers as written, "
+    "each record's JSON Pointer (RFC 6901) was resolved, and the number found there was "
+    "compared with the record's printed value, character for character.")
 _OUTCOME_WORDS = {"failed": "failed", "not-checked": "could not be checked"}
 
 
@@ -82,13 +88,37 @@ def review_document(result: Outcome, ident: str, agent: str, started: datetime,
     return doc
 
 
+def json_review_document(result: JsonOutcome, ident: str, agent: str, started: datetime,
+                         ended: datetime) -> dict[str, Any]:
+    """The review file of one kept JSON file checked against its records."""
+    file = result.file
+    pinned = result.targets[0].sha256
+    doc: dict[str, Any] = {
+        "kind": "review", "id": ident, "records": [t.record for t in result.targets],
+        "source": result.source, "agent": agent, "role": "verifier",
+        "started_at": stamp(started), "reviewed_at": stamp(ended),
+    }
+    if result.outcome == PASSED:
+        doc["status"] = "source-checked"
+    if file.sha256 == pinned:
+        doc["artifact_sha256"] = pinned
+    doc["methods"] = list(dict.fromkeys(c.method for c in result.checks))
+    doc["method_note"] = JSON_METHOD_NOTE
+    doc["note"] = summary(result.checks)
+    doc["file"] = {"name": file.path.name, "sha256": file.sha256, "bytes": str(file.size)}
+    doc["software"] = [{"name": "claimgraph", "version": __version__},
+                       {"name": "python", "version": platform.python_version()}]
+    doc["checks"] = [_check(c) for c in result.checks]
+    return doc
+
+
 def summary(checks: list[Check]) -> str:
     """"All 4 checks passed." or "2 of 4 checks passed; quote check failed; ..."."""
     passed = sum(c.outcome == PASSED for c in checks)
     if passed == len(checks):
         return f"All {len(checks)} checks passed."
-    others = "; ".join(f"{c.check.replace('-', ' ')} {_OUTCOME_WORDS[c.outcome]}" for c in checks
-                       if c.outcome != PASSED)
+    others = "; ".join(f"{c.check.replace('-', ' ')}{' of ' + c.record if c.record else ''} "
+                       f"{_OUTCOME_WORDS[c.outcome]}" for c in checks if c.outcome != PASSED)
     return f"{passed} of {len(checks)} checks passed; {others}."
 
 
@@ -102,6 +132,8 @@ def _check(check: Check) -> dict[str, str]:
         doc["page"] = str(check.page)
     if check.found_on_page is not None:
         doc["found_on_page"] = str(check.found_on_page)
+    if check.record:
+        doc["record"] = check.record
     return doc
 
 

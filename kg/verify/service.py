@@ -114,18 +114,33 @@ def verify(registry: Registry, data: Path, jobs: list[Job], agent: str = VERIFIE
         started = datetime.now(UTC)
         result = run_checks(job.target, job.pdf, job.file)
         done.append((job, result, started, datetime.now(UTC)))
+    paths = write_reviews(registry, data, agent, [
+        (ident := review_id(job.target.record, started),
+         review_document(result, ident, agent, started, ended))
+        for job, result, started, ended in done])
+    return [Verified(job, result, path)
+            for (job, result, _, _), path in zip(done, paths, strict=True)]
+
+
+def write_reviews(registry: Registry, data: Path, agent: str,
+                  documents: list[tuple[str, dict]]) -> list[Path]:
+    """Write each (id, review document) to ``data/reviews/`` (and the default verifier's
+    agent file where it is missing), then load the data directory.
+
+    :raises InvalidDataError: when a review does not validate (the files written are
+        removed again and the store is unchanged).
+    :raises UsageError: when the data directory cannot be written.
+    """
     written: list[Path] = []
-    verified = []
+    reviews = []
     try:
         agent_file = data / data_directory("agent") / f"{agent}.yaml"
         if agent == VERIFIER and not agent_file.exists():
             written.append(write_new(agent_file, agent_document()))
-        for job, result, started, ended in done:
-            ident = review_id(job.target.record, started)
-            path = write_new(data / data_directory("review") / f"{ident}.yaml",
-                             review_document(result, ident, agent, started, ended))
+        for ident, document in documents:
+            path = write_new(data / data_directory("review") / f"{ident}.yaml", document)
             written.append(path)
-            verified.append(Verified(job, result, path))
+            reviews.append(path)
         load_paths(registry.store, [data], registry.base)
     except (InvalidDataError, OSError) as exc:
         for path in written:
@@ -133,7 +148,7 @@ def verify(registry: Registry, data: Path, jobs: list[Job], agent: str = VERIFIE
         if isinstance(exc, OSError):
             raise UsageError(f"cannot write the review into {data}: {exc.strerror}") from None
         raise
-    return verified
+    return reviews
 
 
 @dataclass

@@ -55,6 +55,7 @@ def build_check(node: Node, position: int) -> None:
     node.literal("found", KG.found)
     node.literal("page", KG.page, XSD.positiveInteger)
     node.literal("found_on_page", KG.foundOnPage, XSD.positiveInteger)
+    node.ref("record", KG.checkedRecord, "record")
 
 
 def artifact_iri(source: URIRef, sha256: str) -> URIRef:
@@ -63,9 +64,14 @@ def artifact_iri(source: URIRef, sha256: str) -> URIRef:
 
 
 def map_review_file(node: Node) -> None:
-    """A ``kind: review`` file: a review claimgraph made (``kg verify``) of one record."""
+    """A ``kind: review`` file: a review claimgraph made (``kg verify``) of one record, or of
+    the records of one kept JSON file (``records``)."""
     claim = node.ref("record", KG.reviewOf, "record")
     if claim is not None:
+        node.ctx.add(node.subject, PROV.used, claim)
+    for path, ident in node.scalars("records", KG.reviewOf):
+        claim = node.ctx.iri("record", ident)
+        node.emit("records", KG.reviewOf, claim, ident, path)
         node.ctx.add(node.subject, PROV.used, claim)
     source = node.ref("source", KG.reviewedSource, "source")
     build_review(node, source, "claimgraph")

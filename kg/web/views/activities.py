@@ -70,17 +70,21 @@ def reviews_of(view: ViewBase, record: Term) -> list[ReviewView]:
     f = view.f
     found = sorted(set(f.subjects(KG.reviewOf, record)),
                    key=lambda r: (f.text(r, PROV.endedAtTime), str(r)))
-    return [_review(view, node) for node in found]
+    return [_review(view, node, record) for node in found]
 
 
-def _review(view: ViewBase, node: Term) -> ReviewView:
+def _review(view: ViewBase, node: Term, record: Term) -> ReviewView:
     f = view.f
     association = f.one(node, PROV.qualifiedAssociation)
     agent = f.one(node, PROV.wasAssociatedWith)
     artifact = f.one(node, KG.usedArtifact)
     checksum = f.one(artifact, SPDX.checksum)
     methods = sorted(f.all(node, KG.method), key=f.order)
-    checks = sorted(f.all(node, KG.check), key=lambda c: int(f.text(c, KG.position) or 0))
+    # A review of a JSON file checks all its records: the page shows the file's checks and
+    # the record's own.
+    checks = sorted((c for c in f.all(node, KG.check)
+                     if f.one(c, KG.checkedRecord) in (None, record)),
+                    key=lambda c: int(f.text(c, KG.position) or 0))
     file = f.one(node, KG.checkedFile)
     return ReviewView(
         node=node.value, href=view.href(node),

@@ -23,9 +23,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from ..errors import Problem, UsageError
-from ..model.upstream.every_eval_ever.identity import RESULTS_ROOT
-from ..model.upstream.jsondoc import MAX_JSON_BYTES
+from ...errors import Problem, UsageError
+from .every_eval_ever.identity import RESULTS_ROOT
+from .jsondoc import MAX_JSON_BYTES
 
 LICENCE_NAMES = ("LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE", "COPYING")
 #: An archive member larger than this is refused before it is read.
