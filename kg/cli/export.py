@@ -11,11 +11,14 @@ from ..config import Settings
 from ..errors import UsageError
 from ..export.dump import DUMP_FORMATS, write_dump
 from ..registry import Registry
+from .common import progress
 
 #: What one record or source exports as (kg.export.render, by these format names).
 RECORD_FORMATS = ["jsonld", "csl-json", "bibtex", "ris"]
+#: A record (or an evaluation's records) as an upstream registry's file, one or all.
+EEE = "every-eval-ever"
 #: Then a reproduction run as an RO-Crate (a directory), and the whole store's dumps.
-EXPORT_FORMATS = [*RECORD_FORMATS, "ro-crate",
+EXPORT_FORMATS = [*RECORD_FORMATS, EEE, "ro-crate",
                   *(name for name in DUMP_FORMATS if name not in RECORD_FORMATS)]
 
 
@@ -27,8 +30,10 @@ EXPORT_FORMATS = [*RECORD_FORMATS, "ro-crate",
 @click.option("--format", "-f", "fmt", required=True, type=click.Choice(EXPORT_FORMATS),
               help="jsonld: a record as framed JSON-LD (with --all: the store as expanded "
                    "JSON-LD); csl-json, bibtex, ris: the citation of a record (its source at "
-                   "the cited place, and the record) or of a source; ro-crate: a reproduction "
-                   "run as a Process Run Crate (a directory); nquads, trig: with --all.")
+                   "the cited place, and the record) or of a source; every-eval-ever: a record, "
+                   "or an evaluation's records, as an Every Eval Ever file (schema 0.2.0; with "
+                   "--all: a file per evaluation); ro-crate: a reproduction run as a Process "
+                   "Run Crate (a directory); nquads, trig: with --all.")
 @click.option("--gzip", "packed", is_flag=True, help="With --all: write the dump gzipped.")
 @click.option("-o", "--output", type=click.Path(path_type=Path),
               help="The file to write (default: standard output); a directory for ro-crate "
@@ -45,7 +50,11 @@ flashattention-checkpointing-zero2 --format bibtex
       kg export saadat-fellay-2026-genomic-lm-efficiency --format ris -o source.ris
       kg export nt-peak-memory-20261130t084842z-c90d873f --format ro-crate -o crate/
       kg export --all --format nquads --gzip -o dumps/
+      kg export --all --format every-eval-ever -o eee/
     """
+    if everything and fmt == EEE:
+        _export_all_eee(settings, ident, output)
+        return
     if everything:
         _export_all(settings, ident, fmt, packed, output)
         return
@@ -60,7 +69,11 @@ flashattention-checkpointing-zero2 --format bibtex
     from ..export.render import export as export_one
 
     with Registry(settings, read_only=True) as registry:
-        if fmt == "ro-crate":
+        if fmt == EEE:
+            from ..export.eee_files import export_one as export_eee
+
+            body = export_eee(registry, ident)
+        elif fmt == "ro-crate":
             if output is None:
                 raise UsageError("--format ro-crate writes a directory: give -o DIR")
             from ..export.rocrate import write_run_crate
@@ -68,7 +81,8 @@ flashattention-checkpointing-zero2 --format bibtex
             path = write_run_crate(registry, ident, output)
             click.echo(f"kg: wrote {path}", err=True)
             return
-        body = export_one(registry, ident, fmt)
+        else:
+            body = export_one(registry, ident, fmt)
     if output is None:
         sys.stdout.buffer.write(body)
         return
@@ -89,3 +103,15 @@ def _export_all(settings: Settings, ident: str | None, fmt: str, packed: bool,
         entry = write_dump(store, fmt, output, gzip=packed, version=store.version() or "")
     click.echo(f"kg: wrote {output / entry.name}: {entry.quads:,} quads, {entry.bytes:,} bytes, "
                f"sha256 {entry.sha256}", err=True)
+
+
+def _export_all_eee(settings: Settings, ident: str | None, output: Path | None) -> None:
+    from ..export.eee_files import export_all
+
+    if ident is not None:
+        raise UsageError("give an ID or --all, not both")
+    if output is None:
+        raise UsageError("--all writes a directory: give -o DIR")
+    with Registry(settings, read_only=True) as registry:
+        count = export_all(registry, output, progress("writing", 50))
+    click.echo(f"kg: wrote {count} Every Eval Ever file(s) under {output}", err=True)

@@ -1,0 +1,87 @@
+"""Every Eval Ever files of the registry's records: of one record or evaluation, or of all.
+
+``kg export ID --format every-eval-ever`` writes the file of one record (or, for an
+evaluation's id, of all its records); ``kg export --all --format every-eval-ever -o DIR``
+writes one file per evaluation: an imported one at its path in the origin repository
+(``DIR/data/hfopenllm_v2/.../x.json``), the records of any other evaluation (or a record
+without one) as ``DIR/claimgraph/<evaluation or record id>.json``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote
+
+import pyoxigraph as ox
+
+from ..errors import NotFoundError
+from ..rdf.facts import Facts
+from ..registry import Registry
+from ..store.queries import internal_query, to_term
+from ..store.records import record_closure
+from .every_eval_ever import eee_file, text
+
+Progress = Callable[[Iterable, int], Iterable]
+
+
+@dataclass(frozen=True)
+class _Group:
+    """The records one file holds, and the graphs it is written from."""
+
+    records: list[ox.NamedNode]
+    graphs: list[str]
+    path: str  # where the file goes, relative to the output folder
+
+
+def export_one(registry: Registry, ident: str) -> bytes:
+    """The Every Eval Ever file of record ``ident``, or of evaluation ``ident``'s records.
+
+    :raises NotFoundError: when neither a record nor an evaluation has the id.
+    """
+    try:
+        quads = record_closure(registry.store, registry.base, ident)
+        record = ox.NamedNode(registry.iri("record", ident))
+        return text(eee_file(Facts(quads), [record])).encode()
+    except NotFoundError:
+        pass
+    groups = _groups(registry, to_term("evaluation", ident, registry.base))
+    if not groups:
+        raise NotFoundError(f"no record or evaluation with id {ident!r}")
+    [group] = groups
+    return text(_document(registry, group)).encode()
+
+
+def export_all(registry: Registry, output: Path, progress: Progress | None = None) -> int:
+    """Write a file per evaluation (and per record without one) under ``output``; return
+    how many were written."""
+    groups = _groups(registry, None)
+    stream = progress(groups, len(groups)) if progress else groups
+    for group in stream:
+        target = output / group.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text(_document(registry, group)), encoding="utf-8")
+    return len(groups)
+
+
+def _document(registry: Registry, group: _Group) -> dict:
+    return eee_file(Facts(registry.store.quads(group.graphs)), group.records)
+
+
+def _groups(registry: Registry, evaluation: ox.NamedNode | None) -> list[_Group]:
+    bindings = {"evaluation": evaluation} if evaluation is not None else None
+    found: dict[str, _Group] = {}
+    for row in registry.store.query(internal_query("evaluation-records").text, bindings):
+        record, owner = row["record"], row["evaluation"]
+        key = (owner or record).value
+        group = found.get(key)
+        if group is None:
+            extra = [t.value for t in (owner, row["source"], row["import"]) if t]
+            name = unquote(key.rsplit("/", 1)[-1])
+            path = (row["path"].value if row["path"] is not None and row["import"] is not None
+                    else f"claimgraph/{name}.json")
+            group = found[key] = _Group([], extra, path)
+        group.records.append(record)
+        group.graphs.append(record.value)
+    return list(found.values())

@@ -1,0 +1,237 @@
+"""Records written back as Every Eval Ever files (schema 0.2.0).
+
+An imported record is written from the statements its graph holds (value, metric, data
+set, model, source, times), then what its upstream file said beyond them (the records'
+and the evaluation's ``kg:upstreamRemainder``) is laid over: the file comes back equal to
+the original on every field, numbers as written. Any other record (the seed) is written
+where its fields fit the schema; what does not fit (unit, hardware, locator, its IRI) is
+said in the result's ``score_details.details``. A file whose schema version is newer than
+0.2.0 keeps its top-level fields 0.2.0 does not know in ``model_info.additional_details``
+(under ``claimgraph_unknown_fields``), so that every file written is valid under 0.2.0.
+
+>>> merge({"a": {"b": 1}}, {"a": {"c": 2}, "d": 3})
+{'a': {'b': 1, 'c': 2}, 'd': 3}
+"""
+
+from __future__ import annotations
+
+import calendar
+from datetime import datetime
+from typing import Any
+
+import pyoxigraph as ox
+
+from ..model.upstream.every_eval_ever.schema import schema
+from ..model.upstream.jsondoc import JsonNumber, JsonSyntaxError, dumps, loads
+from ..rdf.facts import Facts, Term
+from ..rdf.namespaces import DCTERMS, KG, KGV, OA, PROV, QUDT, RDF, RDFS, SCHEMA
+
+#: Evidence kinds -> evaluator_relationship.
+RELATIONSHIPS = {"self-reported": "first_party", "independent-external-evaluation": "third_party",
+                 "collaborative-evaluation": "collaborative", "unstated-relationship": "other"}
+SCHEMA_VERSION = "0.2.0"
+
+
+def eee_file(facts: Facts, records: list[ox.NamedNode]) -> dict[str, Any]:
+    """One Every Eval Ever document of ``records`` (those of one evaluation, or one record),
+    read from ``facts`` (their graphs, their evaluation's, their source's, their import's)."""
+    first = records[0]
+    evaluation = facts.one(first, KG.evaluation)
+    imported = facts.one(first, KG.importedBy) is not None
+    doc = _file_fields(facts, first, evaluation, imported)
+    records = sorted(records, key=lambda r: _position(facts, r))
+    doc["evaluation_results"] = [_result(facts, r, imported) for r in records]
+    if imported:
+        doc = merge(doc, _json(facts.one(evaluation, KG.upstreamRemainder)))
+        # The remainder's results are the evaluation's own: laid over result by result.
+        doc["evaluation_results"] = [merge(result, _json(facts.one(r, KG.upstreamRemainder)))
+                                     for result, r in zip(doc["evaluation_results"], records,
+                                                          strict=True)]
+        _tuck_unknown(doc)
+    return doc
+
+
+def text(doc: dict[str, Any]) -> str:
+    """The document as JSON, indented, numbers as written."""
+    return dumps(doc, indent=2) + "\n"
+
+
+def merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """``base`` with ``over`` laid over it, object by object (``over`` wins elsewhere)."""
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _file_fields(facts: Facts, record: ox.NamedNode, evaluation: Term | None,
+                 imported: bool) -> dict[str, Any]:
+    f = facts
+    source = f.one(record, PROV.wasQuotedFrom)
+    kind = f.one(record, KG.evidenceKind)
+    relationship = f.one(evaluation, KG.evaluatorRelationship)
+    doc: dict[str, Any] = {
+        "schema_version": f.text(evaluation, KG.schemaVersion) or SCHEMA_VERSION,
+        "evaluation_id": f.text(evaluation, KG.upstreamEvaluationId)
+        or f"claimgraph/{f.text(record, DCTERMS.identifier)}",
+        "retrieved_timestamp": f.text(evaluation, KG.retrievedTimestamp)
+        or _unix(_earliest_review(f, record)),
+    }
+    metadata: dict[str, Any] = {}
+    if not imported:  # an imported file's own words for its source come with its remainder
+        metadata["source_name"] = f.text(source, DCTERMS.title)
+        metadata["source_type"] = "documentation"
+        metadata["source_organization_name"] = (f.text(source, DCTERMS.publisher)
+                                                or f.text(source, KG.venue)
+                                                or f.text(source, DCTERMS.title))
+    else:
+        metadata["source_type"] = f.text(evaluation, KG.upstreamSourceType) or "documentation"
+    metadata["evaluator_relationship"] = (
+        relationship.value.rsplit("#", 1)[1].replace("-", "_") if relationship is not None
+        else RELATIONSHIPS.get(kind.value.rsplit("#", 1)[1] if kind else "", "other"))
+    doc["source_metadata"] = metadata
+    doc["model_info"] = _model_info(f, record, evaluation)
+    return doc
+
+
+def _model_info(f: Facts, record: ox.NamedNode, evaluation: Term | None) -> dict[str, Any]:
+    configuration = f.one(record, KG.testedConfiguration)
+    model = f.text(evaluation, KG.modelId) or f.text(configuration, KG.model)
+    info: dict[str, Any] = {"name": f.text(evaluation, KG.modelName) or model, "id": model}
+    for key, predicate in (("developer", KG.modelDeveloper),
+                           ("inference_platform", KG.inferencePlatform)):
+        if f.text(evaluation, predicate):
+            info[key] = f.text(evaluation, predicate)
+    details: dict[str, Any] = {}
+    for key, predicate in (("precision", KG.precision), ("architecture", KG.architecture),
+                           ("model_type", KG.modelType)):
+        if f.text(evaluation, predicate):
+            details[key] = f.text(evaluation, predicate)
+    if f.text(evaluation, KG.parametersBillions):
+        details["params_billions"] = JsonNumber(f.text(evaluation, KG.parametersBillions))
+    if details:
+        info["additional_details"] = details
+    return info
+
+
+def _result(f: Facts, record: ox.NamedNode, imported: bool) -> dict[str, Any]:
+    value = f.one(record, KG.reportedValue)
+    printed = f.text(value, KG.printedValue)
+    score = _number(printed)
+    if score is None:  # printed as no JSON number ("< 0.1"): its typed value
+        score = JsonNumber(f.text(value, QUDT.numericValue))
+    metric: dict[str, Any] = {}
+    description = f.text(record, KG.metricDescription) or f.text(record, KG.metricQualifier)
+    if description:
+        metric["evaluation_description"] = description
+    metric["lower_is_better"] = f.one(record, KG.metricDirection) == ox.NamedNode(KGV.lower)
+    for key, predicate in (("score_type", KG.scoreType), ("min_score", KG.minScore),
+                           ("max_score", KG.maxScore)):
+        if f.text(record, predicate):
+            text = f.text(record, predicate)
+            metric[key] = text if key == "score_type" else JsonNumber(text)
+    if not imported and "score_type" not in metric:
+        # The schema wants a score type, and a continuous score's range; a source that gives
+        # none gets the narrowest range that is true of what it reports: the value itself.
+        metric.update(score_type="continuous", min_score=score, max_score=score)
+    result: dict[str, Any] = {
+        "evaluation_name": f.text(record, KG.metricLabel) or f.text(record, KG.metric),
+        "source_data": _source_data(f, f.one(record, KG.dataset)),
+        "metric_config": metric,
+        "score_details": {"score": score},
+    }
+    if not imported:
+        result["score_details"]["details"] = _what_does_not_fit(f, record, value, printed)
+    return result
+
+
+def _source_data(f: Facts, dataset: Term | None) -> dict[str, Any]:
+    data: dict[str, Any] = {"dataset_name": f.text(dataset, RDF.value) or "not reported",
+                            "source_type": f.text(dataset, KG.datasetSourceType) or "other"}
+    for key, predicate in (("hf_repo", KG.hfRepo), ("hf_split", KG.hfSplit)):
+        if f.text(dataset, predicate):
+            data[key] = f.text(dataset, predicate)
+    if f.text(dataset, KG.samplesNumber):
+        data["samples_number"] = JsonNumber(f.text(dataset, KG.samplesNumber))
+    urls = [u.value for u in f.all(dataset, SCHEMA.url)]
+    if urls:
+        data["url"] = urls
+    return data
+
+
+def _what_does_not_fit(f: Facts, record: ox.NamedNode, value: Term | None,
+                       printed: str) -> dict[str, Any]:
+    """A record's fields the schema has no place for, said in ``details`` (strings)."""
+    unit = f.one(value, QUDT.unit)
+    locator = f.one(record, KG.locator)
+    configuration = f.one(record, KG.testedConfiguration)
+    extra = {
+        "claimgraph_record": record.value,
+        "printed_value": printed,
+        "unit": f.concept(unit, RDFS.label) or (unit.value if unit is not None else ""),
+        "metric": f.text(record, KG.metric),
+        "metric_qualifier": f.text(record, KG.metricQualifier),
+        "configuration": f.text(configuration, KG.configuration),
+        "hardware_as_reported": f.text(record, KG.hardwareAsReported),
+        "scope_note": f.text(record, KG.scopeNote),
+        "locator": f.text(locator, RDFS.label),
+        "source": f.one(record, PROV.wasQuotedFrom).value,
+        "review_status": f.concept(f.one(record, KG.reviewStatus)),
+    }
+    if not f.text(record, KG.minScore):
+        extra["score_range"] = ("not reported by the source: min_score and max_score are the "
+                                "reported value itself, as the schema requires a range")
+    return {k: v for k, v in extra.items() if v}
+
+
+def _position(f: Facts, record: ox.NamedNode) -> tuple[int, str]:
+    """Where a result stands in its upstream file (its pointer's index), then its IRI."""
+    pointer = f.text(f.one(f.one(record, KG.locator), OA.hasSelector), RDF.value)
+    parts = pointer.split("/")
+    index = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else -1
+    return index, record.value
+
+
+def _tuck_unknown(doc: dict[str, Any]) -> None:
+    """Top-level fields the 0.2.0 schema does not allow (a newer file's) move into
+    ``model_info.additional_details``, so that the file is valid under 0.2.0."""
+    known = schema()["properties"]
+    unknown = {k: doc.pop(k) for k in list(doc) if k not in known}
+    if unknown:
+        details = doc["model_info"].setdefault("additional_details", {})
+        details["claimgraph_unknown_fields"] = unknown
+
+
+def _json(term: Term | None) -> dict[str, Any]:
+    if not isinstance(term, ox.Literal):
+        return {}
+    try:
+        value = loads(term.value.encode())
+    except JsonSyntaxError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _number(printed: str) -> JsonNumber | None:
+    """The printed value as a JSON number, where it is written as one."""
+    try:
+        value = loads(printed.encode())
+    except JsonSyntaxError:
+        return None
+    return value if isinstance(value, JsonNumber) else None
+
+
+def _earliest_review(f: Facts, record: ox.NamedNode) -> str:
+    times = sorted(f.text(r, PROV.endedAtTime) for r in f.subjects(KG.reviewOf, record))
+    return times[0] if times else ""
+
+
+def _unix(moment: str) -> str:
+    """An ``xsd:dateTime`` in UTC as Unix seconds ("0" when there is none)."""
+    if not moment:
+        return "0"
+    parsed = datetime.fromisoformat(moment.replace("Z", "+00:00"))
+    return str(calendar.timegm(parsed.utctimetuple()))
