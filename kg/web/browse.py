@@ -100,7 +100,8 @@ def _int_arg(name: str, default: int, low: int, high: int) -> int:
 FACET_TITLES = {
     "metric": "Metric", "model": "Model", "evidence_kind": "Evidence kind",
     "review_status": "Review status", "source": "Source", "method": "Review method",
-    "verification": "Source verification",
+    "verification": "Source verification", "benchmark": "Benchmark",
+    "evaluator": "Evaluator relationship", "developer": "Model developer",
 }
 
 

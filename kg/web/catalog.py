@@ -29,6 +29,9 @@ FACETS: dict[str, tuple[str, str]] = {
     "evidence_kind": ("evidence_kind", "evidence_kind_label"),
     "review_status": ("status", "status_label"),
     "source": ("source", "source_title"),
+    "benchmark": ("benchmark", "benchmark_label"),
+    "evaluator": ("evaluator", "evaluator_label"),
+    "developer": ("developer", "developer"),
     "method": ("methods", "method_labels"),
     "verification": ("verification", "verification_label"),
 }
@@ -52,8 +55,8 @@ FACET_CACHE = 256
 BITS_PER_TALLIED_ROW = 20_000
 #: The columns of the JSON and CSV listings.
 LISTING_FIELDS = ("record", "id", "title", "metric", "model", "printed_value", "unit",
-                  "evidence_kind", "review_status", "source", "source_title", "methods",
-                  "verification")
+                  "evidence_kind", "review_status", "source", "source_title", "benchmark",
+                  "evaluator_relationship", "developer", "methods", "verification")
 
 
 
@@ -77,6 +80,13 @@ class Row:
     status_label: str
     source: str
     source_title: str
+    #: An imported result's benchmark, the evaluators' relationship to the model's
+    #: developers, and the developer, as its upstream file says ("" for other records).
+    benchmark: str = ""
+    benchmark_label: str = ""
+    evaluator: str = ""
+    evaluator_label: str = ""
+    developer: str = ""
     methods: list[str] = field(default_factory=list)
     method_labels: dict[str, str] = field(default_factory=dict)
     #: The worst check outcome of its latest review with checks: failed, not-checked or
@@ -92,6 +102,8 @@ class Row:
             "model": self.model, "printed_value": self.printed, "unit": self.unit,
             "evidence_kind": self.evidence_kind_label, "review_status": self.status_label,
             "source": self.source, "source_title": self.source_title,
+            "benchmark": self.benchmark, "evaluator_relationship": self.evaluator_label,
+            "developer": self.developer,
             "methods": sorted(self.method_labels.get(m, m) for m in self.methods),
             "verification": self.verification_label,
         }
@@ -173,7 +185,13 @@ class Catalog:
                 source=source, source_title=fields.get(source, {}).get("title", [""])[0],
                 methods=got.get("method", []),
                 method_labels={m: label(m) or m for m in got.get("method", [])},
+                benchmark=first("benchmark"), evaluator=first("evaluator"),
+                evaluator_label=label(first("evaluator")), developer=first("developer"),
             )
+            if row.benchmark:  # what the record says it measures: its own words, no lookup
+                name, dataset = row.metric_label, row.dataset
+                row.benchmark_label = name if not dataset or dataset == name else (
+                    f"{name} ({dataset})")
             row.text = " ".join(getattr(row, name) for name in SEARCHED).casefold()
             rows.append(row)
         _add_verification({row.record: row for row in rows}, store)
