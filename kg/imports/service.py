@@ -135,8 +135,8 @@ def import_files(registry: Registry, fmt: str, sources: list[Path], *, origin: s
         if problem is None:
             good[path] = item
         else:
-            where = f"{problem.field}: " if problem.field else ""
-            report.skipped.append((path, where + problem.message))
+            at = f"{problem.field}: " if problem.field else ""
+            report.skipped.append((path, at + problem.message))
 
     kept_dir = data / UPSTREAM / name
     record_path = data / IMPORTS / f"{name}.yaml"
@@ -189,13 +189,12 @@ def import_files(registry: Registry, fmt: str, sources: list[Path], *, origin: s
         agent = data / "agents" / f"{IMPORTER}.yaml"
         if not agent.exists():
             journal.write(f"agents/{IMPORTER}.yaml", _yaml(agent_document()))
-        sources = []
         for ident, source in sorted(contents.sources.items()):
-            sources.append(data / "sources" / f"{ident}.yaml")
-            if not sources[-1].exists():  # a curator's own file is never written over
+            if not (data / "sources" / f"{ident}.yaml").exists():  # never a curator's file
                 journal.write(f"sources/{ident}.yaml", _yaml(source_document(source)))
-        targets = [p for p in (kept_dir, record_path, agent, *sources) if p.exists()]
-        report.load = load_paths(registry.store, targets, registry.base, progress=progress)
+        # The whole data directory: an id the import would take from another file is
+        # refused (a load of some paths would take it over, as a move does).
+        report.load = load_paths(registry.store, [data], registry.base, progress=progress)
     except BaseException:
         journal.undo()
         raise

@@ -55,7 +55,10 @@ def check(raw: bytes) -> Checked:
     problems = _mapped_fields(doc, version)
     reported = [where for where, _ in problems]
     for where, message in schema.violations(json.loads(raw), lenient=newer):
-        if not any(where == r or where.startswith(r + "/") for r in reported):
+        # What the schema says of a place reported already, or of the object holding it
+        # ("must contain ['score']"), is said better above.
+        if not any(where == r or where.startswith(r + "/") or r.startswith(where + "/")
+                   for r in reported):
             problems.append((where, message))
     unknown = schema.unknown_fields(doc) if newer else []
     return Checked(doc, sorted(problems), unknown, newer)
