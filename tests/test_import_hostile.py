@@ -170,3 +170,18 @@ def test_folders_named_like_files_and_newer_schema_versions(
     kept = data / "upstream" / "newer" / "data" / "rb" / "ai2" / "model-v0.json" / "file.json"
     assert kept.read_bytes() == newer
     assert "pointer: /eval_library" in (data / "imports" / "newer.yaml").read_text()
+
+
+def test_a_kept_file_edited_after_import_is_refused_by_load(
+        loaded, tmp_path: Path, runner: CliRunner) -> None:
+    """The import record pins each kept file's SHA-256: edited bytes are no longer the
+    evidence the records were made from."""
+    data, store = copy_of(loaded, tmp_path)
+    before = dump(store)
+    kept = data / "upstream" / "every-eval-ever" / PATH
+    kept.write_bytes(edited(_set(*SCORE, 0.5)))
+    result = run(runner, store, data, "load")
+    assert result.exit_code == 1
+    [line] = [line for line in result.output.splitlines() if PATH in line]
+    assert "not the file the import kept" in line and "imports/every-eval-ever.yaml" in line
+    assert dump(store) == before

@@ -70,9 +70,13 @@ def _document(registry: Registry, group: _Group) -> dict:
 
 
 def _groups(registry: Registry, evaluation: ox.NamedNode | None) -> list[_Group]:
-    bindings = {"evaluation": evaluation} if evaluation is not None else None
+    if evaluation is not None:
+        rows = registry.store.query(internal_query("evaluation-records").text,
+                                    {"evaluation": evaluation})
+    else:
+        rows = registry.store.query(internal_query("records-by-evaluation").text)
     found: dict[str, _Group] = {}
-    for row in registry.store.query(internal_query("evaluation-records").text, bindings):
+    for row in rows:
         record, owner = row["record"], row["evaluation"]
         key = (owner or record).value
         group = found.get(key)

@@ -108,6 +108,9 @@ def import_document(name: str, fmt: str, origin: Origin, archive: tuple[str, str
     doc["files"] = str(len(contents.files))
     doc["results"] = str(contents.results)
     doc["manifest_sha256"] = hashlib.sha256(contents.manifest().encode()).hexdigest()
+    # Each kept file's SHA-256, as sha256sum writes it: a kept file that is not these bytes
+    # is refused when it is loaded (it is no longer the evidence its records were made from).
+    doc["kept"] = contents.manifest().splitlines()
     if contents.unknown:
         doc["unknown_fields"] = [{"pointer": p, "files": str(n)}
                                  for p, n in sorted(contents.unknown.items())]

@@ -193,7 +193,7 @@ def _read_kept(path: Path, name: str, raw: bytes, fail) -> DataFile:
         kept = read_kept(path, raw)
     except NotKept as exc:
         raise fail(str(exc)) from None
-    if not kept.checked.ok:
+    if not kept.ok:
         raise InvalidDataError(kept.problems(name))
     return DataFile(path=path, name=name, kind="upstream", content=kept.checked.doc,
                     upstream=kept)

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..errors import NotFoundError, UsageError
+from ..kinds import UPSTREAM_DIRECTORIES
 from ..model.upstream.sources import read_sources
 from ..registry import Registry
 from ..store.load import LoadReport, load_paths
@@ -73,7 +74,11 @@ def verify_json(registry: Registry, data: Path, *, record: str | None = None,
     step = progress or (lambda label, minimum: None)
     if not data.is_dir():
         raise UsageError(f"{data}: no such data directory")
-    batch = JsonBatch(load_paths(registry.store, [data], registry.base, step("loading", 50)))
+    # The data is loaded first (the checks read the records as the store holds them), but
+    # not the kept files: they are what is checked, against the records made from them.
+    folders = [p for p in sorted(data.iterdir()) if p.is_dir() and not p.name.startswith(".")
+               and p.name not in UPSTREAM_DIRECTORIES]
+    batch = JsonBatch(load_paths(registry.store, folders, registry.base, step("loading", 50)))
     if on_loaded:
         on_loaded(batch.loaded)
     jobs: list[tuple[str, bytes, list[JsonTarget]]] = []
@@ -109,6 +114,6 @@ def verify_json(registry: Registry, data: Path, *, record: str | None = None,
     paths = write_reviews(registry, data, agent, [
         (ident := review_id(outcome.evaluation, started),
          json_review_document(outcome, ident, agent, started, ended))
-        for outcome, started, ended in checked])
+        for outcome, started, ended in checked], load=folders)
     batch.done = [(outcome, path) for (outcome, _, _), path in zip(checked, paths, strict=True)]
     return batch

@@ -123,9 +123,10 @@ def verify(registry: Registry, data: Path, jobs: list[Job], agent: str = VERIFIE
 
 
 def write_reviews(registry: Registry, data: Path, agent: str,
-                  documents: list[tuple[str, dict]]) -> list[Path]:
+                  documents: list[tuple[str, dict]], load: list[Path] | None = None) -> list[Path]:
     """Write each (id, review document) to ``data/reviews/`` (and the default verifier's
-    agent file where it is missing), then load the data directory.
+    agent file where it is missing), then load the data directory (or the folders of it in
+    ``load``).
 
     :raises InvalidDataError: when a review does not validate (the files written are
         removed again and the store is unchanged).
@@ -141,7 +142,7 @@ def write_reviews(registry: Registry, data: Path, agent: str,
             path = write_new(data / data_directory("review") / f"{ident}.yaml", document)
             written.append(path)
             reviews.append(path)
-        load_paths(registry.store, [data], registry.base)
+        load_paths(registry.store, load or [data], registry.base)
     except (InvalidDataError, OSError) as exc:
         for path in written:
             path.unlink(missing_ok=True)

@@ -9,6 +9,8 @@ graphs, where a statement made in every file would be found once per file).
 
 from __future__ import annotations
 
+import hashlib
+
 from rdflib import Literal, URIRef
 
 from ...kinds import minted_iri
@@ -44,7 +46,13 @@ def map_import(node: Node) -> None:
     node.literal("ended_at", PROV.endedAtTime, XSD.dateTime)
     node.literal("files", KG.fileCount, XSD.nonNegativeInteger)
     node.literal("results", KG.resultCount, XSD.nonNegativeInteger)
-    node.literal("manifest_sha256", KG.manifestSha256)
+    digest = node.literal("manifest_sha256", KG.manifestSha256)
+    kept = node.scalars("kept")
+    if kept and digest is not None:  # the list that the one hash pins must be that list
+        lines = "".join(line + "\n" for _, line in kept)
+        if hashlib.sha256(lines.encode()).hexdigest() != digest:
+            node.ctx.problem("kept", "the kept files' list does not agree with manifest_sha256 "
+                                     "(kg import writes both; run it again)")
     node.children("unknown_fields", KG.unknownField, _unknown_field)
     node.children("skipped", KG.skippedFile, _skipped)
     node.children("software", KG.softwarePackage, build_package)

@@ -47,14 +47,28 @@ class KeptFile:
     sha256: str
     size: int
     checked: every_eval_ever.Checked
+    #: The SHA-256 its import record pins for it ("" where the record pins none).
+    pinned: str = ""
 
     def problems(self, name: str) -> list[Problem]:
         """The file's problems as the file ``name``'s, each labelled with the record (or
         evaluation) it belongs to."""
         doc, label = self.checked.doc, LABELS[self.format]
-        return [Problem(name, label(self.import_name, self.upstream_path, doc, where)
-                        if doc is not None else "", where, message)
-                for where, message in self.checked.problems]
+        problems = [Problem(name, label(self.import_name, self.upstream_path, doc, where)
+                            if doc is not None else "", where, message)
+                    for where, message in self.checked.problems]
+        if self.pinned != self.sha256:
+            problems.append(Problem(name, "", "", (
+                f"not the file the import kept: its SHA-256 is {self.sha256}, the import "
+                f"record {IMPORTS}/{self.import_name}.yaml pins {self.pinned}" if self.pinned
+                else f"the import record {IMPORTS}/{self.import_name}.yaml does not list this "
+                     "file") + " (run kg import again, or put the kept file back)"))
+        return problems
+
+    @property
+    def ok(self) -> bool:
+        """Valid, and the very bytes its import kept."""
+        return self.checked.ok and self.pinned == self.sha256
 
 
 class NotKept(ValueError):
@@ -77,8 +91,9 @@ def locate(path: Path) -> tuple[Path, str, str]:
                   "<data>/upstream/<import>/, beside <data>/imports/<import>.yaml)")
 
 
-def import_format(data: Path, name: str) -> str:
-    """The format of the import ``name`` of the data directory ``data``.
+def import_record(data: Path, name: str) -> tuple[str, dict[str, str] | None]:
+    """The format of the import ``name`` of the data directory ``data``, and the SHA-256 it
+    pins for each kept file (None for a record that pins none).
 
     :raises NotKept: when the import has no record, or the record names no known format.
     """
@@ -88,20 +103,30 @@ def import_format(data: Path, name: str) -> str:
     except OSError:
         raise NotKept(f"no import record {IMPORTS}/{name}.yaml for the files kept under "
                       f"{UPSTREAM}/{name}/ (kg import writes both)") from None
-    fmt = _format_of(str(record), stat.st_mtime_ns, stat.st_size)
+    fmt, pins = _read_record(str(record), stat.st_mtime_ns, stat.st_size)
     if fmt not in FORMATS:
         raise NotKept(f"the import record {IMPORTS}/{name}.yaml names no known format "
                       f"({fmt!r}; known: {', '.join(FORMATS)})")
-    return fmt
+    return fmt, pins
 
 
-@lru_cache(maxsize=64)
-def _format_of(record: str, _mtime_ns: int, _size: int) -> Any:
+@lru_cache(maxsize=8)
+def _read_record(record: str, _mtime_ns: int, _size: int) -> tuple[Any, dict[str, str] | None]:
+    """An import record's format and pins, read once per version of the file."""
     try:
         content = parse_yaml(Path(record).read_text(encoding="utf-8"))
     except Exception:  # the record's own problems are reported when it is read as data
-        return None
-    return content.get("format") if isinstance(content, dict) else None
+        return None, None
+    if not isinstance(content, dict):
+        return None, None
+    kept = content.get("kept")
+    pins = None
+    if isinstance(kept, list):
+        pins = {}
+        for line in kept:
+            sha, _, path = line.partition("  ") if isinstance(line, str) else ("", "", "")
+            pins[path] = sha
+    return content.get("format"), pins
 
 
 def read_kept(path: Path, raw: bytes) -> KeptFile:
@@ -110,6 +135,8 @@ def read_kept(path: Path, raw: bytes) -> KeptFile:
     :raises NotKept: when it is not a kept file of a known import.
     """
     data, name, upstream_path = locate(path)
-    fmt = import_format(data, name)
-    return KeptFile(name, fmt, upstream_path, f"{UPSTREAM}/{name}/{upstream_path}",
-                    hashlib.sha256(raw).hexdigest(), len(raw), CHECKS[fmt](raw))
+    fmt, pins = import_record(data, name)
+    sha = hashlib.sha256(raw).hexdigest()
+    pinned = sha if pins is None else pins.get(upstream_path, "")
+    return KeptFile(name, fmt, upstream_path, f"{UPSTREAM}/{name}/{upstream_path}", sha,
+                    len(raw), CHECKS[fmt](raw), pinned)

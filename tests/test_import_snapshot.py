@@ -1,0 +1,169 @@
+"""The whole Every Eval Ever snapshot (35,043 results), imported once per test session.
+
+The snapshot is found through the variable KG_TEST_EEE_SNAPSHOT, which defaults to
+../shared/datasets/every-eval-ever/every-eval-ever-d9be34d6.tar.gz beside the checkout;
+where it is absent (a user's clone), these tests are skipped with that reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tarfile
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+from eee_helpers import ORIGIN, PREFIXES, ROOT, query, run
+
+from kg.model.upstream.every_eval_ever.identity import file_id, result_ids
+
+SNAPSHOT = Path(os.environ.get(
+    "KG_TEST_EEE_SNAPSHOT",
+    ROOT.parent / "shared" / "datasets" / "every-eval-ever" / "every-eval-ever-d9be34d6.tar.gz"))
+pytestmark = [
+    pytest.mark.skipif(not SNAPSHOT.is_file(), reason=f"the Every Eval Ever snapshot is not at "
+                       f"{SNAPSHOT} (set KG_TEST_EEE_SNAPSHOT)"),
+    pytest.mark.slow,
+]
+
+
+@pytest.fixture(scope="session")
+def snapshot_files() -> dict[str, bytes]:
+    """The snapshot's result files by path, and its schema."""
+    with tarfile.open(SNAPSHOT, "r:gz") as tar:
+        return {m.name: tar.extractfile(m).read()  # type: ignore[union-attr]
+                for m in tar.getmembers() if m.isfile() and m.name.endswith(".json")}
+
+
+@pytest.fixture(scope="session")
+def imported(tmp_path_factory) -> tuple[Path, Path, str]:
+    """The snapshot imported into a data directory of its own: (data, store, summary)."""
+    root = tmp_path_factory.mktemp("snapshot")
+    data, store = root / "data", root / "store"
+    shutil.copytree(ROOT / "data" / "agents", data / "agents")
+    (data / "imports").mkdir()
+    result = run(CliRunner(), store, data, "import", "every-eval-ever", str(SNAPSHOT),
+                 "--origin", ORIGIN)
+    assert result.exit_code == 0, result.output
+    return data, store, result.stdout
+
+
+def test_every_numeric_result_is_exactly_one_record(imported, snapshot_files) -> None:
+    _, store, summary = imported
+    expected = set()
+    for path, raw in snapshot_files.items():
+        if not path.startswith("data/"):
+            continue
+        doc = json.loads(raw)
+        names = [r["evaluation_name"] for r in doc["evaluation_results"]]
+        assert all(isinstance(r["score_details"]["score"], (int, float))
+                   for r in doc["evaluation_results"])
+        expected.update(result_ids(file_id("every-eval-ever", path), names))
+    assert len(expected) == 35_043  # ids unique over the whole snapshot
+    assert re.search(r"results\s+35,043", summary) and re.search(r"files\s+5,267", summary)
+    rows = query(store, PREFIXES + """
+        SELECT ?id WHERE { ?r a kg:Claim ; kg:importedBy ?i ; dcterms:identifier ?id }""")
+    assert {row["id"] for row in rows} == expected and len(rows) == len(expected)
+
+
+def test_a_sample_answers_every_field(imported, snapshot_files) -> None:
+    _, store, _ = imported
+    paths = sorted(p for p in snapshot_files if p.startswith("data/"))[::500]
+    for path in paths:
+        doc = json.loads(snapshot_files[path])
+        evaluation = file_id("every-eval-ever", path)
+        ident = result_ids(evaluation, [r["evaluation_name"] for r in doc["evaluation_results"]])[0]
+        [row] = query(store, PREFIXES + f"""
+            SELECT ?printed ?metric ?model ?bench ?source ?sha ?pointer WHERE {{
+              ?r dcterms:identifier "{ident}" ; kg:reportedValue/kg:printedValue ?printed ;
+                 kg:metricLabel ?metric ; kg:evaluatedModel/dcterms:identifier ?model ;
+                 kg:benchmark/rdfs:label ?bench ; prov:wasQuotedFrom/dcterms:title ?source ;
+                 kg:locator ?l . ?l oa:hasSelector/rdf:value ?pointer ;
+                 oa:hasSource/spdx:checksum/spdx:checksumValue ?sha }}""")
+        first = doc["evaluation_results"][0]
+        assert float(row["printed"]) == first["score_details"]["score"]
+        assert row["metric"] == first["evaluation_name"]
+        assert row["model"] == doc["model_info"]["id"].strip().casefold()
+        assert first["evaluation_name"] in row["bench"]
+        assert row["source"] == (doc["source_metadata"].get("source_name")
+                                 or doc["source_metadata"]["source_organization_name"])
+        assert row["pointer"] == "/evaluation_results/0/score_details/score"
+        assert len(row["sha"]) == 64
+
+
+def test_ids_are_stable_across_imports(imported, snapshot_files, tmp_path: Path) -> None:
+    """The same files imported again, elsewhere and alone, get the same ids."""
+    _, store, _ = imported
+    paths = sorted(p for p in snapshot_files if p.startswith("data/"))[::700]
+    origin = tmp_path / "origin"
+    for path in paths:
+        (origin / path).parent.mkdir(parents=True, exist_ok=True)
+        (origin / path).write_bytes(snapshot_files[path])
+    other, other_store = tmp_path / "data", tmp_path / "store"
+    shutil.copytree(ROOT / "data" / "agents", other / "agents")
+    result = run(CliRunner(), other_store, other, "import", "every-eval-ever", str(origin),
+                 "--origin", ORIGIN, "--licence", "MIT")
+    assert result.exit_code == 0, result.output
+    sparql = PREFIXES + "SELECT ?id WHERE { ?r a kg:Claim ; dcterms:identifier ?id }"
+    again = {row["id"] for row in query(other_store, sparql)}
+    everything = {row["id"] for row in query(store, sparql)}
+    assert again and again <= everything
+
+
+def test_importing_the_same_snapshot_again_changes_nothing(imported) -> None:
+    data, store, _ = imported
+    record = (data / "imports" / "every-eval-ever.yaml").read_bytes()
+    result = run(CliRunner(), store, data, "import", "every-eval-ever", str(SNAPSHOT),
+                 "--origin", ORIGIN)
+    assert result.exit_code == 0, result.output
+    assert re.search(r"records written\s+0\b", result.stdout)
+    assert re.search(r"records unchanged\s+35,043", result.stdout)
+    assert (data / "imports" / "every-eval-ever.yaml").read_bytes() == record
+
+
+def test_the_round_trip_gives_the_originals_back(imported, snapshot_files,
+                                                 tmp_path: Path) -> None:
+    data, store, _ = imported
+    out = tmp_path / "eee"
+    result = run(CliRunner(), store, data, "export", "--all", "--format", "every-eval-ever",
+                 "-o", str(out))
+    assert result.exit_code == 0, result.output
+    validator = jsonschema.Draft7Validator(json.loads(snapshot_files["eval.schema.json"]))
+    written = sorted(out.rglob("*.json"))
+    assert len(written) == 5_267
+    for path in written:
+        doc = json.loads(path.read_bytes())
+        assert not list(validator.iter_errors(doc)), path
+        original = json.loads(snapshot_files[path.relative_to(out).as_posix()])
+        assert doc == original, path
+
+
+def test_verify_passes_on_every_file_and_fails_on_an_edited_one(imported, snapshot_files,
+                                                                 tmp_path: Path) -> None:
+    data, store, _ = imported
+    kept = data / "upstream" / "every-eval-ever"
+    result = run(CliRunner(), store, data, "verify", "--all", "--upstream-dir", str(kept))
+    assert result.exit_code == 0, result.output
+    assert "verified 5267 file(s) of 35043 record(s): 5267 passed every check" in result.output
+    # A copy of one file, its first score edited after import, checked against its records.
+    path = sorted(p for p in snapshot_files if p.startswith("data/hfopenllm"))[0]
+    doc = json.loads(snapshot_files[path])
+    old = doc["evaluation_results"][0]["score_details"]["score"]
+    doc["evaluation_results"][0]["score_details"]["score"] = 0.12345
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(doc))
+    ident = result_ids(file_id("every-eval-ever", path),
+                       [r["evaluation_name"] for r in doc["evaluation_results"]])[0]
+    checked = run(CliRunner(), store, data, "verify", ident, "--json", str(edited))
+    assert checked.exit_code == 1
+    lines = checked.stdout.splitlines()
+    assert lines[0].startswith("hash-check") and "FAILED" in lines[0]
+    [value] = [line for line in lines if line.startswith("json-value-check") and ident in line]
+    assert "FAILED" in value
+    review = sorted((data / "reviews").glob("eee-hfopenllm*verify*.yaml"))[-1].read_text()
+    assert f"expected: '{old}'" in review or f"expected: {old}" in review
+    assert "found: '0.12345'" in review or "found: 0.12345" in review
