@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -55,6 +56,10 @@ def nquads(triples: Iterable[tuple[Node, Node, Node]], graph: str | None) -> tup
     return "".join(lines).encode(), len(lines)
 
 
+#: What pyoxigraph writes a string literal's characters as they are: none it escapes.
+_AS_WRITTEN = re.compile(r'[^\x00-\x1f"\\\x7f-\x9f]*')
+
+
 def _line_form(term: Node) -> str:
     if isinstance(term, URIRef):
         form = _LINE_FORM.get(term)
@@ -63,6 +68,13 @@ def _line_form(term: Node) -> str:
             if len(_LINE_FORM) < 50_000:
                 _LINE_FORM[term] = form
         return form
+    if type(term) is Literal and term.language is None:
+        text = str(term)
+        if _AS_WRITTEN.fullmatch(text):  # no escapes: the form pyoxigraph writes, unbuilt
+            datatype = term.datatype
+            if datatype is None or datatype == XSD_STRING:
+                return f'"{text}"'
+            return f'"{text}"^^<{datatype}>'
     return str(to_ox(term))
 
 

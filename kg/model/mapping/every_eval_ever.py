@@ -55,6 +55,24 @@ MODEL_DETAILS = {"precision": KG.precision, "architecture": KG.architecture,
                  "model_type": KG.modelType}
 
 
+#: Literals made before, by (text, datatype): most values recur from file to file (metric
+#: names, descriptions, data sets, bounds), and an rdflib Literal is slow to make (a fifth
+#: of this mapping's time). Cleared when full.
+_LITERALS: dict[tuple[object, URIRef | None], Literal] = {}
+_MOST_LITERALS = 200_000
+
+
+def literal(text: str | int | bool, datatype: URIRef | None = None) -> Literal:
+    """The literal of ``text`` (with ``datatype``), its lexical form as given."""
+    key = (text, datatype)
+    found = _LITERALS.get(key)
+    if found is None:
+        if len(_LITERALS) >= _MOST_LITERALS:
+            _LITERALS.clear()
+        found = _LITERALS[key] = Literal(text, datatype=datatype, normalize=False)
+    return found
+
+
 class _Builder:
     """Triples with the JSON Pointer each came from, for messages in terms of the file."""
 
@@ -83,18 +101,17 @@ class _Builder:
     def text(self, s: URIRef, p: URIRef, value: Any, where: str) -> None:
         """A string the file gives (nothing when it gives none, or something else)."""
         if isinstance(value, str):
-            self.add(s, p, Literal(value), where, value)
+            self.add(s, p, literal(value), where, value)
 
     def number(self, s: URIRef, p: URIRef, value: Any, where: str) -> None:
         """A number the file gives, as an exact ``xsd:decimal``."""
         if isinstance(value, JsonNumber):
-            self.add(s, p, Literal(value.decimal_lexeme(), datatype=XSD.decimal,
-                                   normalize=False), where, value.lexeme)
+            self.add(s, p, literal(value.decimal_lexeme(), XSD.decimal), where, value.lexeme)
 
     def link(self, s: URIRef, p: URIRef, value: Any, where: str) -> None:
         """A web address as an IRI; a literal when it is none (the shapes say so)."""
         if isinstance(value, str):
-            self.add(s, p, URIRef(value) if is_web_url(value) else Literal(value), where, value)
+            self.add(s, p, URIRef(value) if is_web_url(value) else literal(value), where, value)
 
 
 def map_every_eval_ever(kept: KeptFile, base: str) -> tuple[
@@ -107,7 +124,7 @@ def map_every_eval_ever(kept: KeptFile, base: str) -> tuple[
     imported = URIRef(minted_iri(base, "import", kept.import_name))
     out.label = f"evaluation {evaluation_id}"
     out.node(evaluation, "", PROV.Entity, KG.Evaluation)
-    out.add(evaluation, DCTERMS.identifier, Literal(evaluation_id))
+    out.add(evaluation, DCTERMS.identifier, literal(evaluation_id))
     out.add(evaluation, KG.importedBy, imported)
 
     metadata = doc.get("source_metadata") or {}
@@ -116,7 +133,7 @@ def map_every_eval_ever(kept: KeptFile, base: str) -> tuple[
     model = _model(out, evaluation, model_info, base)
     source_name = metadata.get("source_name") or metadata.get("source_organization_name")
     model_id = model_info.get("id", "")
-    out.add(evaluation, DCTERMS.title, Literal(f"{source_name} evaluation of {model_id}"))
+    out.add(evaluation, DCTERMS.title, literal(f"{source_name} evaluation of {model_id}"))
     # The source's name and organization stay in the evaluation's remainder as the file
     # writes them; the source's own file (kind: source) states its title and publisher.
     out.add(evaluation, DCTERMS.source, source)
@@ -203,11 +220,11 @@ def _artifact(out: _Builder, kept: KeptFile, source: URIRef, imported: URIRef) -
     out.add(artifact, PROV.specializationOf, source)
     out.add(artifact, SPDX.checksum, checksum)
     out.add(checksum, SPDX.algorithm, SPDX.checksumAlgorithm_sha256)
-    out.add(checksum, SPDX.checksumValue, Literal(kept.sha256))
-    out.add(artifact, DCAT.mediaType, Literal("application/json"))
-    out.add(artifact, DCAT.byteSize, Literal(str(kept.size), datatype=XSD.nonNegativeInteger))
-    out.add(artifact, KG.keptFile, Literal(kept.kept_path))
-    out.add(artifact, KG.upstreamPath, Literal(kept.upstream_path))
+    out.add(checksum, SPDX.checksumValue, literal(kept.sha256))
+    out.add(artifact, DCAT.mediaType, literal("application/json"))
+    out.add(artifact, DCAT.byteSize, literal(str(kept.size), XSD.nonNegativeInteger))
+    out.add(artifact, KG.keptFile, literal(kept.kept_path))
+    out.add(artifact, KG.upstreamPath, literal(kept.upstream_path))
     out.add(artifact, PROV.wasGeneratedBy, imported)
     return artifact
 
@@ -245,7 +262,7 @@ def _record(out: _Builder, record: URIRef, ident: str, result: dict[str, Any], a
             bench: URIRef, c: _RecordContext) -> None:
     out.node(record, at, PROV.Entity, KG.Claim)
     name = result.get("evaluation_name", "")
-    out.add(record, DCTERMS.identifier, Literal(ident))
+    out.add(record, DCTERMS.identifier, literal(ident))
     out.add(record, DCTERMS.title, Literal(f"{name} of {c.model_id} ({c.source_name})"))
     out.add(record, PROV.wasQuotedFrom, c.source)
     out.add(record, KG.evaluation, c.evaluation)
@@ -257,12 +274,12 @@ def _record(out: _Builder, record: URIRef, ident: str, result: dict[str, Any], a
     score = result["score_details"]["score"]
     value = out.node(URIRef(f"{record}#value"), score_at, QUDT.QuantityValue, KG.ReportedValue)
     out.add(record, KG.reportedValue, value)
-    out.add(value, KG.printedValue, Literal(score.lexeme), score_at, score.lexeme)
-    out.add(value, QUDT.numericValue, Literal(score.decimal_lexeme(), datatype=XSD.decimal,
-                                              normalize=False), score_at, score.lexeme)
+    out.add(value, KG.printedValue, literal(score.lexeme), score_at, score.lexeme)
+    out.add(value, QUDT.numericValue, literal(score.decimal_lexeme(), XSD.decimal), score_at,
+            score.lexeme)
     out.add(value, QUDT.unit, UNIT.UNITLESS)
 
-    out.add(record, KG.metric, Literal(ids.slug(name, 80)))
+    out.add(record, KG.metric, literal(ids.slug(name, 80)))
     out.text(record, KG.metricLabel, name, f"{at}/evaluation_name")
     metric = result.get("metric_config") or {}
     mat = f"{at}/metric_config"
@@ -278,10 +295,10 @@ def _record(out: _Builder, record: URIRef, ident: str, result: dict[str, Any], a
     configuration = out.node(URIRef(f"{record}#configuration"), "/model_info",
                              KG.TestedConfiguration)
     out.add(record, KG.testedConfiguration, configuration)
-    out.add(configuration, KG.model, Literal(c.model_id))
+    out.add(configuration, KG.model, literal(c.model_id))
     precision = (c.model_info.get("additional_details") or {}).get("precision")
     if isinstance(precision, str):
-        out.add(configuration, KG.configuration, Literal(f"precision {precision}"))
+        out.add(configuration, KG.configuration, literal(f"precision {precision}"))
     _dataset(out, record, result.get("source_data") or {}, f"{at}/source_data")
 
     kind = EVIDENCE_KIND.get(c.relationship, "unstated-relationship")
@@ -302,7 +319,7 @@ def _dataset(out: _Builder, record: URIRef, data: dict[str, Any], at: str) -> No
     out.text(dataset, KG.hfSplit, data.get("hf_split"), f"{at}/hf_split")
     samples = data.get("samples_number")
     if isinstance(samples, JsonNumber) and samples.is_integral:
-        out.add(dataset, KG.samplesNumber, Literal(samples.lexeme, datatype=XSD.integer),
+        out.add(dataset, KG.samplesNumber, literal(samples.lexeme, XSD.integer),
                 f"{at}/samples_number", samples.lexeme)
     urls = data.get("url")
     if isinstance(urls, list) and all(isinstance(u, str) for u in urls):
@@ -314,11 +331,11 @@ def _dataset(out: _Builder, record: URIRef, data: dict[str, Any], at: str) -> No
 def _locator(out: _Builder, locator: URIRef, where: str, c: _RecordContext) -> URIRef:
     """A JSON Pointer into the kept file, as a Web Annotation specific resource."""
     out.node(locator, where, KG.Locator, OA.SpecificResource)
-    out.add(locator, RDFS.label, Literal(f"{where} in {c.upstream_path}"))
+    out.add(locator, RDFS.label, literal(f"{where} in {c.upstream_path}"))
     selector = out.node(URIRef(f"{locator}-selector"), where, OA.FragmentSelector)
     out.add(locator, OA.hasSelector, selector)
     out.add(selector, DCTERMS.conformsTo, JSON_POINTER)
-    out.add(selector, RDF.value, Literal(where))
+    out.add(selector, RDF.value, literal(where))
     out.add(locator, OA.hasSource, c.artifact)
     return locator
 
@@ -327,13 +344,13 @@ def _row(out: _Builder, record: URIRef, position: int, prop: str, statement: str
          locator: URIRef, c: _RecordContext) -> None:
     row = out.node(URIRef(f"{record}#evidence-{position}"), "", KG.EvidenceRow)
     out.add(record, KG.evidenceRow, row)
-    out.add(row, KG.position, Literal(position))
+    out.add(row, KG.position, literal(position))
     out.add(row, KG.statementProperty, KGV[prop])
-    out.add(row, RDF.value, Literal(statement))
+    out.add(row, RDF.value, literal(statement))
     out.add(row, KG.citationType, KGV["individual-claim"])
     out.add(row, CITO.citesAsEvidence, c.source)
     out.add(row, KG.locator, locator)
-    out.add(row, KG.sharedLocator, Literal(False))
+    out.add(row, KG.sharedLocator, literal(False))
 
 
 def _remainder(out: _Builder, subject: URIRef, value: dict[str, Any], at: str,

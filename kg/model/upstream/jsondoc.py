@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from decimal import Decimal
+from json.encoder import encode_basestring  # the C encoder of one string, as json.dumps has
 from typing import Any
 
 #: The largest upstream file read (the largest of Every Eval Ever's snapshot is 110 kB).
@@ -66,8 +67,9 @@ class JsonSyntaxError(ValueError):
     """Bytes that are not one JSON document."""
 
 
-def loads(raw: bytes) -> Any:
-    """One JSON document, numbers as :class:`JsonNumber`.
+def loads(raw: bytes, odd: list[Any] | None = None) -> Any:
+    """One JSON document, numbers as :class:`JsonNumber`. ``odd``, where given, receives
+    each :class:`NonFinite` and :class:`DuplicateKeys` read (none: no need to look for them).
 
     :raises JsonSyntaxError: for bytes that are not UTF-8 JSON (a message with the line
         and column).
@@ -80,9 +82,21 @@ def loads(raw: bytes) -> Any:
         raise JsonSyntaxError(f"not UTF-8 (undecodable byte at offset {exc.start})") from None
     if not text.strip():
         raise JsonSyntaxError("the file is empty")
+    def constant(name: str) -> NonFinite:
+        value = NonFinite(name)
+        if odd is not None:
+            odd.append(value)
+        return value
+
+    def obj(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        value = _object(pairs)
+        if odd is not None and type(value) is DuplicateKeys:
+            odd.append(value)
+        return value
+
     try:
         return json.loads(text, parse_float=JsonNumber, parse_int=JsonNumber,
-                          parse_constant=NonFinite, object_pairs_hook=_object)
+                          parse_constant=constant, object_pairs_hook=obj)
     except json.JSONDecodeError as exc:
         where = "at the end" if exc.pos >= len(text) else (
             f"line {exc.lineno}, column {exc.colno}")
@@ -169,7 +183,7 @@ def _write(value: Any, out, indent: int | None, depth: int) -> None:
         for i, (key, item) in enumerate(items):
             out(("," if i else "") + inner)
             if isinstance(value, dict):
-                out(json.dumps(key, ensure_ascii=False) + (":" if indent is None else ": "))
+                out(encode_basestring(key) + (":" if indent is None else ": "))
             _write(item, out, indent, depth + 1)
         out(("" if indent is None else "\n" + " " * (indent * depth))
             + ("}" if isinstance(value, dict) else "]"))
@@ -177,8 +191,10 @@ def _write(value: Any, out, indent: int | None, depth: int) -> None:
         out("{}")
     elif isinstance(value, list):
         out("[]")
-    else:  # strings, booleans, null, and plain Python numbers of documents we build
-        out(json.dumps(value, ensure_ascii=False))
+    elif isinstance(value, str):
+        out(encode_basestring(value))
+    else:  # booleans, null, and plain Python numbers of documents we build
+        out(json.dumps(value))
 
 
 def plain(value: Any) -> Any:
