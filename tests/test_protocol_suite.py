@@ -266,6 +266,44 @@ def test_relative_iris_resolve_against_the_endpoint(protocol_endpoint: Endpoint)
         protocol_endpoint.url + "/s", protocol_endpoint.url + "/o")
 
 
+DATA1, DATA2 = (f"http://kasei.us/2009/09/sparql/data/data{i}.rdf" for i in (1, 2))
+GRAPHS = "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } } ORDER BY ?g"
+DEFAULT = "SELECT DISTINCT ?s WHERE { ?s ?p ?o } ORDER BY ?s"
+
+
+@pytest.mark.parametrize("query,dataset,found", [
+    # no dataset named anywhere: the default graph is the union
+    (f"ASK {{ <{DATA1}> a ?t }}", "", True),
+    # the request's dataset, exactly: named-graph-uri alone leaves the default graph empty,
+    # default-graph-uri alone leaves no named graphs
+    (DEFAULT, f"named-graph-uri={DATA1}", []),
+    (GRAPHS, f"named-graph-uri={DATA1}", [DATA1]),
+    (GRAPHS, f"default-graph-uri={DATA1}", []),
+    (DEFAULT, f"default-graph-uri={DATA1}&default-graph-uri={DATA2}", [DATA1, DATA2]),
+    # the query's own dataset when the request names none; the request's wins over it
+    (DEFAULT.replace("WHERE", f"FROM <{DATA2}> WHERE"), "", [DATA2]),
+    (GRAPHS.replace("WHERE", f"FROM NAMED <{DATA1}> WHERE"), "", [DATA1]),
+    (DEFAULT.replace("WHERE", f"FROM NAMED <{DATA1}> WHERE"), "", []),
+    (DEFAULT.replace("WHERE", f"FROM <{DATA2}> WHERE"), f"default-graph-uri={DATA1}", [DATA1]),
+], ids=["union", "named-only-default", "named-only-graphs", "default-only-graphs",
+        "two-defaults", "from", "from-named", "from-named-default", "request-over-from"])
+def test_the_dataset_a_query_reads(protocol_endpoint: Endpoint, query: str, dataset: str,
+                                   found) -> None:
+    """The same dataset on every backend (SPARQL 1.1 Protocol 2.1.4, Query 13.2)."""
+    path = MANIFEST_PATH + ("?" + dataset.replace(":", "%3A").replace("/", "%2F")
+                            if dataset else "")
+    answer = protocol_endpoint.send(ProtocolRequest(
+        "POST", path, (("Content-Type", "application/sparql-query"),
+                       ("Accept", "application/sparql-results+json")),
+        query.encode(), frozenset({2}), None, None))
+    assert answer.status == 200, str(answer)
+    doc = json.loads(answer.body)
+    if isinstance(found, bool):
+        assert doc["boolean"] is found
+    else:
+        assert [next(iter(row.values()))["value"] for row in doc["results"]["bindings"]] == found
+
+
 def _rows(doc: dict) -> list[str]:
     """SPARQL JSON rows, sorted, blank nodes as one label (each store mints its own)."""
     return sorted(json.dumps({var: {"type": "bnode"} if term["type"] == "bnode" else term
