@@ -121,7 +121,11 @@ class RemoteStore(GraphStore):
             # The protocol has no parameter for a base: a BASE before the query's own
             # prologue (a BASE of its own still wins), on its first line, so the store's
             # error positions keep their line numbers.
-            text = f"BASE {ox.NamedNode(base_iri)} {text}"
+            try:
+                text = f"BASE {ox.NamedNode(base_iri)} {text}"
+            except ValueError as exc:
+                raise QueryError(f"cannot resolve the query's IRIs against {base_iri}: {exc}") \
+                    from None
         default_graphs, named_graphs = list(default_graphs), list(named_graphs)
         # never the union parameter beside a dataset: it would override the query's FROM,
         # and a store refuses it beside the protocol's (Oxigraph: 400)
