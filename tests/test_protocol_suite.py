@@ -290,7 +290,7 @@ DEFAULT = "SELECT DISTINCT ?s WHERE { ?s ?p ?o } ORDER BY ?s"
 def test_the_dataset_a_query_reads(protocol_endpoint: Endpoint, query: str, dataset: str,
                                    found) -> None:
     """The same dataset on every backend (SPARQL 1.1 Protocol 2.1.4, Query 13.2)."""
-    path = MANIFEST_PATH + ("?" + urlencode([pair.split("=", 1) for pair in dataset.split("&")])
+    path = MANIFEST_PATH + ("?" + urlencode([tuple(p.split("=", 1)) for p in dataset.split("&")])
                             if dataset else "")
     answer = protocol_endpoint.send(ProtocolRequest(
         "POST", path, (("Content-Type", "application/sparql-query"),

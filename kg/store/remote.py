@@ -108,8 +108,9 @@ class RemoteStore(GraphStore):
     ) -> QueryResult:
         """Run a query on the server; ``default_graphs``/``named_graphs`` set the dataset
         as the protocol's ``default-graph-uri``/``named-graph-uri`` do (when either is
-        given, the dataset is exactly what they name; else the default graph is the union);
-        relative IRIs in the query resolve against ``base_iri``.
+        given, the dataset is exactly what they name; else the query's ``FROM``, else the
+        union: :func:`~kg.store.base.union_default`); relative IRIs in the query resolve
+        against ``base_iri``.
 
         :raises QueryError: when the server refuses the query (HTTP 400).
         :raises QueryTimeout: when no answer came within ``timeout`` seconds.

@@ -8,7 +8,6 @@ from typing import Any
 from flask import Blueprint, Response, render_template, request
 from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import RDF, RDFS, XSD
-from werkzeug.datastructures import MultiDict
 
 from ..errors import UsageError
 from ..rdf.formats import W3C_FORMATS, by_media_type, media_types
@@ -17,7 +16,7 @@ from ..rdf.negotiation import negotiate
 from ..rdf.sparqltext import tokens
 from ..store.queries import canned_queries, canned_query
 from .query_pool import QueryPool, QueryRequest, QueryRunner, open_query_runner
-from .request_rules import params
+from .request_rules import Params, params
 from .sparql_guard import check_query
 from .state import state
 
@@ -105,7 +104,7 @@ def endpoint() -> Response:
     return _page(html, HTML, headers)
 
 
-def _query_text(values: MultiDict[str, str], base: str
+def _query_text(values: Params, base: str
                 ) -> tuple[str | None, dict[str, tuple[str, ...]], str | None]:
     """The query of the request: ``query=`` (GET, form, or the body of a direct POST), or
     ``canned=NAME`` with that query's parameters."""
