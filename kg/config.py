@@ -57,8 +57,8 @@ class Settings:
         "A remote store's Graph Store Protocol endpoint, relative to its URL or absolute"))
     store_union: str = field(default="union-default-graph", metadata=_help(
         "The query parameter that makes a remote store's default graph the union of its named "
-        "graphs (name or name=value; none when it already is); left out when a /sparql "
-        "request names its own default graphs"))
+        "graphs (name or name=value; none when it already is); left out when a request or "
+        "the query names its own dataset (default-graph-uri, named-graph-uri, FROM)"))
     store_timeout: float = field(default=300.0, metadata=_help(
         "Seconds to wait for a remote store to answer one request"))
 

@@ -18,6 +18,9 @@ import pytest
 import requests
 from click.testing import CliRunner
 
+#: The W3C SPARQL 1.1 Protocol suite's tally per backend, printed at the end of a run.
+pytest_plugins = ["protocol_tally"]
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 BASE = "https://claimgraph.example/"
@@ -117,27 +120,65 @@ class Backend:
 
         return load_settings({"base": BASE, "store": str(self.store)}, environ={})
 
+    def environment(self) -> dict[str, str]:
+        """The settings a `kg` process needs to use this store (for `running_server`)."""
+        return {"KG_STORE": str(self.store)}
+
     def open(self, read_only: bool = False):
         from kg.store import open_store
 
         return open_store(self.settings(), read_only=read_only)
 
+    def add_graphs(self, graphs: dict[str, Path]) -> None:
+        """Test data that is no registry record (no data file, no manifest row, no SHACL):
+        each N-Triples file as the named graph its key names. Embedded: written straight
+        into a new store version; remote: by Graph Store Protocol PUT."""
+        import pyoxigraph as ox
 
-@pytest.fixture(params=["embedded", "remote"])
+        if isinstance(self.store, Path):
+            quads = {iri: [ox.Quad(t.subject, t.predicate, t.object, ox.NamedNode(iri))
+                           for t in ox.parse(path=str(path), format=ox.RdfFormat.N_TRIPLES)]
+                     for iri, path in graphs.items()}
+            with self.open() as store:
+                store.replace_graphs(quads)
+            return
+        settings = self.settings()
+        url = settings.store.rstrip("/") + "/" + settings.store_graphs
+        for iri, path in graphs.items():
+            requests.put(url, params={"graph": iri}, data=path.read_bytes(), timeout=30,
+                         headers={"Content-Type": "application/n-triples"}).raise_for_status()
+
+
+@contextlib.contextmanager
+def started_backend(name: str, root: Path) -> Iterator[Backend]:
+    """A new, empty store of the backend ``name`` (one of :data:`BACKENDS`) under ``root``,
+    running until the block ends."""
+    if name == "embedded":
+        yield Backend("embedded", root / ".kg" / "store")
+    elif name == "remote":
+        with running_oxigraph(root / "oxigraph") as url:
+            yield Backend("remote", url)
+    else:
+        raise ValueError(f"no store backend {name!r}")
+
+
+#: Every store backend the project supports: the store tests and the protocol suite run on
+#: each. A new backend is one name here and its branch in `started_backend`.
+BACKENDS = ("embedded", "remote")
+
+
+@pytest.fixture(params=BACKENDS)
 def store_backend(request, tmp_path: Path) -> Iterator[Backend]:
-    """Each store test runs against both stores."""
-    if request.param == "embedded":
-        yield Backend("embedded", tmp_path / ".kg" / "store")
-        return
-    with running_oxigraph(tmp_path / "oxigraph") as url:
-        yield Backend("remote", url)
+    """Each store test runs against every store."""
+    with started_backend(request.param, tmp_path) as backend:
+        yield backend
 
 
 @pytest.fixture
 def remote_backend(tmp_path: Path) -> Iterator[Backend]:
     """Only the remote store (for what only it does)."""
-    with running_oxigraph(tmp_path / "oxigraph") as url:
-        yield Backend("remote", url)
+    with started_backend("remote", tmp_path) as backend:
+        yield backend
 
 
 @pytest.fixture(scope="session")

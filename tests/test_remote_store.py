@@ -88,6 +88,19 @@ def test_select_answers_are_the_same_objects_with_the_same_rows(both, query, bin
     assert _rows(theirs) == _rows(mine) != []
 
 
+def test_a_query_that_names_its_dataset_reads_it(both) -> None:
+    """FROM and FROM NAMED choose the dataset; without them the default graph is the union."""
+    graph = f"{BASE}record/{SEED_ID}"
+    for store in both:
+        size = len(list(store.quads([graph])))
+        count = f"SELECT (COUNT(*) AS ?n) FROM <{graph}> WHERE {{ ?s ?p ?o }}"
+        assert int(next(iter(store.query(count)))["n"].value) == size > 0
+        named = f"SELECT DISTINCT ?g FROM NAMED <{graph}> WHERE {{ GRAPH ?g {{ ?s ?p ?o }} }}"
+        assert [row["g"].value for row in store.query(named)] == [graph]
+        union = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+        assert int(next(iter(store.query(union)))["n"].value) > size
+
+
 def test_ask_construct_and_describe(both) -> None:
     embedded, other = both
     for ask in (f"ASK {{ ?s a <{KG}Claim> }}", f"ASK {{ ?s a <{KG}Nothing> }}"):

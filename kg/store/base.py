@@ -14,6 +14,7 @@ import pyoxigraph as ox
 
 from ..model.datafiles import ManifestEntry
 from ..rdf.results import QueryResult
+from ..rdf.sparqltext import names_dataset
 
 Term: TypeAlias = ox.NamedNode | ox.BlankNode | ox.Literal
 
@@ -32,8 +33,18 @@ def manifest_from_json(text: str) -> Manifest:
     return {graph: ManifestEntry(**entry) for graph, entry in json.loads(text).items()}
 
 
+def union_default(sparql: str, default_graphs: Iterable[str] = (),
+                  named_graphs: Iterable[str] = ()) -> bool:
+    """Whether a query's default graph is the union of the store's named graphs: yes, unless
+    the request (the protocol's ``default-graph-uri``, ``named-graph-uri``) or the query
+    itself (``FROM``, ``FROM NAMED``) names the dataset. The request's wins over the
+    query's (SPARQL 1.1 Protocol, 2.1.4)."""
+    return not (any(default_graphs) or any(named_graphs) or names_dataset(sparql))
+
+
 class GraphStore(ABC):
-    """A quad store whose SPARQL default graph is the union of its named graphs.
+    """A quad store whose SPARQL default graph is the union of its named graphs (unless a
+    query names its own dataset: :func:`union_default`).
 
     Results come back as pyoxigraph objects whatever the backend, so callers
     serialize and iterate them the same way.

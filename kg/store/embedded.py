@@ -29,6 +29,7 @@ from .base import (
     StagedWrite,
     Term,
     insert_data_update,
+    union_default,
 )
 from .manifests import read_manifest, write_manifest
 from .versions import (
@@ -99,7 +100,8 @@ class EmbeddedStore(GraphStore):
         substitutions = {ox.Variable(k): v for k, v in (bindings or {}).items()}
         try:
             return self._store.query(
-                sparql, use_default_graph_as_union=True, substitutions=substitutions or None,
+                sparql, use_default_graph_as_union=union_default(sparql),
+                substitutions=substitutions or None,
             )
         except SyntaxError as exc:
             raise QueryError(f"not a valid SPARQL query: {exc}") from None

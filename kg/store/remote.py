@@ -50,6 +50,7 @@ from .base import (
     Term,
     manifest_from_json,
     manifest_to_json,
+    union_default,
     update_chunks,
 )
 from .queries import internal_query
@@ -103,10 +104,13 @@ class RemoteStore(GraphStore):
     def query(
         self, sparql: str, bindings: Mapping[str, Term] | None = None, *,
         default_graphs: Iterable[str] = (), named_graphs: Iterable[str] = (),
-        timeout: float | None = None,
+        timeout: float | None = None, base_iri: str | None = None,
     ) -> QueryResult:
         """Run a query on the server; ``default_graphs``/``named_graphs`` set the dataset
-        as the protocol's ``default-graph-uri``/``named-graph-uri`` do.
+        as the protocol's ``default-graph-uri``/``named-graph-uri`` do (when either is
+        given, the dataset is exactly what they name; else the query's ``FROM``, else the
+        union: :func:`~kg.store.base.union_default`); relative IRIs in the query resolve
+        against ``base_iri``.
 
         :raises QueryError: when the server refuses the query (HTTP 400).
         :raises QueryTimeout: when no answer came within ``timeout`` seconds.
@@ -114,8 +118,20 @@ class RemoteStore(GraphStore):
         :raises BadStoreAnswer: for an error status or a body that does not parse.
         """
         text = sparql + values_clause(bindings) if bindings else sparql
+        if base_iri:
+            # The protocol has no parameter for a base: a BASE before the query's own
+            # prologue (a BASE of its own still wins), on its first line, so the store's
+            # error positions keep their line numbers.
+            try:
+                text = f"BASE {ox.NamedNode(base_iri)} {text}"
+            except ValueError as exc:
+                raise QueryError(f"cannot resolve the query's IRIs against {base_iri}: {exc}") \
+                    from None
         default_graphs, named_graphs = list(default_graphs), list(named_graphs)
-        params: dict[str, object] = dict(self.union) if not default_graphs else {}
+        # never the union parameter beside a dataset: it would override the query's FROM,
+        # and a store refuses it beside the protocol's (Oxigraph: 400)
+        params: dict[str, object] = (
+            dict(self.union) if union_default(sparql, default_graphs, named_graphs) else {})
         if default_graphs:
             params["default-graph-uri"] = default_graphs
         if named_graphs:

@@ -19,6 +19,7 @@ from .browse import browse
 from .downloads import downloads
 from .errors import register_error_handlers
 from .releases import releases
+from .request_rules import register_request_rules
 from .security import register_security
 from .sparql import sparql
 from .state import AppState
@@ -38,6 +39,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(downloads)
     app.register_blueprint(sparql)
     app.register_blueprint(releases)
+    register_request_rules(app)
     register_error_handlers(app)
     register_security(app)
 

@@ -21,6 +21,7 @@ from ..registry import Registry
 from ..store.archive import ReleaseInfo
 from ..store.records import describe
 from .catalog import FACETS, LISTING_FIELDS
+from .request_rules import params
 from .state import state
 from .views.citation import citation_meta, schema_org
 from .views.node import node_rows
@@ -54,14 +55,14 @@ def index(suffix: str | None = None) -> Response:
     if suffix is not None and suffix not in LISTING_FORMATS:
         raise NotFoundError(f"no listing format {suffix!r} ({', '.join(LISTING_FORMATS)})")
     media_type = negotiate(request.accept_mimetypes, LISTING_OFFERED,
-                           suffix or request.args.get("format"))
+                           suffix or params().get("format"))
     listing = by_media_type(media_type).name
     app = state()
     catalog = app.catalog
-    query = request.args.get("q", "").strip()
-    filters = {name: request.args.get(name, "") for name in FACETS if request.args.get(name)}
+    query = params().get("q", "").strip()
+    filters = {name: params().get(name, "") for name in FACETS if params().get(name)}
     limit = _int_arg("limit", PAGE_SIZE, 1, 1000)
-    page = catalog.page(query, filters, request.args.get("after") or None, limit)
+    page = catalog.page(query, filters, params().get("after") or None, limit)
     if listing == "json":
         next_url = (url_for("browse.index", suffix="json", **_args(after=page.next_after))
                     if page.next_after else None)
@@ -89,7 +90,7 @@ def index(suffix: str | None = None) -> Response:
 
 
 def _int_arg(name: str, default: int, low: int, high: int) -> int:
-    raw = request.args.get(name, "")
+    raw = params().get(name, "")
     if not raw:
         return default
     if not raw.isdigit() or not low <= int(raw) <= high:
@@ -108,7 +109,7 @@ FACET_TITLES = {
 def _args(**changes: Any) -> dict[str, str]:
     """The current query arguments with ``changes`` (None removes one); paging restarts
     whenever a filter changes."""
-    args = {k: v for k, v in request.args.items() if v}
+    args = {k: v for k, v in params().items() if v}
     if "after" not in changes:
         args.pop("after", None)
     for key, value in changes.items():
@@ -127,7 +128,7 @@ def resource(kind: str, name: str) -> Response:
     app = state()
     settings = app.settings
     # ?release=ID: the node as that release holds it (from the archive), not as it is now.
-    release = request.args.get("release") or None
+    release = params().get("release") or None
     at = app.archive.release(release) if release else None
     registry = app.registry(release)
     store = registry.store
@@ -139,7 +140,7 @@ def resource(kind: str, name: str) -> Response:
         raise
     media_type = negotiate(request.accept_mimetypes,
                            CITABLE_OFFERED if kind in CITABLE else RDF_OFFERED,
-                           suffix or request.args.get("format"))
+                           suffix or params().get("format"))
     if media_type != HTML:
         return rdf_response(registry, kind, ident, quads, media_type, at)
 
@@ -188,8 +189,8 @@ def rdf_response(registry: Registry, kind: str, ident: str, quads: list[ox.Quad]
 
 def _evidence_filters(view: RecordView) -> dict[str, Any]:
     """The evidence table's filters (by property and by citation type), applied server-side."""
-    prop = request.args.get("evidence_property", "")
-    citation = request.args.get("evidence_citation", "")
+    prop = params().get("evidence_property", "")
+    citation = params().get("evidence_citation", "")
     rows = [r for r in view.rows if (not prop or r.property_id == prop)
             and (not citation or r.citation_id == citation)]
     return {

@@ -42,7 +42,8 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(KgError)
     def kg_error(exc: KgError) -> Response:
         title = {400: "Bad request", 403: "Forbidden", 404: "Not found", 406: "Not acceptable",
-                 413: "Too large", 503: "Unavailable"}.get(exc.http_status, "Error")
+                 413: "Too large", 415: "Unsupported media type",
+                 503: "Unavailable"}.get(exc.http_status, "Error")
         if exc.http_status >= 500:
             log.error("%s", exc)
         return _answer(exc.http_status, title, "\n".join(exc.lines()))

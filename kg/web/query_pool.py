@@ -45,8 +45,13 @@ class QueryRequest:
     max_rows: int
     #: variable -> ("iri", value) or ("literal", value, datatype)
     bindings: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: The dataset the request names (the protocol's default-graph-uri, named-graph-uri):
+    #: when either is given, the dataset is exactly what they name; else the query's own
+    #: (FROM, FROM NAMED), or the union of the named graphs as the default graph.
     default_graphs: tuple[str, ...] = ()
     named_graphs: tuple[str, ...] = ()
+    #: What relative IRIs in the query resolve against ("": none; a relative IRI is an error).
+    base_iri: str = ""
     #: Another store directory to query (a release's, from the archive) instead of the pool's.
     store: str = ""
     #: The version of the store to read (a version directory's name): the one the pages
@@ -99,7 +104,8 @@ class RemoteQueryRunner:
 
         bindings = {name: _term(ox, spec) for name, spec in request.bindings.items()}
         result = self.store.query(request.text, bindings, default_graphs=request.default_graphs,
-                                  named_graphs=request.named_graphs)
+                                  named_graphs=request.named_graphs,
+                                  base_iri=request.base_iri or None)
         written = write(result, request.media_type, request.max_rows)
         return QueryAnswer(written.body, written.truncated, written.rows)
 
@@ -209,6 +215,7 @@ def worker_main(conn: Connection, store_path: str) -> None:
     import pyoxigraph as ox
 
     from ..rdf.results import write
+    from ..store.base import union_default
     from ..store.embedded import live_version
 
     opened: dict[Path, tuple[Path | None, ox.Store]] = {}  # store directory -> its handle
@@ -235,13 +242,14 @@ def worker_main(conn: Connection, store_path: str) -> None:
                 opened[root] = (current, store)
             bindings = {ox.Variable(name): _term(ox, spec)
                         for name, spec in request.bindings.items()}
-            options = {"substitutions": bindings or None}
-            if request.default_graphs:
+            options = {"substitutions": bindings or None, "base_iri": request.base_iri or None}
+            if request.default_graphs or request.named_graphs:
+                # the request's dataset, as the remote store reads it too: only the graphs
+                # named (named-graph-uri alone leaves the default graph empty)
                 options["default_graph"] = [ox.NamedNode(g) for g in request.default_graphs]
-            else:
-                options["use_default_graph_as_union"] = True
-            if request.named_graphs:
                 options["named_graphs"] = [ox.NamedNode(g) for g in request.named_graphs]
+            else:  # the union, or the query's own FROM and FROM NAMED
+                options["use_default_graph_as_union"] = union_default(request.text)
             result = store.query(request.text, **options)
             written = write(result, request.media_type, request.max_rows)
             conn.send(("ok", written.body, written.truncated, written.rows))

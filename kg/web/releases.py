@@ -12,6 +12,7 @@ from ..registry import Registry
 from ..release.history import diff_releases, kind_and_id
 from ..store.records import describe
 from .browse import RDF_OFFERED, rdf_response
+from .request_rules import params
 from .state import state
 
 releases = Blueprint("releases", __name__)
@@ -37,7 +38,7 @@ def release(name: str) -> Response:
     ident, suffix = split_suffix(ident)
     info = archive.release(ident)
     media_type = negotiate(request.accept_mimetypes, RDF_OFFERED,
-                           suffix or request.args.get("format"))
+                           suffix or params().get("format"))
     base = app.settings.base
     if media_type != "text/html":
         index = archive.index

@@ -13,9 +13,11 @@ from ..errors import UsageError
 from ..rdf.formats import W3C_FORMATS, by_media_type, media_types
 from ..rdf.namespaces import KG
 from ..rdf.negotiation import negotiate
+from ..rdf.sparqltext import tokens
 from ..store.queries import canned_queries, canned_query
 from .query_pool import QueryPool, QueryRequest, QueryRunner, open_query_runner
-from .sparql_guard import Refused, check_query, tokens
+from .request_rules import Params, params
+from .sparql_guard import check_query
 from .state import state
 
 sparql = Blueprint("sparql", __name__)
@@ -29,7 +31,6 @@ GRAPH_OFFERED = media_types("ttl", "nt", "jsonld", "rdf", "html")
 DESCRIPTION_OFFERED = media_types("html", "ttl", "nt", "jsonld", "rdf")
 # The form shows a result as HTML: the workers write it as SPARQL JSON (a table) or Turtle.
 HTML, SPARQL_JSON, TURTLE = media_types("html", "srj", "ttl")
-RESERVED = {"query", "canned", "format", "default-graph-uri", "named-graph-uri", "release"}
 CORS = {"Access-Control-Allow-Origin": "*",
         "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
         "Access-Control-Allow-Headers": "Content-Type, Accept",
@@ -60,11 +61,12 @@ def preflight() -> Response:
 
 @sparql.route("/sparql", methods=["GET", "POST"])
 def endpoint() -> Response:
+    # What the request may carry (parameters, body types; updates refused) was checked
+    # before this view ran: kg.web.request_rules.
     settings = state().settings
-    if "update" in request.values or request.mimetype == "application/sparql-update":
-        raise Refused("this endpoint is read-only: SPARQL updates are refused")
-    text, bindings, canned = _query_text(settings.base)
-    override = request.values.get("format")
+    values = params()
+    text, bindings, canned = _query_text(values, settings.base)
+    override = values.get("format")
     if text is None:
         media_type = negotiate(request.accept_mimetypes, DESCRIPTION_OFFERED, override)
         if media_type == HTML:
@@ -80,11 +82,13 @@ def endpoint() -> Response:
         TURTLE if media_type == HTML else media_type)
     # ?release=ID: the query runs over that release's store (from the archive), in the same
     # workers and under the same time limit as every other query.
-    release = request.values.get("release")
+    release = values.get("release")
     answer = pool(release).run(QueryRequest(
         text=text, media_type=worker_type, max_rows=settings.max_rows, bindings=bindings,
-        default_graphs=tuple(request.values.getlist("default-graph-uri")),
-        named_graphs=tuple(request.values.getlist("named-graph-uri")),
+        default_graphs=tuple(values.getlist("default-graph-uri")),
+        named_graphs=tuple(values.getlist("named-graph-uri")),
+        # relative IRIs in a query without BASE resolve against the endpoint's URL
+        base_iri=request.base_url,
         store=str(state().archive.store_path(release)) if release else "",
         version="" if release else state().version,
     ))
@@ -100,24 +104,22 @@ def endpoint() -> Response:
     return _page(html, HTML, headers)
 
 
-def _query_text(base: str) -> tuple[str | None, dict[str, tuple[str, ...]], str | None]:
-    """The query of the request: ``query=`` (GET or form), a body of type
-    application/sparql-query, or ``canned=NAME`` with that query's parameters."""
-    if request.method == "POST" and request.mimetype == "application/sparql-query":
-        return request.get_data(as_text=True), {}, None
-    name = request.values.get("canned")
+def _query_text(values: Params, base: str
+                ) -> tuple[str | None, dict[str, tuple[str, ...]], str | None]:
+    """The query of the request: ``query=`` (GET, form, or the body of a direct POST), or
+    ``canned=NAME`` with that query's parameters."""
+    name = values.get("canned")
     if name:
         query = canned_query(name)
-        values = {p.name: request.values.get(p.name, "") for p in query.params
-                  if request.values.get(p.name)}
+        given = {p.name: values[p.name] for p in query.params if values.get(p.name)}
         bindings = {}
-        for var, term in query.bindings(values, base).items():
+        for var, term in query.bindings(given, base).items():
             if hasattr(term, "datatype"):
                 bindings[var] = ("literal", term.value, term.datatype.value)
             else:
                 bindings[var] = ("iri", term.value)
         return query.text, bindings, name
-    text = request.values.get("query")
+    text = values.get("query")
     return (text if text and text.strip() else None), {}, None
 
 
@@ -135,8 +137,8 @@ def _page(body: str | bytes, media_type: str, headers: dict[str, str] | None = N
 
 
 def _form_context() -> dict[str, Any]:
-    release = request.values.get("release")
-    return {"canned": list(canned_queries().values()), "values": request.values,
+    release = params().get("release")
+    return {"canned": list(canned_queries().values()), "values": params(),
             "settings": state().settings,
             "release": state().archive.release(release) if release else None}
 

@@ -1,0 +1,177 @@
+"""What a request may carry: its parameters and its body, decided in one place for every route.
+
+:data:`RULES` gives each route its :class:`Rules`; :func:`check_request` runs before every
+view (after routing, so an unknown path stays 404 and a wrong method 405) and refuses what
+they do not allow:
+
+- parameters a route takes one of at most (``query``, ``canned``) given together are 400;
+- a POST body of a media type the route does not take, or with no ``Content-Type`` at
+  all, is 415;
+- a body in another charset than UTF-8 is 415; text that is not UTF-8 is 400;
+- what a route refuses by design (SPARQL updates on the read-only endpoint) is 403, with
+  the reason.
+
+Views read the parameters with :func:`params` (the query string and a POST's form fields
+counted together, a direct body standing for the parameter it is): a view reading one value
+of a parameter given more than once gets a 400, unless the values agree (``format=tsv`` and
+``format=text/tab-separated-values``, which SPARQLWrapper sends together); a parameter that
+may repeat (``default-graph-uri``) is read with ``getlist``. Parameters no view reads are
+ignored, however often they come.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl
+
+from flask import Flask, g, request
+from werkzeug.datastructures import MultiDict
+
+from ..errors import KgError, UsageError
+from ..rdf.formats import media_type_of
+from .sparql_guard import Refused
+
+FORM = "application/x-www-form-urlencoded"
+SPARQL_QUERY = "application/sparql-query"
+SPARQL_UPDATE = "application/sparql-update"
+READ_ONLY = "this endpoint is read-only: SPARQL updates are refused"
+
+
+class UnsupportedMediaType(KgError):
+    """A request body of a type (or charset) the route does not read."""
+
+    http_status = 415
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What requests to one route may carry."""
+
+    #: groups of parameters of which a request gives one at most
+    exclusive: tuple[frozenset[str], ...] = ()
+    #: the media types a POST body may have -> "" for a form (its fields are parameters),
+    #: or the name of the parameter that the whole body is the value of
+    bodies: Mapping[str, str] = field(default_factory=dict)
+    #: parameters and body media types refused by design -> the reason (403)
+    refused: Mapping[str, str] = field(default_factory=dict)
+
+    def describe_bodies(self) -> str:
+        return " or ".join(self.bodies) if self.bodies else "no body"
+
+
+#: Parameters every route reads the same way -> what makes two of their values the same:
+#: given more than once, they must all say one thing.
+AGREEING: dict[str, Callable[[str], str]] = {"format": media_type_of}
+#: Flask endpoint -> its rules; a route not named here takes single-valued parameters in
+#: its query string and no body.
+RULES: dict[str, Rules] = {
+    # The SPARQL 1.1 Protocol (section 2.1): a query by GET, by a form POST or directly as
+    # the body; an update is refused whichever way it comes.
+    "sparql.endpoint": Rules(
+        exclusive=(frozenset({"query", "canned"}),),
+        bodies={FORM: "", SPARQL_QUERY: "query"},
+        refused={name: READ_ONLY for name in (
+            "update", "using-graph-uri", "using-named-graph-uri", SPARQL_UPDATE)},
+    ),
+}
+DEFAULT = Rules()
+
+
+def rules_for(endpoint: str | None) -> Rules:
+    """The rules of a Flask endpoint (``blueprint.view``)."""
+    return RULES.get(endpoint or "", DEFAULT)
+
+
+def check_request() -> None:
+    """Refuse a request its route's rules do not allow; keep its parameters for
+    :func:`params`.
+
+    :raises Refused: for a parameter or body type the route refuses by design (403).
+    :raises UnsupportedMediaType: for a body the route does not read (415).
+    :raises UsageError: for parameters that exclude each other, or text that is not UTF-8
+        (400).
+    """
+    if request.routing_exception is not None:
+        return  # 404 and 405 come first, from routing
+    rules = rules_for(request.endpoint)
+    values = Params(_pairs(request.query_string, "the query string"))
+    if request.method == "POST":
+        for name, value in _body_parameters(rules):
+            values.add(name, value)
+    for name in values:
+        if name in rules.refused:
+            raise Refused(f"{rules.refused[name]} ({name}= given)")
+    for group in rules.exclusive:
+        present = sorted(group & set(values))
+        if len(present) > 1:
+            raise UsageError(f"give one of the parameters {' and '.join(present)}, not both")
+    g.kg_params = values
+
+
+class Params(MultiDict):
+    """Request parameters whose single value is read only when it is one: ``params[name]``
+    and ``params.get(name)`` of a parameter given several times are a 400 (unless it is one
+    of :data:`AGREEING` and its values agree)."""
+
+    def __getitem__(self, name: str) -> str:
+        given = self.getlist(name)
+        if not given:
+            raise KeyError(name)
+        same = AGREEING.get(name)
+        if len(given) > 1 and (same is None or len({same(value) for value in given}) > 1):
+            raise UsageError(f"the parameter {name} is given {len(given)} times; it takes one "
+                             "value")
+        return given[0]
+
+
+def params() -> Params:
+    """The request's parameters (query string, and a POST's form or direct body), as
+    :func:`check_request` checked them."""
+    if "kg_params" not in g:
+        check_request()
+    return g.kg_params
+
+
+def _body_parameters(rules: Rules) -> list[tuple[str, str]]:
+    """The parameters a POST body carries, once its media type and charset are allowed."""
+    data = request.get_data(cache=True)
+    media_type = request.mimetype
+    if not media_type:
+        if not data:
+            return []  # a POST with nothing in it: the query string is the request
+        raise UnsupportedMediaType(
+            f"a POST to {request.path} says what its body is: Content-Type "
+            f"{rules.describe_bodies()} (this request has no Content-Type)")
+    if media_type in rules.refused:
+        raise Refused(f"{rules.refused[media_type]} ({media_type} body)")
+    if media_type not in rules.bodies:
+        raise UnsupportedMediaType(f"a POST to {request.path} takes a body of type "
+                                   f"{rules.describe_bodies()}, not {media_type}")
+    charset = request.mimetype_params.get("charset", "utf-8").lower()
+    if charset not in ("utf-8", "utf8"):
+        raise UnsupportedMediaType(f"a {media_type} body must be UTF-8, not {charset}")
+    if rules.bodies[media_type] == "":
+        return _pairs(data, f"the {media_type} body")
+    return [(rules.bodies[media_type], _text(data, f"the {media_type} body"))]
+
+
+def _pairs(raw: bytes, what: str) -> list[tuple[str, str]]:
+    """``name=value&...`` (percent-encoded UTF-8, ``+`` for a space) as pairs."""
+    try:
+        return parse_qsl(_text(raw, what), keep_blank_values=True, encoding="utf-8",
+                         errors="strict")
+    except UnicodeDecodeError:
+        raise UsageError(f"{what} is not percent-encoded UTF-8") from None
+
+
+def _text(raw: bytes, what: str) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{what} is not UTF-8 (byte {exc.start})") from None
+
+
+def register_request_rules(app: Flask) -> None:
+    """Every request to ``app`` is checked by :func:`check_request` before its view runs."""
+    app.before_request(check_request)
