@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from eee_helpers import (
     BASE,
     DATA,
+    KEPT,
     ORIGIN,
     PREFIXES,
     dump,
@@ -240,3 +241,21 @@ def test_the_index_offers_the_import_facets(bundled: Path) -> None:
     listing = app.test_client().get("/records.json?developer=openai").get_json()
     assert listing["total"] > 0
     assert all(row["developer"] == "openai" for row in listing["rows"])
+
+
+def test_the_nquads_of_kept_files_are_what_pyoxigraph_writes() -> None:
+    """Imported literals (JSON remainders with quotes and escapes, numbers, URLs) written
+    by the ingest's own N-Quads writer are byte for byte what pyoxigraph writes."""
+    import pyoxigraph as ox
+
+    from kg.model.datafiles import read_data_file
+    from kg.model.mapping import map_file
+    from kg.rdf.terms import nquads, to_quads
+
+    for path in sorted(KEPT.rglob("*.json"))[:6]:
+        mapped = map_file(read_data_file(path), BASE)
+        for graph, _, triples in mapped.graphs():
+            written, _ = nquads(triples, str(graph))
+            expected = ox.serialize(list(to_quads(triples, str(graph))),
+                                    format=ox.RdfFormat.N_QUADS)
+            assert written == expected

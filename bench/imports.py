@@ -1,0 +1,105 @@
+"""Import benchmark: kg import of Every Eval Ever against the floor kg load is measured
+against, and kg verify --all throughput.
+
+    python bench/imports.py [--files 500 2000 0] [--archive PATH] [--work /tmp/kg-bench-import]
+
+For each size (a number of files of the snapshot, in path order; 0: all 5,267) it writes a
+folder laid out as the origin repository holding those files, then measures in this one
+command, on this machine:
+
+- kg import: ``kg --data <fresh> --store <fresh> import every-eval-ever <folder>`` (read,
+  check, keep the files, map, validate, write: everything);
+- floor: pyoxigraph ``Store.bulk_load`` of exactly the quads that import wrote (the store
+  dumped as N-Quads afterwards), into a fresh on-disk store, then ``Store.optimize()``:
+  the floor ``kg load`` is measured against in bench/README.md;
+- kg verify --all --upstream-dir over the kept files (checks and one review per file,
+  written and loaded), in files per second.
+
+Wall-clock seconds and peak resident memory (of the process and its children) come from
+GNU time. Results print as a Markdown table for bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tarfile
+from pathlib import Path
+
+from ingest import FLOOR, timed
+
+ROOT = Path(__file__).resolve().parent.parent
+ARCHIVE = (ROOT.parent / "shared" / "datasets" / "every-eval-ever"
+           / "every-eval-ever-d9be34d6.tar.gz")
+ORIGIN = "evaleval/every_eval_ever@d9be34d60cb3820833034e33a437ba4b9e4d472f"
+
+
+def origin_folder(archive: Path, files: int, target: Path) -> tuple[int, int]:
+    """The first ``files`` result files of the snapshot (0: all) and its licence, laid out
+    as the repository; returns (files, results)."""
+    import json
+
+    with tarfile.open(archive, "r:gz") as tar:
+        members = sorted((m for m in tar.getmembers() if m.isfile()), key=lambda m: m.name)
+        results = [m for m in members if m.name.startswith("data/") and m.name.endswith(".json")]
+        chosen = results[:files] if files else results
+        count = 0
+        for member in [*chosen, *(m for m in members if m.name == "LICENSE")]:
+            raw = tar.extractfile(member).read()  # type: ignore[union-attr]
+            path = target / member.name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(raw)
+            if member.name != "LICENSE":
+                count += len(json.loads(raw)["evaluation_results"])
+    return len(chosen), count
+
+
+def kg(*args: str) -> list[str]:
+    return [sys.executable, "-m", "kg.cli", *args]
+
+
+def bench(archive: Path, files: int, work: Path) -> dict[str, object]:
+    here = work / f"files-{files or 'all'}"
+    shutil.rmtree(here, ignore_errors=True)
+    origin, data, store = here / "origin", here / "data", here / "store"
+    n, results = origin_folder(archive, files, origin)
+    shutil.copytree(ROOT / "data" / "agents", data / "agents")
+    common = ["--data", str(data), "--store", str(store)]
+    imported, peak = timed(kg(*common, "import", "every-eval-ever", str(origin),
+                              "--origin", ORIGIN))
+    dumps = here / "dump"
+    timed(kg(*common, "export", "--all", "--format", "nquads", "-o", str(dumps)))
+    [nquads] = list(dumps.glob("*.nq"))
+    quads = sum(1 for _ in nquads.open("rb"))
+    floor, floor_peak = timed([sys.executable, "-c", FLOOR, str(here / "floor"), str(nquads),
+                               "optimize"])
+    verified, verify_peak = timed(kg(*common, "verify", "--all", "--upstream-dir",
+                                     str(data / "upstream" / "every-eval-ever")), timeout=7200)
+    return {"files": n, "results": results, "quads": quads, "import": imported,
+            "import_peak": peak, "floor": floor, "floor_peak": floor_peak,
+            "ratio": imported / floor, "verify": verified, "verify_peak": verify_peak,
+            "files_per_s": n / verified}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, nargs="+", default=[500, 2000, 0])
+    parser.add_argument("--archive", type=Path, default=ARCHIVE)
+    parser.add_argument("--work", type=Path, default=Path("/tmp/kg-bench-import"))
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+    print("| files | results | quads | floor s (bulk load + optimize) | kg import s | ratio "
+          "| kg import peak MB | kg verify --all s | files/s | verify peak MB |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for files in args.files:
+        r = bench(args.archive, files, args.work)
+        print(f"| {r['files']:,} | {r['results']:,} | {r['quads']:,} | {r['floor']:.1f} | "
+              f"{r['import']:.1f} | {r['ratio']:.2f} | {r['import_peak']:,.0f} | "
+              f"{r['verify']:.1f} | {r['files_per_s']:,.0f} | {r['verify_peak']:,.0f} |",
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
