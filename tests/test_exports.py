@@ -119,7 +119,9 @@ def test_the_seed_record_framed(seed_store: Path) -> None:
     [review] = doc["reviews"]
     assert "Review" in review["type"] and review["associatedWith"]["label"] == "claude"
     assert len(doc["runs"]) == 3 and all("ReproductionRun" in r["type"] for r in doc["runs"])
-    assert all(isinstance(r["verdict"], dict) for r in doc["runs"])
+    # one verdict per claim a run judged, always a list; each names its record
+    assert all(isinstance(r["verdict"], list) for r in doc["runs"])
+    assert {v["verdictOn"] for r in doc["runs"] for v in r["verdict"]} >= {doc["id"]}
     unnamed = keys(doc, set()) - set(context()) - KEYWORDS
     assert not unnamed, f"keys that are not context terms: {sorted(unnamed)}"
 

@@ -19,11 +19,12 @@ from ..rdf.negotiation import negotiate, split_suffix
 from ..rdf.output import write_graph
 from ..registry import Registry
 from ..store.archive import ReleaseInfo
-from ..store.records import describe
+from ..store.records import describe, quote_siblings, record_closure
 from .catalog import FACETS, LISTING_FIELDS
 from .state import state
 from .views.citation import citation_meta, schema_org
 from .views.node import node_rows
+from .views.quote import QuoteView
 from .views.record import RecordView
 
 browse = Blueprint("browse", __name__)
@@ -156,7 +157,7 @@ def resource(kind: str, name: str) -> Response:
             "record.html", r=view, alternates=alternates, citations=citations,
             meta=citation_meta(view.quoted_from), schema=schema_org(view, request.url_root),
             evidence_filters=_evidence_filters(view), history=app.history(iri.value),
-            at_release=at,
+            at_release=at, quote=_quote_view(registry, ident, iri, facts, release),
         ), HTML)
     rows, title, source = node_rows(facts, iri, settings.base, store, release)
     return _respond(render_template(
@@ -183,6 +184,21 @@ def rdf_response(registry: Registry, kind: str, ident: str, quads: list[ox.Quad]
     out = io.BytesIO()
     write_graph(quads, fmt.name, out, registry.base)
     return _respond(out.getvalue(), media_type)
+
+
+def _quote_view(registry: Registry, ident: str, iri: ox.NamedNode, facts: Facts,
+                release: str | None) -> QuoteView | None:
+    """The record and the other claims of its quoted sentence, side by side (None when the
+    sentence gives no other record)."""
+    base = registry.base
+    siblings = quote_siblings(registry.store, base, ident)
+    if not siblings:
+        return None
+    closures = [(iri, facts)] + [
+        (ox.NamedNode(registry.iri("record", other)),
+         Facts(record_closure(registry.store, base, other), facts.terms))
+        for other in siblings]
+    return QuoteView(iri, closures, base, release)
 
 
 def _evidence_filters(view: RecordView) -> dict[str, Any]:
