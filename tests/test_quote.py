@@ -36,8 +36,8 @@ def test_each_page_shows_both_claims_linked_to_the_other(client, this: str, othe
     html = client.get(f"/record/{this}").text
     table = side_by_side(html)
     # the sentence's order: 33.88 first, then 11.49; the page's own record is not a link
-    heads = re.findall(r"<th[^>]*>(.*?)</th>", table.split("</thead>")[0])
-    assert [re.sub(r"<[^>]+>", "", h) for h in heads[1:]] == (
+    heads = re.findall(r"<th(?:\s[^>]*)?>(.*?)</th>", table.split("</thead>")[0])
+    assert [re.sub(r"<[^>]+>", "", h) for h in heads] == ["Claim"] + (
         ["33.88 GB (this record)", "11.49 GB"] if this == OTHER_ID
         else ["33.88 GB", "11.49 GB (this record)"])
     assert f'href="/record/{other}"' in table and f'href="/record/{this}"' not in table
@@ -54,7 +54,7 @@ def test_every_run_of_either_claim_is_a_row_with_its_verdict(client) -> None:
     rows = re.findall(r'<tr class="run">(.*?)</tr>', table, re.S)
     assert len(rows) == SENTENCE_RUNS  # one row per run of either claim
     fp32 = next(r for r in rows if "precision fp32<" in r)
-    cells = re.findall(r"<td[^>]*>(.*?)</td>", fp32, re.S)
+    cells = re.findall(r"<td(?:\s[^>]*)?>(.*?)</td>", fp32, re.S)
     # the 2026-11-30 fp32 run judged 11.49 GB only
     assert "no verdict" in cells[0]
     assert "24.17 at deepspeed-zero2-offload" in cells[1] and "inconsistent" in cells[1]
@@ -93,3 +93,19 @@ def test_the_evidence_table_marks_the_transcribers_reading(client) -> None:
                for r in rows) == 2
     # the status's caveats, from the vocabulary
     assert "claimgraph&#39;s own transcription" in html or "claimgraph's own transcription" in html
+
+
+def test_a_sentence_of_many_claims_is_shown_cut_and_says_so(tmp_path: Path) -> None:
+    """A page reads at most QuoteView.MAX_SIBLINGS other claims of its sentence in full."""
+    from kg.web.views.quote import QuoteView
+
+    shutil.copytree(DATA, tmp_path / "data")
+    text = (tmp_path / "data" / OTHER_RECORD).read_text()
+    extra = QuoteView.MAX_SIBLINGS + 1  # with the seed: two more than the page shows
+    for i in range(extra):
+        (tmp_path / "data" / "records" / f"{OTHER_ID}-copy-{i:02d}.yaml").write_text(
+            text.replace(f"id: {OTHER_ID}", f"id: {OTHER_ID}-copy-{i:02d}"))
+    html = web_app(tmp_path).test_client().get(f"/record/{SEED_ID}").text
+    heads = re.findall(r"<th[ >]", side_by_side(html).split("</thead>")[0])
+    assert len(heads) == 1 + 1 + QuoteView.MAX_SIBLINGS  # the row label, this one, the others
+    assert "2 more records quote this sentence" in html

@@ -128,6 +128,37 @@ def test_both_pages_set_the_joint_run_beside_both_claims(joint_run, tmp_path: Pa
         assert f'the run also gave a verdict on <a href="/record/{other}">' in runs
 
 
+SLOW_RECIPE = """
+import os, subprocess, sys, time
+NAME = "slow"
+STAGES = ("only",)
+CLAIMS = {}
+TOLERANCE = "0.10"
+PARAMETERS = {}
+def run(stage, params, log):
+    # a child of its own too: a stopped stage takes what it started with it
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    log(f"child {child.pid}")
+    time.sleep(60)
+"""
+
+
+def test_a_stage_past_its_time_limit_is_stopped_and_recorded(tmp_path: Path) -> None:
+    from kg.reproduce import load_recipe
+    from kg.reproduce.runner import run_stage
+
+    path = tmp_path / "slow.py"
+    path.write_text(SLOW_RECIPE)
+    log = tmp_path / "run.log"
+    log.write_text("")
+    result = run_stage(load_recipe(path), "only", {}, log, timeout=3)
+    assert result == {"status": "failed", "reason": "the stage did not end within 3 s (stopped)"}
+    child = int(re.search(r"child (\d+)", log.read_text()).group(1))
+    assert not Path(f"/proc/{child}").exists() or "zombie" in Path(
+        f"/proc/{child}/status").read_text().lower()
+    assert "only: stopped after 3 s" in log.read_text()
+
+
 def test_which_records_a_run_judges() -> None:
     recipe = find_recipe(SEED_ID, None)
     assert find_recipe(OTHER_ID, None).name == recipe.name  # one recipe, both claims

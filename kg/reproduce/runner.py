@@ -28,8 +28,9 @@ RUNNER_AGENT = "claimgraph-runner"
 
 def run_stage(recipe: Recipe, stage: str, params: dict[str, str], log_file: Path,
               timeout: float | None = None) -> dict:
-    """One stage in a fresh process (its own process group: a stage that outlives
-    ``timeout`` seconds is stopped with everything it started); its output goes to the log."""
+    """One stage in a fresh process (its own process group, in the runner's session: a
+    stage that outlives ``timeout`` seconds is stopped with everything it started, and
+    whatever ends the runner's session ends it too); its output goes to the log."""
     with tempfile.TemporaryDirectory() as tmp:
         result_file = Path(tmp) / "result.json"
         command = [sys.executable, "-m", "kg.reproduce", "--stage-worker", str(recipe.path),
@@ -39,7 +40,7 @@ def run_stage(recipe: Recipe, stage: str, params: dict[str, str], log_file: Path
             log.flush()
             proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                                     env={**os.environ, "PYTHONUNBUFFERED": "1"},
-                                    start_new_session=True)
+                                    process_group=0)
             try:
                 proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:

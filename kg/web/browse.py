@@ -194,11 +194,13 @@ def _quote_view(registry: Registry, ident: str, iri: ox.NamedNode, facts: Facts,
     siblings = quote_siblings(registry.store, base, ident)
     if not siblings:
         return None
+    # A sentence prints a few numbers; a page reads at most MAX_SIBLINGS of them in full.
     closures = [(iri, facts)] + [
         (ox.NamedNode(registry.iri("record", other)),
          Facts(record_closure(registry.store, base, other), facts.terms))
-        for other in siblings]
-    return QuoteView(iri, closures, base, release)
+        for other in siblings[:QuoteView.MAX_SIBLINGS]]
+    return QuoteView(iri, closures, base, release,
+                     left_out=max(0, len(siblings) - QuoteView.MAX_SIBLINGS))
 
 
 def _evidence_filters(view: RecordView) -> dict[str, Any]:

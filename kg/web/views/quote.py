@@ -43,8 +43,13 @@ class RunRow:
 class QuoteView:
     """The claims quoted from one sentence: the page's record and its siblings."""
 
+    #: The most other claims of one sentence a page shows side by side.
+    MAX_SIBLINGS = 12
+
     def __init__(self, this: ox.NamedNode, closures: list[tuple[ox.NamedNode, Facts]],
-                 base: str, release: str | None = None):
+                 base: str, release: str | None = None, left_out: int = 0):
+        #: How many more records quote the sentence than the page shows.
+        self.left_out = left_out
         views = [(record, ViewBase(facts, base, release)) for record, facts in closures]
         first = views[0][1].f
         locator = first.one(this, KG.locator)
