@@ -28,9 +28,31 @@ SEED_ID = (
     "saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero2"
 )
 SEED_RECORD = f"records/{SEED_ID}.yaml"
+#: The other number of the seed's sentence (33.88 GB), a record claimgraph transcribed itself.
+OTHER_ID = ("saadat-fellay-claimgraph-20261201-result-nt-2-5b-training-peak-memory-"
+            "flashattention-checkpointing")
 #: How many data files the repository bundles (the seed's four, the runner agent, the runs).
 DATA_FILES = len(list(DATA.rglob("*.yaml")))
 RUNS = len(list((DATA / "runs").glob("*.yaml")))
+#: The seed record, and the other number of its sentence that claimgraph transcribed.
+RECORDS = len(list((DATA / "records").glob("*.yaml")))
+
+
+def _judging(*records: str) -> int:
+    """How many bundled runs give a verdict on any of ``records``."""
+    import yaml
+
+    count = 0
+    for path in (DATA / "runs").glob("*.yaml"):
+        doc = yaml.load(path.read_text(), Loader=yaml.BaseLoader)
+        judged = [v["record"] for v in doc.get("verdicts", [])] or [doc["record"]]
+        count += bool(set(records) & set(judged))
+    return count
+
+
+#: How many bundled runs give a verdict on each claim of the seed's sentence, and on either.
+SEED_RUNS, OTHER_RUNS = _judging(SEED_ID), _judging(OTHER_ID)
+SENTENCE_RUNS = _judging(SEED_ID, OTHER_ID)
 SEED_SOURCE = "sources/saadat-fellay-2026-genomic-lm-efficiency.yaml"
 AGENT_FILE = "agents/claude.yaml"
 
@@ -63,6 +85,19 @@ def runner() -> CliRunner:
 def store_dir(tmp_path: Path) -> Path:
     """Where a test's on-disk store lives."""
     return tmp_path / "store"
+
+
+def web_app(root: Path):
+    """`kg load` of root/data into root/store, and the web app over it, in this process
+    (its test client is Flask's)."""
+    from kg.cli import main
+    from kg.web import create_app
+
+    store, archive = root / "store", root / "archive"
+    result = CliRunner().invoke(main, ["--store", str(store), "--archive", str(archive),
+                                       "--base", BASE, "load", str(root / "data")])
+    assert result.exit_code == 0, result.output
+    return create_app({"store": store, "archive": archive, "base": BASE})
 
 
 def open_test_store(path: Path, read_only: bool = False):

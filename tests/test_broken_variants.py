@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import BASE, DATA_FILES, SEED_ID, SEED_RECORD, SEED_SOURCE
+from conftest import BASE, DATA_FILES, OTHER_ID, SEED_ID, SEED_RECORD, SEED_SOURCE
 
 from kg.cli import main
 from kg.errors import InvalidDataError
@@ -18,6 +18,7 @@ from kg.model.ingest import validate_files as validate_paths
 AGENT = "agents/claude.yaml"
 RUN = "runs/nt-peak-memory-20261130t085235z-3ca60460.yaml"  # the fp32 run: inconsistent
 EVALUATION = "evaluations/nt-2-5b-training-peak-memory-stage-deepspeed.yaml"
+OTHER_RECORD = f"records/{OTHER_ID}.yaml"  # claimgraph's transcription of 33.88 GB
 Doc = dict[str, Any]
 
 
@@ -45,6 +46,14 @@ def renamer(old: str, new: str, *path: str | int) -> Callable[[Doc], None]:
         for step in path:
             target = target[step]
         target[new] = target.pop(old)
+    return change
+
+
+def verdict_on(record: str, **values: str) -> Callable[[Doc], None]:
+    """A verdict of the run's own (its only one copied) on ``record``, added as ``verdicts``
+    (the form a recipe of several claims writes), with ``values`` changed."""
+    def change(doc: Doc) -> None:
+        doc["verdicts"] = [{"record": record, **doc["verdict"], **values}]
     return change
 
 
@@ -129,6 +138,22 @@ VARIANTS = [
      "record", "refers to a record that no record file defines ('nothing')"),
     ("mapping-for-a-list", SEED_RECORD, setter("reviews", 0, "methods", value={"a": "b"}),
      "reviews[0].methods", "expected a list, got a mapping"),
+    ("reading-without-note", OTHER_RECORD, deleter("evidence", 2, "note"),
+     "evidence[2].basis", "a statement that is the transcriber's reading says how it was read"),
+    ("unknown-statement-basis", OTHER_RECORD, setter("evidence", 0, "basis", value="hunch"),
+     "evidence[0].basis", "not a statement basis (one of: source-wording, transcriber-reading)"),
+    ("run-two-verdicts-on-one-record", RUN, verdict_on(SEED_ID),
+     "verdict", f"has two verdicts on record {BASE}record/{SEED_ID}"),
+    ("run-verdict-on-missing-record", RUN, verdict_on("nothing"),
+     "verdicts[0].record", "refers to a record that no record file defines ('nothing')"),
+    ("run-second-claim-edited", RUN,
+     verdict_on(OTHER_ID, stage="checkpointing", claimed="30.00", measured="51.49",
+                relative_difference="0.5198", outcome="inconsistent"),
+     "verdicts[0].claimed", "the claimed value 30.00 is not the record's value (33.88)"),
+    ("run-second-outcome-edited", RUN,
+     verdict_on(OTHER_ID, stage="checkpointing", claimed="33.88", measured="51.49",
+                relative_difference="0.5198", outcome="consistent"),
+     "verdicts[0].outcome", "the outcome does not follow from the measured value"),
 ]
 
 
@@ -155,6 +180,15 @@ def test_variant_is_rejected_by_file_and_field(
         and message in p.message
         for p in info.value.problems
     ), "\n".join(info.value.lines())
+
+
+def test_a_verdict_on_a_second_claim_is_valid(data_copy: Path) -> None:
+    """The unbroken form of the variants above: the fp32 run's checkpointing measurement
+    against the 33.88 GB claim, with the outcome that follows."""
+    break_file(data_copy, RUN, verdict_on(
+        OTHER_ID, stage="checkpointing", claimed="33.88", measured="51.49",
+        relative_difference="0.5198", outcome="inconsistent"))
+    assert len(validate_paths([data_copy], BASE)) == DATA_FILES
 
 
 def test_enough_kinds_of_violation() -> None:

