@@ -32,17 +32,6 @@ SEED_SOURCE = "sources/saadat-fellay-2026-genomic-lm-efficiency.yaml"
 AGENT_FILE = "agents/claude.yaml"
 
 
-def pdfgen():
-    """bench/pdfgen.py, the synthetic PDF maker the verifier's tests and benchmark share."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("pdfgen", ROOT / "bench" / "pdfgen.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture
 def data_copy(tmp_path: Path) -> Path:
     """A private copy of data/ that a test may break."""

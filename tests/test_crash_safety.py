@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from conftest import BASE, DATA, ROOT, open_test_store
 
+from bench import gen
 from kg.rdf.canonical import canonical_nquads
 from kg.store.embedded import live_version
 from kg.store.load import load_paths
@@ -58,8 +59,7 @@ def bulk_load_started(store: Path, old: Path) -> bool:
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("corpus")
-    subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), str(RECORDS), "--seed", "3",
-                    "-o", str(out)], check=True, capture_output=True)
+    gen.generate(RECORDS, 3, out)
     return out
 
 

@@ -16,8 +16,9 @@ import pyoxigraph as ox
 import pytest
 import requests
 from click.testing import CliRunner
-from conftest import BASE, DATA, ROOT, running_server
+from conftest import BASE, DATA, running_server
 
+from bench import gen
 from kg.cli import main
 from kg.rdf.canonical import canonical_nquads
 from kg.store import EmbeddedStore
@@ -32,8 +33,7 @@ def store(tmp_path_factory) -> Path:
     """The seed and a generated corpus (shared sources, reviews, runs) in one store."""
     root = tmp_path_factory.mktemp("dumps")
     shutil.copytree(DATA, root / "data")
-    subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), "15", "--seed", "3",
-                    "-o", str(root / "corpus")], check=True, capture_output=True)
+    gen.generate(15, 3, root / "corpus")
     with EmbeddedStore(root / "store") as writer:
         load_paths(writer, [root / "data", root / "corpus"], BASE)
     return root / "store"

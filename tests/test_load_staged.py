@@ -3,14 +3,13 @@ as a write in one step, nothing on failure, and a renamed file handled."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import BASE, ROOT, open_test_store
+from conftest import BASE, open_test_store
 
 import kg.store.load
+from bench import gen
 from kg.errors import InvalidDataError
 from kg.rdf.canonical import canonical_nquads
 from kg.store.load import load_paths
@@ -20,8 +19,7 @@ from kg.store.load import load_paths
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A generated corpus of more than STAGE_FROM files."""
     target = tmp_path_factory.mktemp("corpus")
-    subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), "300", "--seed", "5",
-                    "-o", str(target)], check=True, capture_output=True)
+    gen.generate(300, 5, target)
     assert len(list(target.rglob("*.yaml"))) >= kg.store.load.STAGE_FROM
     return target
 

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -13,14 +12,12 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
+from bench import reliability
+
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("reliability", ROOT / "bench" / "reliability.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["reliability"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return reliability
 
 
 def test_readers_under_a_writer(tmp_path: Path) -> None:

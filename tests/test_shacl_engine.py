@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import BASE, ROOT
+from conftest import BASE
 from rdflib import Graph, Literal, URIRef
 from test_broken_variants import VARIANTS, break_file
 
+from bench import gen
 from kg.errors import InvalidDataError
 from kg.model.shacl import Engine, UnsupportedShape, lexical_ok
 from kg.model.validation import Translator, map_paths, shacl_results
@@ -42,8 +41,7 @@ def test_the_seed_and_its_runs(data_copy: Path) -> None:
 
 
 def test_a_generated_corpus(tmp_path: Path) -> None:
-    subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), "60", "--seed", "7",
-                    "-o", str(tmp_path / "corpus")], check=True, capture_output=True)
+    gen.generate(60, 7, tmp_path / "corpus")
     assert_same([tmp_path / "corpus"])
 
 

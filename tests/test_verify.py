@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import BASE, pdfgen
+from conftest import BASE
 
+from bench import pdfgen
 from kg.cli import main
 from kg.model.datafiles import parse_yaml
 from kg.store import EmbeddedStore
 from kg.store.queries import canned_query
 
-gen = pdfgen()
-SENTENCE = gen.SENTENCE
+SENTENCE = pdfgen.SENTENCE
 RECORD = "test-nt-peak-memory"
 SOURCE = "test-synthetic-paper"
 HYPHENATED = ("ZeRO offload. Offloading optimizer states lowers the peak memory of the NT "
@@ -25,7 +25,7 @@ HYPHENATED = ("ZeRO offload. Offloading optimizer states lowers the peak memory 
 LIGATURE_QUOTE = "the NT 2.5B checkpoint (33.88 → 11.49 GB) fits after offloading"
 LIGATURES = ("ZeRO offload. Offloading lowers the peak memory: the NT 2.5B checkpoint "
              "(33.88 → 11.49 GB) \ufb01ts after of\ufb02oading.")
-OUTSIDE = (gen.paragraph("the NT 2.5B checkpoint (33.88 → 12.02 GB)")
+OUTSIDE = (pdfgen.paragraph("the NT 2.5B checkpoint (33.88 → 12.02 GB)")
            + " Table 2 lists 11.49 GB for the smaller model.")
 
 
@@ -57,14 +57,14 @@ def write_data(data: Path, pinned: str | None, *, record: str = RECORD, source: 
 
 
 def make(tmp: Path, name: str, special: dict[int, str] | None = None, **options) -> Path:
-    return gen.make_pdf(tmp / f"{name}.pdf", 11, special, **options)
+    return pdfgen.make_pdf(tmp / f"{name}.pdf", 11, special, **options)
 
 
 @pytest.fixture(scope="module")
 def pdfs(tmp_path_factory) -> dict[str, Path]:
     """Every PDF of the issue's variants, made once."""
     tmp = tmp_path_factory.mktemp("pdfs")
-    base = make(tmp, "base", {6: gen.paragraph()})
+    base = make(tmp, "base", {6: pdfgen.paragraph()})
     truncated = tmp / "truncated.pdf"
     truncated.write_bytes(base.read_bytes()[: base.stat().st_size // 2])
     corrupt = tmp / "corrupt.pdf"
@@ -73,17 +73,17 @@ def pdfs(tmp_path_factory) -> dict[str, Path]:
         "base": base,
         "hyphenated": make(tmp, "hyphenated", {6: HYPHENATED}),
         "ligatures": make(tmp, "ligatures", {6: LIGATURES}),
-        "justified": make(tmp, "justified", {6: gen.paragraph() + " " + gen.filler(6, 40)},
+        "justified": make(tmp, "justified", {6: pdfgen.paragraph() + " " + pdfgen.filler(6, 40)},
                           align="J", width=90),
         "value-changed": make(tmp, "value-changed",
-                              {6: gen.paragraph("the NT 2.5B checkpoint (33.88 → 11.94 GB)")}),
+                              {6: pdfgen.paragraph("the NT 2.5B checkpoint (33.88 → 11.94 GB)")}),
         "value-outside": make(tmp, "value-outside", {6: OUTSIDE}),
-        "page-7": make(tmp, "page-7", {7: gen.paragraph()}),
+        "page-7": make(tmp, "page-7", {7: pdfgen.paragraph()}),
         "truncated": truncated,
         "corrupt": corrupt,
-        "encrypted": make(tmp, "encrypted", {6: gen.paragraph()}, user_password="secret"),
-        "owner-only": make(tmp, "owner-only", {6: gen.paragraph()}, owner_password="owner"),
-        "image-only": make(tmp, "image-only", {6: gen.paragraph()}, image_pages=[6]),
+        "encrypted": make(tmp, "encrypted", {6: pdfgen.paragraph()}, user_password="secret"),
+        "owner-only": make(tmp, "owner-only", {6: pdfgen.paragraph()}, owner_password="owner"),
+        "image-only": make(tmp, "image-only", {6: pdfgen.paragraph()}, image_pages=[6]),
     }
 
 

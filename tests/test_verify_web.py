@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from conftest import running_server
 from test_verify import sha256, write_data
 
+from bench import pdfgen
 from kg.cli import main
 
 GOOD, BAD = "rec-verified", "rec-value-changed"
@@ -19,12 +20,10 @@ GOOD, BAD = "rec-verified", "rec-value-changed"
 def verified(tmp_path_factory):
     """A server over two records: one whose PDF passes every check, and one whose PDF
     prints 11.94 where the record quotes 11.49 (quote and value checks fail)."""
-    from test_verify import gen
-
     root = tmp_path_factory.mktemp("verified")
-    good = gen.make_pdf(root / "good.pdf", 11, {6: gen.paragraph()})
-    bad = gen.make_pdf(root / "bad.pdf", 11,
-                       {6: gen.paragraph("the NT 2.5B checkpoint (33.88 → 11.94 GB)")})
+    good = pdfgen.make_pdf(root / "good.pdf", 11, {6: pdfgen.paragraph()})
+    bad = pdfgen.make_pdf(root / "bad.pdf", 11,
+                          {6: pdfgen.paragraph("the NT 2.5B checkpoint (33.88 → 11.94 GB)")})
     write_data(root / "data", sha256(good), record=GOOD, source="src-good")
     write_data(root / "data", sha256(bad), record=BAD, source="src-bad")
     runner = CliRunner()
