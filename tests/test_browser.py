@@ -8,7 +8,8 @@ from pathlib import Path
 
 import bibtexparser
 import pytest
-from conftest import ROOT, SEED_ID
+
+from helpers import ROOT, SEED_ID
 
 SEED_PAGE = ROOT / "tests" / "fixtures" / "seed-page.txt"
 SECTIONS = ["Methods", "Reproduction", "Evidence", "Evidence table", "Sources and history",

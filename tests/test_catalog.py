@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from conftest import BASE, open_test_store
 
 import kg.web.catalog
 from bench import gen
+from helpers import BASE, open_test_store
 from kg.store.load import load_paths
 from kg.web.catalog import Catalog
 

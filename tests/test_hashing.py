@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import yaml
-from conftest import BASE, DATA, SEED_RECORD
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import BASE, DATA, SEED_RECORD
 from kg.model.datafiles import parse_yaml, read_data_file
 from kg.model.mapping import map_file
 from kg.rdf.canonical import content_hash, graph_version, parse_nquads

@@ -22,14 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import AGENT_FILE, BASE, DATA, SEED_ID, SEED_RECORD, SEED_SOURCE, open_test_store
-from test_broken_variants import VARIANTS, break_file, setter
 
+from helpers import AGENT_FILE, BASE, DATA, SEED_ID, SEED_RECORD, SEED_SOURCE, open_test_store
+from helpers.variants import RUN, VARIANTS, break_file, setter
 from kg.model.datafiles import parse_yaml
 from kg.rdf.canonical import canonical_nquads
 from kg.store.load import load_paths
 
-RUN = "runs/nt-peak-memory-20261130t085235z-3ca60460.yaml"
 RECORD_LABEL = f"record {SEED_ID}"
 SOURCE_LABEL = "source saadat-fellay-2026-genomic-lm-efficiency"
 HOSTILE = "records/hostile.yaml"  # a new file, beside the good ones

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import BASE, open_test_store
 
 import kg.store.load
 from bench import gen
+from helpers import BASE, open_test_store
 from kg.errors import InvalidDataError
 from kg.rdf.canonical import canonical_nquads
 from kg.store.load import load_paths

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
-from conftest import BASE, DATA_FILES, RUNS, SEED_ID, SEED_RECORD, open_test_store
 
+from helpers import BASE, DATA_FILES, RUNS, SEED_ID, SEED_RECORD, open_test_store
 from kg.errors import NotFoundError, QueryError, UsageError
 from kg.resources import resource_dir
 from kg.store.load import load_paths
@@ -22,7 +22,7 @@ def seed_store(tmp_path_factory):
     """The seed data plus one context-only evidence row, loaded into an on-disk store."""
     import shutil
 
-    from conftest import DATA
+    from helpers import DATA
 
     root = tmp_path_factory.mktemp("queries")
     data = root / "data"
@@ -76,7 +76,7 @@ def test_results_without_reproduction(seed_store, tmp_path) -> None:
     assert rows(seed_store, "results-without-reproduction") == []  # the bundled runs
     import shutil
 
-    from conftest import DATA
+    from helpers import DATA
 
     shutil.copytree(DATA, tmp_path / "data", ignore=shutil.ignore_patterns("runs"))
     with open_test_store(tmp_path / "store") as store:

@@ -12,11 +12,12 @@ import time
 
 import pytest
 import requests
-from conftest import BASE, DATA, SEED_ID, SEED_RECORD, running_server
 from rdflib import Graph, URIRef
 from rdflib.namespace import DCAT, DCTERMS, PROV, RDF
 from SPARQLWrapper import JSON, SPARQLWrapper
-from test_release import NEW_HARDWARE, OLD_HARDWARE
+
+from helpers import BASE, DATA, NEW_HARDWARE, OLD_HARDWARE, SEED_ID, SEED_RECORD
+from helpers.servers import running_server
 
 RECORD = f"/record/{SEED_ID}"
 
@@ -156,7 +157,7 @@ def test_history_in_the_terminal_matches_the_page(releases) -> None:
 def test_releases_served_beside_a_remote_store(tmp_path) -> None:
     """With the live registry in a remote store (oxigraph serve), pages and /sparql at a
     release read the archive's copy."""
-    from conftest import running_oxigraph
+    from helpers.servers import running_oxigraph
 
     shutil.copytree(DATA, tmp_path / "data")
     with running_oxigraph(tmp_path / "oxigraph") as url, running_server(

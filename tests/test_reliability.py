@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
 
 from bench import reliability
+from helpers import ROOT
 
 
 @pytest.fixture(scope="module")

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import BASE, DATA, ROOT, SEED_ID, open_test_store
 
+from helpers import BASE, DATA, ROOT, SEED_ID, open_test_store
 from kg.config import Settings
 from kg.export.rocrate import write_run_crate
 from kg.model.datafiles import parse_yaml

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pyoxigraph as ox
 import pytest
-from conftest import BASE, DATA, SEED_ID
 
+from helpers import BASE, DATA, SEED_ID
 from kg.model.ingest import validate_files
 from kg.model.validation import map_paths
 

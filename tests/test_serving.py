@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 import requests
-from conftest import DATA, SEED_ID, SEED_RECORD, running_oxigraph, running_server
+
+from helpers import DATA, SEED_ID, SEED_RECORD
+from helpers.servers import running_oxigraph, running_server
 
 COPIES = 12
 TITLES = ("PREFIX dcterms: <http://purl.org/dc/terms/> SELECT ?title WHERE "

@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import BASE
 from rdflib import Graph, Literal, URIRef
-from test_broken_variants import VARIANTS, break_file
 
 from bench import gen
+from helpers import BASE
+from helpers.checks import assert_same, both_engines, result_keys
+from helpers.variants import VARIANTS, break_file
 from kg.errors import InvalidDataError
 from kg.model.shacl import Engine, UnsupportedShape, lexical_ok
 from kg.model.validation import Translator, map_paths, shacl_results
@@ -17,26 +18,8 @@ from kg.rdf.namespaces import SH, XSD
 from kg.rdf.vocabulary import load_terms
 
 
-def both(paths: list[Path]):
-    mapped = map_paths(paths, BASE)
-    fast = shacl_results(mapped)
-    reference = shacl_results(mapped, reference=True)
-    translator = Translator(mapped, load_terms().graph)
-    return fast, reference, translator
-
-
-def keys(results) -> set[tuple]:
-    return {(r.focus, r.path, r.component) for r in results}
-
-
-def assert_same(paths: list[Path]) -> None:
-    fast, reference, translator = both(paths)
-    assert keys(fast) == keys(reference)
-    assert sorted(translator.problems(fast)) == sorted(translator.problems(reference))
-
-
 def test_the_seed_and_its_runs(data_copy: Path) -> None:
-    fast, reference, _ = both([data_copy])
+    fast, reference, _ = both_engines([data_copy])
     assert fast == reference == []
 
 
@@ -56,7 +39,7 @@ def test_every_broken_variant(data_copy: Path, relative, change, field, message)
     fast, reference = shacl_results(mapped), shacl_results(mapped, reference=True)
     translator = Translator(mapped, load_terms().graph)
     assert fast, "the engine found nothing wrong"
-    assert keys(fast) == keys(reference)
+    assert result_keys(fast) == result_keys(reference)
     assert sorted(translator.problems(fast)) == sorted(translator.problems(reference))
 
 

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 import requests
-from conftest import SEED_ID, Served
 from rdflib import Graph
 from rdflib.plugins.stores.sparqlstore import SPARQLStore
 from SPARQLWrapper import CSV, JSON, N3, TSV, XML, SPARQLWrapper
 
+from helpers import SEED_ID
+from helpers.servers import Served
 from kg.store.queries import canned_queries
 
 COUNT_CLAIMS = ("PREFIX kg: <https://w3id.org/claimgraph/ns#> "

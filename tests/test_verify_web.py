@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 import requests
 from click.testing import CliRunner
-from conftest import running_server
-from test_verify import sha256, write_data
 
 from bench import pdfgen
+from helpers import sha256
+from helpers.servers import running_server
+from helpers.verifying import write_data
 from kg.cli import main
 
 GOOD, BAD = "rec-verified", "rec-value-changed"

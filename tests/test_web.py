@@ -9,10 +9,10 @@ import re
 
 import pytest
 import requests
-from conftest import BASE, ROOT, SEED_ID
 from pyld import jsonld
 from rdflib import Dataset
 
+from helpers import BASE, ROOT, SEED_ID
 from kg.rdf.canonical import canonical_nquads, parse_nquads
 
 RECORD = f"/record/{SEED_ID}"

@@ -12,8 +12,10 @@ from urllib.parse import urlsplit
 
 import pytest
 import requests
-from conftest import DATA, SEED_ID, SEED_RECORD, SEED_SOURCE, running_server
-from test_broken_variants import break_file, setter
+
+from helpers import DATA, SEED_ID, SEED_RECORD, SEED_SOURCE
+from helpers.servers import running_server
+from helpers.variants import break_file, setter
 
 RECORD = f"/record/{SEED_ID}"
 PAGES = ["/", "/records.json", "/records.csv", RECORD, RECORD + ".ttl", "/sparql",
