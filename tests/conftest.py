@@ -11,9 +11,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from flask import Flask
+from flask.testing import FlaskClient
 
 from helpers import DATA
 from helpers.servers import Backend, Served, running_oxigraph, running_server
+from helpers.web import app_over
 
 
 @pytest.fixture
@@ -63,6 +66,22 @@ def browser_type_launch_args(browser_type_launch_args):
 
 
 @pytest.fixture(scope="session")
+def app(tmp_path_factory) -> Iterator[Flask]:
+    """The web app in this process over a copy of the data, with the limits `served` has:
+    for tests of what a page, content negotiation or an error answers (no server)."""
+    root = tmp_path_factory.mktemp("app")
+    shutil.copytree(DATA, root / "data")
+    with app_over(root, query_timeout=2, max_rows=500) as app:
+        yield app
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """Flask's test client of `app`."""
+    return app.test_client()
+
+
+@pytest.fixture(scope="session")
 def server(served: Served) -> str:
     """The URL of the running server."""
     return served.url
@@ -70,7 +89,8 @@ def server(served: Served) -> str:
 
 @pytest.fixture(scope="session")
 def served(tmp_path_factory):
-    """`kg serve` on a free port over a copy of the data, first start creating the store."""
+    """`kg serve` on a free port over a copy of the data, first start creating the store:
+    for what only a real server shows (real HTTP clients, worker processes, the browser)."""
     root = tmp_path_factory.mktemp("server")
     shutil.copytree(DATA, root / "data")
     # A short time limit and a small row cap, so the tests can reach both.

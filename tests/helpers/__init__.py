@@ -4,7 +4,10 @@ Fixtures live in ``tests/conftest.py``, which pytest loads itself; no test impor
 another test module. Constants and plain functions live here, by what they are about:
 
 - ``helpers``: paths, the bundled data's ids and counts, opening a test store;
-- ``helpers.servers``: real servers on 127.0.0.1 (``kg serve``, ``oxigraph serve``);
+- ``helpers.web``: the web app in the test's own process (Flask's test client), for what
+  a page, content negotiation or an error answers;
+- ``helpers.servers``: real servers on 127.0.0.1 (``kg serve``, ``oxigraph serve``), for serving,
+  concurrency, remote stores and the browser;
 - ``helpers.variants``: data files broken on purpose, each naming the field it breaks;
 - ``helpers.verifying``: the record and source that ``kg verify``'s tests check PDFs against;
 - ``helpers.checks``: assertions several test modules make (both SHACL engines agree, the
