@@ -55,6 +55,22 @@ def remote_backend(tmp_path: Path) -> Iterator[Backend]:
         yield Backend("remote", url)
 
 
+#: Playwright's fixtures (pytest-playwright): a test that asks for one drives Chromium.
+PLAYWRIGHT_FIXTURES = {"page", "context", "browser", "browser_type"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that drives Chromium is a browser test even where its mark was forgotten, so
+    that ``-m "not browser"`` never starts a browser."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        parametrized = set(callspec.params) if callspec else set()  # a "page" argument
+        asked = set(getattr(item, "fixturenames", ())) - parametrized
+        if PLAYWRIGHT_FIXTURES & asked and not any(item.iter_markers("browser")):
+            item.add_marker(pytest.mark.browser)
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """Debian's Chromium (Playwright's own browser download does not work here)."""

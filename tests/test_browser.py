@@ -11,6 +11,8 @@ import pytest
 
 from helpers import ROOT, SEED_ID
 
+pytestmark = pytest.mark.browser
+
 SEED_PAGE = ROOT / "tests" / "fixtures" / "seed-page.txt"
 SECTIONS = ["Methods", "Reproduction", "Evidence", "Evidence table", "Sources and history",
             "Technical metadata and extraction receipts", "Related records"]

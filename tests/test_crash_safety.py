@@ -63,6 +63,7 @@ def corpus(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_sigkill_during_bulk_load(corpus: Path, tmp_path: Path) -> None:
     store = tmp_path / "store"
     with open_test_store(store) as writer:

@@ -106,6 +106,7 @@ def download(url: str, target: Path) -> requests.Response:
     return response
 
 
+@pytest.mark.slow
 def test_the_browser_serves_dumps_of_the_live_version(tmp_path: Path) -> None:
     root = tmp_path / "site"
     root.mkdir()

@@ -335,6 +335,7 @@ def matching_line(stderr: str, case: Case) -> str | None:
     return None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_hostile_file(case: Case, loaded, tmp_path: Path) -> None:
     store, before = loaded

@@ -53,6 +53,7 @@ def versions(store_dir: Path) -> list[str]:
     return sorted(p.name for p in store_dir.iterdir())
 
 
+@pytest.mark.slow
 def test_a_staged_write_stores_what_a_one_step_write_stores(
     corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -67,6 +68,7 @@ def test_a_staged_write_stores_what_a_one_step_write_stores(
         assert a.manifest() == b.manifest()
 
 
+@pytest.mark.slow
 def test_an_invalid_staged_batch_writes_nothing(
     corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -88,6 +90,7 @@ def test_an_invalid_staged_batch_writes_nothing(
     assert versions(store_dir) == layout  # the half-filled new version is gone
 
 
+@pytest.mark.slow
 def test_a_renamed_file_loaded_alone_replaces_its_graph(
     corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:

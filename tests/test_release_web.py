@@ -170,6 +170,7 @@ def test_history_in_the_terminal_matches_the_page(releases) -> None:
     assert [line.split()[0] for line in lines[:2]] == [old, new]
 
 
+@pytest.mark.slow
 def test_releases_served_beside_a_remote_store(tmp_path) -> None:
     """With the live registry in a remote store (oxigraph serve), pages and /sparql at a
     release read the archive's copy."""

@@ -20,6 +20,7 @@ def bench():
     return reliability
 
 
+@pytest.mark.slow
 def test_readers_under_a_writer(tmp_path: Path) -> None:
     out = tmp_path / "result.json"
     run = subprocess.run(

@@ -42,6 +42,7 @@ def tiny_run(tmp_path_factory) -> tuple[Path, dict]:
     return root, yaml.load(path.read_text(), Loader=yaml.BaseLoader) | {"_path": str(path)}
 
 
+@pytest.mark.slow
 def test_run_file_keys_and_values(tiny_run) -> None:
     _, doc = tiny_run
     assert doc["kind"] == "run" and doc["record"] == SEED_ID
@@ -63,6 +64,7 @@ def test_run_file_keys_and_values(tiny_run) -> None:
     assert doc["status"] == "completed"  # skipped stages are not failures
 
 
+@pytest.mark.slow
 def test_environment_is_captured(tiny_run) -> None:
     _, doc = tiny_run
     env = doc["environment"]
@@ -75,6 +77,7 @@ def test_environment_is_captured(tiny_run) -> None:
     assert "transformers" in packages and "deepspeed" in packages
 
 
+@pytest.mark.slow
 def test_log_hash(tiny_run) -> None:
     _, doc = tiny_run
     path = Path(doc["_path"])
@@ -83,6 +86,7 @@ def test_log_hash(tiny_run) -> None:
     assert "baseline: built tiny" in log.read_text()
 
 
+@pytest.mark.slow
 def test_the_run_loads_and_joins_the_record(tiny_run) -> None:
     root, doc = tiny_run
     with open_test_store(root / "store") as store:

@@ -46,6 +46,7 @@ def titles(url: str, kind: str, session: requests.Session) -> list[str]:
     return [row["title"] for row in answer.json()["rows"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("backend", "workers"), [("embedded", 1), ("embedded", 2),
                                                   ("remote", 2)])
 def test_a_load_while_serving_is_seen_whole_or_not_at_all(tmp_path: Path, backend: str,
@@ -104,6 +105,7 @@ def test_a_load_while_serving_is_seen_whole_or_not_at_all(tmp_path: Path, backen
         assert page.status_code == 200 and "Generation C: Peak memory" in page.text
 
 
+@pytest.mark.slow
 def test_the_browser_over_a_remote_store(tmp_path: Path) -> None:
     """kg serve with KG_STORE=http://...: first start fills the remote store from data/;
     pages, index and /sparql read it; its errors are answers, not crashes."""

@@ -23,11 +23,13 @@ def test_the_seed_and_its_runs(data_copy: Path) -> None:
     assert fast == reference == []
 
 
+@pytest.mark.slow
 def test_a_generated_corpus(tmp_path: Path) -> None:
     gen.generate(60, 7, tmp_path / "corpus")
     assert_same([tmp_path / "corpus"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("relative", "change", "field", "message"),
                          [pytest.param(*v[1:], id=v[0]) for v in VARIANTS])
 def test_every_broken_variant(data_copy: Path, relative, change, field, message) -> None:

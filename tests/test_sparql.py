@@ -203,6 +203,7 @@ def _tree(pid: int) -> list[int]:
     return [pid, *(int(c) for c in children)]
 
 
+@pytest.mark.slow
 def test_a_pathological_query_is_stopped_while_others_are_answered(served: Served) -> None:
     outcome = {}
 

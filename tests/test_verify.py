@@ -333,6 +333,7 @@ REVIEW_VARIANTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("change", "field", "message"),
                          [pytest.param(*v[1:], id=v[0]) for v in REVIEW_VARIANTS])
 def test_an_edited_review_is_rejected_by_both_engines(pdfs, tmp_path, runner, change, field,

@@ -72,6 +72,7 @@ def test_the_record_page_lists_every_check(verified: FlaskClient) -> None:
     assert "verification-flag" not in good and "Source verification" in good
 
 
+@pytest.mark.browser
 def test_a_browser_sees_the_flag_and_the_checks(page, verified_server: str, tmp_path) -> None:
     page.goto(f"{verified_server}/record/{BAD}")
     flag = page.locator("#verification-flag")

@@ -201,6 +201,7 @@ def assert_nothing_ran(page, events: list[str]) -> None:
     assert all(s == "application/ld+json" or s.startswith("/static/") for s in scripts), scripts
 
 
+@pytest.mark.browser
 def test_markup_in_a_record_is_shown_as_text(hostile_server: str, watched) -> None:
     page, events = watched
     page.goto(f"{hostile_server}{RECORD}")
@@ -219,6 +220,7 @@ def test_markup_in_a_record_is_shown_as_text(hostile_server: str, watched) -> No
     assert page.locator("body > footer").count() == 1
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize(("path", "shown"), [
     ("/", TITLE),
     ("/?q=%3Cscript%3Ewindow.__xss%3D1%3C%2Fscript%3E", "<script>window.__xss=1</script>"),
@@ -236,6 +238,7 @@ def test_markup_on_other_pages_is_shown_as_text(
     assert shown in page.inner_text("body")
 
 
+@pytest.mark.browser
 def test_a_query_made_javascript_iri_is_no_link(hostile_server: str, watched) -> None:
     page, events = watched
     query = 'SELECT ?x WHERE { BIND(IRI("javascript:window.__xss=\'link\'") AS ?x) }'
