@@ -13,10 +13,18 @@ import pytest
 from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import settings
 
 from helpers import DATA
 from helpers.servers import Backend, Served, running_oxigraph, running_server
 from helpers.web import app_over
+
+# Property tests draw the same examples on every run (the same tally twice in a row) and
+# have no deadline (a time limit per example fails on a loaded machine, not on a bug).
+# `pytest --hypothesis-profile=explore` draws new ones.
+settings.register_profile("claimgraph", deadline=None, derandomize=True, database=None)
+settings.register_profile("explore", deadline=None)
+settings.load_profile("claimgraph")
 
 
 @pytest.fixture

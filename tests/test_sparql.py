@@ -187,53 +187,49 @@ def test_service_description_and_form(client) -> None:
     assert 'name="model"' in html
 
 
-def _cpu_seconds(pids: list[int]) -> float:
-    total = 0.0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except FileNotFoundError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / 100  # utime + stime, in clock ticks
-    return total
+def _children(pid: int) -> set[int]:
+    """The processes ``pid`` started (the query workers, multiprocessing's helper), from
+    any of its threads (a request's thread starts the workers)."""
+    return {int(c) for task in Path(f"/proc/{pid}/task").iterdir()
+            for c in (task / "children").read_text().split()}
 
 
-def _tree(pid: int) -> list[int]:
-    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    return [pid, *(int(c) for c in children)]
+def _gone(pid: int) -> bool:
+    """No such process, or one that has ended and waits to be reaped."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return True
+    return state in ("Z", "X")
 
 
 @pytest.mark.slow
 def test_a_pathological_query_is_stopped_while_others_are_answered(served: Served) -> None:
-    outcome = {}
+    """Told by events, never by the clock: the query ran until the limit stopped it, another
+    client was answered meanwhile, and the worker that ran it is gone (its work really
+    stopped: pyoxigraph cannot cancel a query, so the worker is killed and replaced)."""
+    def ask(query: str) -> requests.Response:
+        return requests.get(served.url + "/sparql", params={"query": query},
+                            headers={"Accept": "application/json"}, timeout=300)
 
-    def slow() -> None:
-        started = time.monotonic()
-        outcome["response"] = requests.get(served.url + "/sparql", params={"query": PATHOLOGICAL},
-                                           headers={"Accept": "application/json"})
-        outcome["seconds"] = time.monotonic() - started
-
-    thread = threading.Thread(target=slow)
+    assert ask(COUNT_CLAIMS).status_code == 200  # the query workers are running
+    workers = _children(served.pid)
+    outcome: dict[str, requests.Response] = {}
+    thread = threading.Thread(target=lambda: outcome.update(slow=ask(PATHOLOGICAL)))
     thread.start()
-    time.sleep(0.5)
     answered = 0
     while thread.is_alive():  # another client keeps being answered meanwhile
-        response = requests.get(served.url + "/sparql", params={"query": COUNT_CLAIMS},
-                                headers={"Accept": "application/json"}, timeout=5)
-        assert response.status_code == 200
-        answered += 1
+        response = ask(COUNT_CLAIMS)
+        assert response.status_code == 200, response.text
+        answered += thread.is_alive()
         time.sleep(0.1)
     thread.join()
-    assert answered >= 3
-    assert outcome["response"].status_code == 503
-    assert "ran longer than the limit of 2 s" in outcome["response"].json()["message"]
-    assert outcome["seconds"] < 5
-    # The work really stopped: the server and its workers use (almost) no CPU now.
-    time.sleep(0.5)
-    before = _cpu_seconds(_tree(served.pid))
-    time.sleep(1.5)
-    after = _cpu_seconds(_tree(served.pid))
-    assert after - before < 0.5, f"{after - before:.2f} s of CPU in 1.5 s after the limit"
+    assert answered >= 1
+    assert outcome["slow"].status_code == 503
+    assert "ran longer than the limit of 2 s" in outcome["slow"].json()["message"]
+    stopped = [pid for pid in workers if _gone(pid)]
+    assert len(stopped) == 1, (workers, _children(served.pid))
+    assert _children(served.pid) - workers, "the stopped worker was not replaced"
 
 
 def test_html_results_link_to_pages(client) -> None:

@@ -134,7 +134,7 @@ TRAVERSALS = [
 def test_no_path_traversal(served, path: str) -> None:
     # http.client sends the path exactly as written (requests would normalize "../").
     where = urlsplit(served.url)
-    connection = http.client.HTTPConnection(where.hostname, where.port, timeout=10)
+    connection = http.client.HTTPConnection(where.hostname, where.port, timeout=60)
     try:
         connection.request("GET", path)
         response = connection.getresponse()
