@@ -8,7 +8,10 @@ from pathlib import Path
 
 import bibtexparser
 import pytest
-from conftest import OTHER_ID, ROOT, SEED_ID
+
+from helpers import OTHER_ID, ROOT, SEED_ID
+
+pytestmark = pytest.mark.browser
 
 SEED_PAGE = ROOT / "tests" / "fixtures" / "seed-page.txt"
 SECTIONS = ["Methods", "Reproduction", "Evidence", "Evidence table", "Sources and history",

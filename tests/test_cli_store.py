@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
-from conftest import BASE, DATA_FILES, RECORDS, RUNS, SEED_ID, SEED_SOURCE, Backend, free_port
 
+from helpers import BASE, DATA_FILES, RECORDS, RUNS, SEED_ID, SEED_SOURCE
+from helpers.servers import Backend, free_port
 from kg.cli import main
 
 

@@ -12,8 +12,8 @@ import tarfile
 from pathlib import Path
 
 import pytest
-from conftest import BASE, DATA, ROOT, SEED_ID
 
+from helpers import BASE, DATA, ROOT, SEED_ID
 from kg.model.ingest import validate_files
 
 

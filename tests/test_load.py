@@ -7,17 +7,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import (
-    AGENT_FILE,
-    BASE,
-    DATA_FILES,
-    SEED_ID,
-    SEED_RECORD,
-    SEED_SOURCE,
-    Backend,
-    open_test_store,
-)
 
+from helpers import AGENT_FILE, BASE, DATA_FILES, SEED_ID, SEED_RECORD, SEED_SOURCE, open_test_store
+from helpers.servers import Backend
 from kg.errors import InvalidDataError, StoreError
 from kg.rdf.canonical import canonical_nquads
 from kg.store import published_version

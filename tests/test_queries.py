@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
-from conftest import (
+
+from helpers import (
     BASE,
     DATA_FILES,
     OTHER_ID,
@@ -18,7 +19,6 @@ from conftest import (
     SEED_RUNS,
     open_test_store,
 )
-
 from kg.errors import NotFoundError, QueryError, UsageError
 from kg.resources import resource_dir
 from kg.store.load import load_paths
@@ -34,7 +34,7 @@ def seed_store(tmp_path_factory):
     """The seed data plus one context-only evidence row, loaded into an on-disk store."""
     import shutil
 
-    from conftest import DATA
+    from helpers import DATA
 
     root = tmp_path_factory.mktemp("queries")
     data = root / "data"
@@ -92,7 +92,7 @@ def test_results_without_reproduction(seed_store, tmp_path) -> None:
     assert unjudged == ([] if OTHER_RUNS else [OTHER])
     import shutil
 
-    from conftest import DATA
+    from helpers import DATA
 
     shutil.copytree(DATA, tmp_path / "data", ignore=shutil.ignore_patterns("runs"))
     with open_test_store(tmp_path / "store") as store:

@@ -10,8 +10,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import BASE, DATA, OTHER_ID, SEED_ID, SENTENCE_RUNS, web_app
 
+from helpers import BASE, DATA, OTHER_ID, SEED_ID, SENTENCE_RUNS
+from helpers.web import web_app
 from kg.store.records import quote_siblings
 
 OTHER_RECORD = f"records/{OTHER_ID}.yaml"

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import BASE, DATA, OTHER_ID, ROOT, SEED_ID, open_test_store, web_app
 
+from helpers import BASE, DATA, OTHER_ID, ROOT, SEED_ID, open_test_store
+from helpers.web import web_app
 from kg.config import Settings
 from kg.export.rocrate import write_run_crate
 from kg.model.datafiles import parse_yaml
@@ -62,6 +63,7 @@ def joint_run(tmp_path_factory) -> tuple[Path, dict]:
     return root, doc
 
 
+@pytest.mark.slow
 def test_run_file_keys_and_values(tiny_run) -> None:
     _, doc = tiny_run
     assert doc["kind"] == "run" and doc["record"] == SEED_ID
@@ -236,6 +238,7 @@ def test_the_fp32_state_adamw_keeps_fp32_state_for_a_bf16_model(master: bool) ->
             assert torch.equal(p, state["master"].to(torch.bfloat16))
 
 
+@pytest.mark.slow
 def test_environment_is_captured(tiny_run) -> None:
     _, doc = tiny_run
     env = doc["environment"]
@@ -248,6 +251,7 @@ def test_environment_is_captured(tiny_run) -> None:
     assert "transformers" in packages and "deepspeed" in packages
 
 
+@pytest.mark.slow
 def test_log_hash(tiny_run) -> None:
     _, doc = tiny_run
     path = Path(doc["_path"])
@@ -256,6 +260,7 @@ def test_log_hash(tiny_run) -> None:
     assert "baseline: built tiny" in log.read_text()
 
 
+@pytest.mark.slow
 def test_the_run_loads_and_joins_the_record(tiny_run) -> None:
     root, doc = tiny_run
     with open_test_store(root / "store") as store:
