@@ -31,12 +31,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.pdfgen import SENTENCE, make_pdf, paragraph  # noqa: E402
 from kg.verify.checks import Target, run_checks  # noqa: E402
 from kg.verify.pdfread import open_pdf  # noqa: E402
 from kg.verify.pdftext import QuoteFinder  # noqa: E402
-
-sys.path.insert(0, str(ROOT / "bench"))
-from pdfgen import SENTENCE, make_pdf, paragraph  # noqa: E402
 
 
 def best(repeat: int, work: dict[str, Callable[[], object]]) -> dict[str, float]:

@@ -1,49 +1,40 @@
-"""Shared fixtures: the repository's data, copied where a test may change it."""
+"""The fixtures tests share (pytest loads this file; no test imports it): the bundled data
+copied where a test may change it, stores of each kind, servers, the browser.
+
+Constants and plain functions the tests share are in ``helpers`` (tests/helpers/)."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import re
 import shutil
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import requests
 from click.testing import CliRunner
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import settings
+
+from helpers import DATA
+from helpers.servers import (
+    BACKENDS,
+    Backend,
+    Served,
+    running_oxigraph,
+    running_server,
+    started_backend,
+)
+from helpers.web import app_over
 
 #: The W3C SPARQL 1.1 Protocol suite's tally per backend, printed at the end of a run.
 pytest_plugins = ["protocol_tally"]
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "data"
-BASE = "https://claimgraph.example/"
-SEED_ID = (
-    "saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero2"
-)
-SEED_RECORD = f"records/{SEED_ID}.yaml"
-#: How many data files the repository bundles (the seed's four, the runner agent, the runs).
-DATA_FILES = len(list(DATA.rglob("*.yaml")))
-RUNS = len(list((DATA / "runs").glob("*.yaml")))
-SEED_SOURCE = "sources/saadat-fellay-2026-genomic-lm-efficiency.yaml"
-AGENT_FILE = "agents/claude.yaml"
-
-
-def pdfgen():
-    """bench/pdfgen.py, the synthetic PDF maker the verifier's tests and benchmark share."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("pdfgen", ROOT / "bench" / "pdfgen.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+# Property tests draw the same examples on every run (the same tally twice in a row) and
+# have no deadline (a time limit per example fails on a loaded machine, not on a bug).
+# `pytest --hypothesis-profile=explore` draws new ones.
+settings.register_profile("claimgraph", deadline=None, derandomize=True, database=None)
+settings.register_profile("explore", deadline=None)
+settings.load_profile("claimgraph")
 
 
 @pytest.fixture
@@ -65,111 +56,9 @@ def store_dir(tmp_path: Path) -> Path:
     return tmp_path / "store"
 
 
-def open_test_store(path: Path, read_only: bool = False):
-    from kg.store import EmbeddedStore
-
-    return EmbeddedStore(path, read_only=read_only)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@contextlib.contextmanager
-def running_oxigraph(location: Path, *args: str) -> Iterator[str]:
-    """`oxigraph serve` (PyPI oxigraph) on a free port of 127.0.0.1 until the block ends;
-    yields its URL once it answers."""
-    command = shutil.which("oxigraph")
-    if command is None:
-        pytest.fail("the oxigraph server is part of the test extra: pip install -e '.[test]'")
-    for _attempt in range(3):  # a port taken between choosing and binding: choose again
-        url = f"http://127.0.0.1:{free_port()}"
-        proc = subprocess.Popen(
-            [command, "serve", "--location", str(location), "--bind", url[7:], *args],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        try:
-            deadline = time.monotonic() + 30
-            while proc.poll() is None and time.monotonic() < deadline:
-                try:
-                    requests.get(url + "/query", timeout=2)
-                    break
-                except requests.ConnectionError:
-                    time.sleep(0.02)
-            if proc.poll() is None:
-                yield url
-                return
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
-    pytest.fail(f"oxigraph serve did not start: {proc.stderr.read() if proc.stderr else ''}")
-
-
-@dataclass(frozen=True)
-class Backend:
-    """A store for the store test-suite: the embedded one in a directory, or a remote one
-    (a real `oxigraph serve` on loopback)."""
-
-    name: str
-    #: What KG_STORE says: a directory or a URL.
-    store: Path | str
-
-    def settings(self):
-        from kg.config import load_settings
-
-        return load_settings({"base": BASE, "store": str(self.store)}, environ={})
-
-    def environment(self) -> dict[str, str]:
-        """The settings a `kg` process needs to use this store (for `running_server`)."""
-        return {"KG_STORE": str(self.store)}
-
-    def open(self, read_only: bool = False):
-        from kg.store import open_store
-
-        return open_store(self.settings(), read_only=read_only)
-
-    def add_graphs(self, graphs: dict[str, Path]) -> None:
-        """Test data that is no registry record (no data file, no manifest row, no SHACL):
-        each N-Triples file as the named graph its key names. Embedded: written straight
-        into a new store version; remote: by Graph Store Protocol PUT."""
-        import pyoxigraph as ox
-
-        if isinstance(self.store, Path):
-            quads = {iri: [ox.Quad(t.subject, t.predicate, t.object, ox.NamedNode(iri))
-                           for t in ox.parse(path=str(path), format=ox.RdfFormat.N_TRIPLES)]
-                     for iri, path in graphs.items()}
-            with self.open() as store:
-                store.replace_graphs(quads)
-            return
-        settings = self.settings()
-        url = settings.store.rstrip("/") + "/" + settings.store_graphs
-        for iri, path in graphs.items():
-            requests.put(url, params={"graph": iri}, data=path.read_bytes(), timeout=30,
-                         headers={"Content-Type": "application/n-triples"}).raise_for_status()
-
-
-@contextlib.contextmanager
-def started_backend(name: str, root: Path) -> Iterator[Backend]:
-    """A new, empty store of the backend ``name`` (one of :data:`BACKENDS`) under ``root``,
-    running until the block ends."""
-    if name == "embedded":
-        yield Backend("embedded", root / ".kg" / "store")
-    elif name == "remote":
-        with running_oxigraph(root / "oxigraph") as url:
-            yield Backend("remote", url)
-    else:
-        raise ValueError(f"no store backend {name!r}")
-
-
-#: Every store backend the project supports: the store tests and the protocol suite run on
-#: each. A new backend is one name here and its branch in `started_backend`.
-BACKENDS = ("embedded", "remote")
-
-
 @pytest.fixture(params=BACKENDS)
 def store_backend(request, tmp_path: Path) -> Iterator[Backend]:
-    """Each store test runs against every store."""
+    """Each store test runs against every store backend."""
     with started_backend(request.param, tmp_path) as backend:
         yield backend
 
@@ -177,8 +66,24 @@ def store_backend(request, tmp_path: Path) -> Iterator[Backend]:
 @pytest.fixture
 def remote_backend(tmp_path: Path) -> Iterator[Backend]:
     """Only the remote store (for what only it does)."""
-    with started_backend("remote", tmp_path) as backend:
-        yield backend
+    with running_oxigraph(tmp_path / "oxigraph") as url:
+        yield Backend("remote", url)
+
+
+#: Playwright's fixtures (pytest-playwright): a test that asks for one drives Chromium.
+PLAYWRIGHT_FIXTURES = {"page", "context", "browser", "browser_type"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that drives Chromium is a browser test even where its mark was forgotten, so
+    that ``-m "not browser"`` never starts a browser."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        parametrized = set(callspec.params) if callspec else set()  # a "page" argument
+        asked = set(getattr(item, "fixturenames", ())) - parametrized
+        if PLAYWRIGHT_FIXTURES & asked and not any(item.iter_markers("browser")):
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(scope="session")
@@ -191,12 +96,20 @@ def browser_type_launch_args(browser_type_launch_args):
     }
 
 
-@dataclass(frozen=True)
-class Served:
-    url: str
-    pid: int
-    #: what KG_STORE says: the store's directory, or a remote store's URL
-    store: Path | str
+@pytest.fixture(scope="session")
+def app(tmp_path_factory) -> Iterator[Flask]:
+    """The web app in this process over a copy of the data, with the limits `served` has:
+    for tests of what a page, content negotiation or an error answers (no server)."""
+    root = tmp_path_factory.mktemp("app")
+    shutil.copytree(DATA, root / "data")
+    with app_over(root, query_timeout=2, max_rows=500) as app:
+        yield app
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """Flask's test client of `app`."""
+    return app.test_client()
 
 
 @pytest.fixture(scope="session")
@@ -207,43 +120,10 @@ def server(served: Served) -> str:
 
 @pytest.fixture(scope="session")
 def served(tmp_path_factory):
-    """`kg serve` on a free port over a copy of the data, first start creating the store."""
+    """`kg serve` on a free port over a copy of the data, first start creating the store:
+    for what only a real server shows (real HTTP clients, worker processes, the browser)."""
     root = tmp_path_factory.mktemp("server")
     shutil.copytree(DATA, root / "data")
     # A short time limit and a small row cap, so the tests can reach both.
     with running_server(root, {"KG_QUERY_TIMEOUT": "2", "KG_MAX_ROWS": "500"}) as served:
         yield served
-
-
-@contextlib.contextmanager
-def running_server(root: Path, env: dict[str, str] | None = None, *args: str):
-    """Run `kg serve --port 0 [args]` in ``root`` (data in root/data, store in root/store
-    unless ``env`` names another) until the block ends; wait for /healthz, never a fixed
-    sleep."""
-    env = {**os.environ, "KG_STORE": str(root / "store"), "KG_DATA": str(root / "data"),
-           **(env or {})}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "kg.cli", "serve", "--port", "0", *args], cwd=root, env=env,
-        stderr=subprocess.PIPE, text=True)
-    try:
-        url = None
-        deadline = time.monotonic() + 60
-        while url is None and time.monotonic() < deadline:
-            line = proc.stderr.readline()
-            if not line and proc.poll() is not None:
-                pytest.fail(f"kg serve exited with {proc.returncode}")
-            match = re.search(r"serving (http://\S+?)/ ", line)
-            if match:
-                url = match.group(1)
-        assert url, "kg serve did not say where it listens"
-        while time.monotonic() < deadline:
-            try:
-                if requests.get(url + "/healthz", timeout=2).status_code == 200:
-                    break
-            except requests.ConnectionError:
-                time.sleep(0.05)
-        store = env["KG_STORE"]
-        yield Served(url, proc.pid, store if store.startswith("http") else Path(store))
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)

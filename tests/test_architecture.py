@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from conftest import ROOT
+from helpers import ROOT
 
 DOC_PATH = ROOT / "docs" / "architecture.md"
 DOC = DOC_PATH.read_text()

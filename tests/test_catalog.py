@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
-from conftest import BASE, ROOT, open_test_store
 
 import kg.web.catalog
+from bench import gen
+from helpers import BASE, open_test_store
 from kg.store.load import load_paths
 from kg.web.catalog import Catalog
 
@@ -16,8 +14,7 @@ from kg.web.catalog import Catalog
 @pytest.fixture(scope="module")
 def catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
     root = tmp_path_factory.mktemp("catalog")
-    subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), "120", "--seed", "7",
-                    "-o", str(root / "data")], check=True, capture_output=True)
+    gen.generate(120, 7, root / "data")
     with open_test_store(root / "store") as store:
         load_paths(store, [root / "data"], BASE)
         return Catalog.from_store(store)

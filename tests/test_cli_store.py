@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
-from conftest import BASE, DATA_FILES, RUNS, SEED_ID, SEED_SOURCE, Backend, free_port
 
+from helpers import BASE, DATA_FILES, RECORDS, RUNS, SEED_ID, SEED_SOURCE
+from helpers.servers import Backend, free_port
 from kg.cli import main
 
 
@@ -53,15 +54,15 @@ def test_load_then_query(kg) -> None:
 
     result = kg("query", "results-for-model", "--param", "model=NT 2.5B", "--format", "csv")
     assert result.exit_code == 0, result.output
-    [row] = list(csv.DictReader(io.StringIO(result.stdout)))
-    assert row["printed"] == "11.49" and row["id"] == SEED_ID
+    rows = {row["id"]: row for row in csv.DictReader(io.StringIO(result.stdout))}
+    assert len(rows) == RECORDS and rows[SEED_ID]["printed"] == "11.49"
 
     table = kg("query", "results-for-model", "-p", "model=NT 2.5B")
-    assert "11.49" in table.stdout and "(1 row)" in table.stdout
+    assert "11.49" in table.stdout and f"({RECORDS} rows)" in table.stdout
 
     raw = kg("query", "SELECT (COUNT(*) AS ?n) WHERE { ?s a <https://w3id.org/claimgraph/ns#Claim> }",
              "--format", "json")
-    assert json.loads(raw.stdout)["results"]["bindings"][0]["n"]["value"] == "1"
+    assert json.loads(raw.stdout)["results"]["bindings"][0]["n"]["value"] == str(RECORDS)
 
 
 def test_query_from_a_file_with_params(kg, tmp_path: Path) -> None:
@@ -150,7 +151,7 @@ def test_stats(kg) -> None:
     kg("load")
     result = kg("stats", "--format", "json")
     counts = {k: v["value"] for k, v in json.loads(result.stdout)["results"]["bindings"][0].items()}
-    assert counts["records"] == "1" and counts["graphs"] == str(DATA_FILES)
+    assert counts["records"] == str(RECORDS) and counts["graphs"] == str(DATA_FILES)
     assert counts["runs"] == str(RUNS)
 
 
@@ -179,7 +180,7 @@ def test_store_url_setting(kg_embedded, remote_backend: Backend) -> None:
     assert kg_embedded("--store", url + "/", "load").exit_code == 0
     assert not Path(".kg").exists()  # a URL is never taken for a directory
     stats = kg_embedded("--store", url, "stats", "--format", "csv")
-    assert stats.exit_code == 0 and stats.stdout.splitlines()[1].startswith("1,1,2,")
+    assert stats.exit_code == 0 and stats.stdout.splitlines()[1].startswith(f"{RECORDS},1,2,")
 
 
 def test_queries_lists_canned_queries(kg_embedded) -> None:

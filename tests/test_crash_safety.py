@@ -17,8 +17,9 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import BASE, DATA, ROOT, open_test_store
 
+from bench import gen
+from helpers import BASE, DATA, ROOT, open_test_store
 from kg.rdf.canonical import canonical_nquads
 from kg.store.embedded import live_version
 from kg.store.load import load_paths
@@ -58,11 +59,11 @@ def bulk_load_started(store: Path, old: Path) -> bool:
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("corpus")
-    subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), str(RECORDS), "--seed", "3",
-                    "-o", str(out)], check=True, capture_output=True)
+    gen.generate(RECORDS, 3, out)
     return out
 
 
+@pytest.mark.slow
 def test_sigkill_during_bulk_load(corpus: Path, tmp_path: Path) -> None:
     store = tmp_path / "store"
     with open_test_store(store) as writer:

@@ -39,6 +39,27 @@ def test_hostile_yaml_is_refused(tmp_path: Path, text: str, expected: str) -> No
 
 
 @pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("reviews:\n  - methods: [a, *x]\n", "reviews[0].methods[1]"),
+        ("locator:\n  page: !!int 6\n", "locator.page"),
+        ("label: \"a\\0b\"\n", "label"),
+        ("methods: [a, b\n", "methods"),
+        # Refused by our reader or by the parser's own nesting limit, whichever comes first.
+        ("note: " + "[" * 300_000 + "]" * 300_000 + "\n", "note"),
+    ],
+)
+def test_a_yaml_error_names_the_field_being_read(tmp_path: Path, text: str, field: str) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("kind: agent\n" + text)
+    with pytest.raises(InvalidDataError) as info:
+        read_data_file(path)
+    [problem] = info.value.problems
+    assert problem.file.endswith("bad.yaml") and problem.message.startswith("YAML error")
+    assert problem.field == field or problem.field.startswith((field + "[", field + "."))
+
+
+@pytest.mark.parametrize(
     ("content", "expected"),
     [
         (b"", "file is empty"),

@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import BASE, DATA, ROOT
 
+from helpers import BASE, DATA, ROOT
 from kg.model.datafiles import parse_yaml
 from kg.model.ingest import validate_files
 from kg.model.validation import map_paths

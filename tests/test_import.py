@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from eee_helpers import (
+
+from helpers.eee import (
     BASE,
     DATA,
     KEPT,
@@ -25,7 +26,6 @@ from eee_helpers import (
     run,
     tree,
 )
-
 from kg.model.upstream.every_eval_ever.identity import file_id, result_ids
 from kg.model.upstream.jsondoc import loads, resolve
 

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from eee_helpers import DATA, KEPT, ORIGIN, dump, kept_files, origin_copy, run, tree
+
+from helpers.eee import DATA, KEPT, ORIGIN, dump, kept_files, origin_copy, run, tree
 
 #: One real file of the slice, as the variants' starting point.
 PATH = sorted(kept_files())[0]

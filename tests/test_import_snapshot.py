@@ -17,8 +17,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 from click.testing import CliRunner
-from eee_helpers import ORIGIN, PREFIXES, ROOT, query, run
 
+from helpers import ROOT
+from helpers.eee import ORIGIN, PREFIXES, query, run
 from kg.model.upstream.every_eval_ever.identity import file_id, result_ids
 
 SNAPSHOT = Path(os.environ.get(

@@ -7,8 +7,8 @@ import re
 from urllib.parse import quote, unquote
 
 import pytest
-from conftest import BASE, DATA, ROOT
 
+from helpers import BASE, DATA, ROOT
 from kg import kinds
 from kg.cli import main
 from kg.model.mapping import MAPPERS

@@ -7,17 +7,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import (
-    AGENT_FILE,
-    BASE,
-    DATA_FILES,
-    SEED_ID,
-    SEED_RECORD,
-    SEED_SOURCE,
-    Backend,
-    open_test_store,
-)
 
+from helpers import AGENT_FILE, BASE, DATA_FILES, SEED_ID, SEED_RECORD, SEED_SOURCE, open_test_store
+from helpers.servers import Backend
 from kg.errors import InvalidDataError, StoreError
 from kg.rdf.canonical import canonical_nquads
 from kg.store import published_version
@@ -86,7 +78,8 @@ def test_reloading_a_changed_file_replaces_its_graph(data_copy: Path, store_back
     load(store_backend, record)
     with store_backend.open(read_only=True) as store:
         notes = [r["n"].value for r in store.query(
-            "SELECT ?n WHERE { ?r <https://w3id.org/claimgraph/ns#scopeNote> ?n }")]
+            f"SELECT ?n WHERE {{ <{BASE}record/{SEED_ID}> "
+            "<https://w3id.org/claimgraph/ns#scopeNote> ?n }")]
     assert notes == ["Changed scope"]
 
 

@@ -3,14 +3,13 @@ as a write in one step, nothing on failure, and a renamed file handled."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import BASE, ROOT, open_test_store
 
 import kg.store.load
+from bench import gen
+from helpers import BASE, open_test_store
 from kg.errors import InvalidDataError
 from kg.rdf.canonical import canonical_nquads
 from kg.store.load import load_paths
@@ -20,8 +19,7 @@ from kg.store.load import load_paths
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A generated corpus of more than STAGE_FROM files."""
     target = tmp_path_factory.mktemp("corpus")
-    subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), "300", "--seed", "5",
-                    "-o", str(target)], check=True, capture_output=True)
+    gen.generate(300, 5, target)
     assert len(list(target.rglob("*.yaml"))) >= kg.store.load.STAGE_FROM
     return target
 
@@ -55,6 +53,7 @@ def versions(store_dir: Path) -> list[str]:
     return sorted(p.name for p in store_dir.iterdir())
 
 
+@pytest.mark.slow
 def test_a_staged_write_stores_what_a_one_step_write_stores(
     corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -69,6 +68,7 @@ def test_a_staged_write_stores_what_a_one_step_write_stores(
         assert a.manifest() == b.manifest()
 
 
+@pytest.mark.slow
 def test_an_invalid_staged_batch_writes_nothing(
     corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -90,6 +90,7 @@ def test_an_invalid_staged_batch_writes_nothing(
     assert versions(store_dir) == layout  # the half-filled new version is gone
 
 
+@pytest.mark.slow
 def test_a_renamed_file_loaded_alone_replaces_its_graph(
     corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:

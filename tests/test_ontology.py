@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import json
-import re
-
 import pytest
-from conftest import BASE, DATA, ROOT
-from pyld import jsonld
-from rdflib import Graph, URIRef
+from rdflib import URIRef
 
+from helpers import BASE, DATA
+from helpers.checks import assert_context_names_every_term, assert_jsonld_round_trips
 from kg.model.validation import map_paths, shapes_graph
-from kg.rdf.canonical import canonical_nquads, parse_nquads
 from kg.rdf.namespaces import KG, KGV, OWL, RDF, RDFS, SKOS
 from kg.rdf.vocabulary import load_terms
-
-CONTEXT = json.loads((ROOT / "ontology" / "context.jsonld").read_text())
 
 
 @pytest.fixture(scope="module")
@@ -64,36 +58,9 @@ def test_every_class_and_property_of_the_ontology_is_labelled() -> None:
             assert graph.value(term, RDFS.label) and graph.value(term, RDFS.comment), term
 
 
-def _expand(curie: str) -> str:
-    prefix, _, local = curie.partition(":")
-    value = CONTEXT["@context"].get(prefix)
-    return value + local if isinstance(value, str) and local else curie
-
-
 def test_context_names_every_predicate_and_class(mapped) -> None:
-    named = set()
-    for value in CONTEXT["@context"].values():
-        curie = value if isinstance(value, str) else (
-            value.get("@id") if isinstance(value, dict) else None)
-        if curie and re.match(r"^[a-z]+:", curie):
-            named.add(_expand(curie))
-    predicates = {str(p) for m in mapped for _, p, _ in m.triples if p != RDF.type}
-    classes = {str(o) for m in mapped for _, p, o in m.triples if p == RDF.type}
-    missing = sorted((predicates | classes) - named)
-    assert not missing, f"terms without a short JSON-LD name: {missing}"
+    assert_context_names_every_term(mapped)
 
 
 def test_jsonld_with_the_context_round_trips(mapped) -> None:
-    """Compacted with the context, each file's graph has short names and expands back unchanged."""
-    for m in mapped:
-        graph = Graph()
-        for triple in m.triples:
-            graph.add(triple)
-        expanded = jsonld.from_rdf(graph.serialize(format="nt"), {"format": "application/n-quads"})
-        compact = jsonld.compact(expanded, CONTEXT)
-        body = json.dumps({k: v for k, v in compact.items() if k != "@context"})
-        assert "https://w3id.org/claimgraph/ns#" not in body, m.file.name
-        nquads = jsonld.to_rdf(compact, {"format": "application/n-quads"})
-        original = graph.serialize(format="nt")
-        # Compared with pyoxigraph: rdflib's parser rewrites lexical forms ("Z" -> "+00:00").
-        assert canonical_nquads(parse_nquads(nquads)) == canonical_nquads(parse_nquads(original))
+    assert_jsonld_round_trips(mapped)

@@ -1,14 +1,17 @@
-"""The project's own rules: ruff clean, the README's commands are what CI runs."""
+"""The project's own rules: ruff clean, the README's commands are what CI runs, tests share
+through helpers."""
 
 from __future__ import annotations
 
+import ast
 import re
 import shutil
 import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+
+from helpers import ROOT
 
 
 def test_ruff_clean() -> None:
@@ -37,3 +40,26 @@ def test_cli_help_lists_every_command() -> None:
     assert commands
     for name in commands:
         assert f"kg {name}" in readme, f"README does not document kg {name}"
+
+
+def test_no_test_imports_conftest_or_another_test_module() -> None:
+    """pytest loads conftest.py itself, and a test module is a list of tests, not a library:
+    what tests share is in tests/helpers/, and bench's generators are imported as a package,
+    never loaded by path."""
+    found = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        where = path.relative_to(ROOT)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr == "spec_from_file_location":
+                found.append(f"{where}:{node.lineno}: loads a module by its path")
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top == "conftest" or top.startswith("test_"):
+                    found.append(f"{where}:{node.lineno}: imports {name}")
+    assert not found, "\n".join(found)

@@ -18,11 +18,11 @@ from typing import Any
 import pyoxigraph as ox
 import pytest
 import yaml
-from conftest import AGENT_FILE, BASE, DATA, SEED_SOURCE
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pyld import jsonld
 
+from helpers import AGENT_FILE, BASE, DATA, SEED_SOURCE
 from kg.errors import KgError
 from kg.kinds import FILE_KINDS
 from kg.model.datafiles import read_data_file

@@ -30,11 +30,12 @@ from urllib.parse import urlencode, urlsplit
 
 import pyoxigraph as ox
 import pytest
-from conftest import BACKENDS, BASE, DATA, ROOT, running_server, started_backend
 from rdflib import Graph, Namespace, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import RDFS
 
+from helpers import BASE, DATA, ROOT
+from helpers.servers import BACKENDS, running_server, started_backend
 from kg.rdf.results import write
 from kg.store.load import load_paths
 from kg.store.queries import canned_queries

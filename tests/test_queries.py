@@ -6,14 +6,26 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
-from conftest import BASE, DATA_FILES, RUNS, SEED_ID, SEED_RECORD, open_test_store
 
+from helpers import (
+    BASE,
+    DATA_FILES,
+    OTHER_ID,
+    OTHER_RUNS,
+    RECORDS,
+    RUNS,
+    SEED_ID,
+    SEED_RECORD,
+    SEED_RUNS,
+    open_test_store,
+)
 from kg.errors import NotFoundError, QueryError, UsageError
 from kg.resources import resource_dir
 from kg.store.load import load_paths
 from kg.store.queries import canned_queries, canned_query, internal_query, read_sparql_file
 
 RECORD = f"{BASE}record/{SEED_ID}"
+OTHER = f"{BASE}record/{OTHER_ID}"
 SHA = "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60"
 
 
@@ -22,7 +34,7 @@ def seed_store(tmp_path_factory):
     """The seed data plus one context-only evidence row, loaded into an on-disk store."""
     import shutil
 
-    from conftest import DATA
+    from helpers import DATA
 
     root = tmp_path_factory.mktemp("queries")
     data = root / "data"
@@ -59,8 +71,9 @@ def test_every_query_file_has_a_header_and_parses() -> None:
 
 
 def test_results_for_a_model(seed_store) -> None:
-    [row] = rows(seed_store, "results-for-model", model="NT 2.5B")
-    assert row["record"] == RECORD
+    found = {r["record"]: r for r in rows(seed_store, "results-for-model", model="NT 2.5B")}
+    assert set(found) == {RECORD, OTHER}  # both numbers of the seed's sentence
+    row = found[RECORD]
     assert (row["metric"], row["printed"], row["unit"], row["status"]) == (
         "peak-memory", "11.49", "gigabyte", "source checked")
     assert rows(seed_store, "results-for-model", model="NT 500M") == []
@@ -73,21 +86,27 @@ def test_results_by_review_status(seed_store) -> None:
 
 
 def test_results_without_reproduction(seed_store, tmp_path) -> None:
-    assert rows(seed_store, "results-without-reproduction") == []  # the bundled runs
+    # the bundled runs: the seed's claim has some; claimgraph's 33.88 GB once the GPU runs
+    # of issue 26 judge it
+    unjudged = [r["record"] for r in rows(seed_store, "results-without-reproduction")]
+    assert unjudged == ([] if OTHER_RUNS else [OTHER])
     import shutil
 
-    from conftest import DATA
+    from helpers import DATA
 
     shutil.copytree(DATA, tmp_path / "data", ignore=shutil.ignore_patterns("runs"))
     with open_test_store(tmp_path / "store") as store:
         load_paths(store, [tmp_path / "data"], BASE)
-        assert [r["record"] for r in rows(store, "results-without-reproduction")] == [RECORD]
+        assert sorted(r["record"] for r in rows(store, "results-without-reproduction")) == [
+            RECORD, OTHER]
 
 
 def test_runs_and_verdicts(seed_store) -> None:
     found = rows(seed_store, "runs-and-verdicts")
-    assert len(found) == RUNS
-    by_precision = {r["precision"]: r for r in found}
+    assert len(found) == SEED_RUNS + OTHER_RUNS  # one row per verdict
+    assert {r["record"] for r in found} <= {RECORD, OTHER}
+    by_precision = {r["precision"]: r for r in found
+                    if r["record"] == RECORD and r["ended"] < "2026-12"}
     assert by_precision["bf16"]["verdict"] == "consistent"
     assert by_precision["bf16"]["measured"] == "12.12" and by_precision["bf16"]["claimed"] == "11.49"
     assert by_precision["fp32"]["verdict"] == "inconsistent"
@@ -95,9 +114,10 @@ def test_runs_and_verdicts(seed_store) -> None:
 
 
 def test_source_by_sha256(seed_store) -> None:
-    [row] = rows(seed_store, "source-by-sha256", sha256=SHA)
+    found = rows(seed_store, "source-by-sha256", sha256=SHA)
+    assert {r["record"] for r in found} == {RECORD, OTHER}
+    row = next(r for r in found if r["record"] == RECORD)
     assert row["source"] == f"{BASE}source/saadat-fellay-2026-genomic-lm-efficiency"
-    assert row["record"] == RECORD
     assert row["version"].startswith("OpenReview PDF")
     assert rows(seed_store, "source-by-sha256", sha256="0" * 64) == []
 
@@ -125,14 +145,17 @@ def test_context_only_evidence(seed_store) -> None:
 
 
 def test_missing_metadata(seed_store) -> None:
-    [row] = rows(seed_store, "missing-metadata")
-    assert (row["field"], row["reason"]) == ("uncertainty", "Not reported by the source.")
+    found = rows(seed_store, "missing-metadata")
+    assert len(found) == RECORDS  # each record lacks its uncertainty
+    assert {(r["field"], r["reason"]) for r in found} == {
+        ("uncertainty", "Not reported by the source.")}
 
 
 def test_stats(seed_store) -> None:
     [row] = rows(seed_store, "stats")
     assert {k: int(v) for k, v in row.items() if k != "triples"} == {
-        "records": 1, "sources": 1, "agents": 2, "evaluations": 1, "reviews": 1, "runs": RUNS,
+        "records": RECORDS, "sources": 1, "agents": 2, "evaluations": 1, "reviews": 1,
+        "runs": RUNS,
         "graphs": DATA_FILES}
     assert int(row["triples"]) > 100
 
@@ -170,3 +193,15 @@ def test_header_errors(tmp_path: Path) -> None:
     bad.write_text("# title: t\n# param: x (colour) what\nSELECT * WHERE { ?s ?p ?o }\n")
     with pytest.raises(UsageError, match="KIND one of"):
         read_sparql_file(bad)
+
+
+def test_claims_of_one_sentence(seed_store) -> None:
+    found = rows(seed_store, "claims-of-one-sentence")
+    assert {r["quote"] for r in found} == {"the NT 2.5B checkpoint (33.88 → 11.49 GB)"}
+    assert {(r["record"], r["printed"]) for r in found} == {(RECORD, "11.49"), (OTHER, "33.88")}
+    # one row per verdict on a claim, and a row without a run for a claim no run judged
+    judged = [r for r in found if "run" in r]
+    assert len(judged) == SEED_RUNS + OTHER_RUNS
+    assert len(found) == len(judged) + (OTHER_RUNS == 0) + (SEED_RUNS == 0)
+    assert all(r["stage"] == "deepspeed-zero2-offload" for r in judged if r["record"] == RECORD)
+    assert all(r["stage"] == "checkpointing" for r in judged if r["record"] == OTHER)

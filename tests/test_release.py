@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
-from conftest import BASE, DATA, DATA_FILES, SEED_ID, SEED_RECORD
 
+from helpers import BASE, DATA, DATA_FILES, NEW_HARDWARE, OLD_HARDWARE, RUNS, SEED_ID, SEED_RECORD
 from kg.cli import main
 from kg.model.validation import shapes_graph
 from kg.rdf.canonical import graph_version
@@ -19,8 +19,6 @@ from kg.rdf.vocabulary import load_terms
 from kg.release.build import check_release_node, release_triples
 from kg.store.archive import Archive
 
-OLD_HARDWARE = "NVIDIA H100 (section 2.4); 'H100 94GB GPUs' (section 4)"
-NEW_HARDWARE = "NVIDIA H200 (section 2.4); 'H100 94GB GPUs' (section 4)"
 SEED_GRAPH = f"{BASE}record/{SEED_ID}"
 
 
@@ -105,7 +103,7 @@ def test_added_and_removed_graphs(kg, data_copy: Path) -> None:
     lines = kg("diff", old, new).stdout.splitlines()
     assert "added evaluation copy-nt-2-5b-training-peak-memory-stage-deepspeed" in lines
     assert "removed agent claimgraph-runner" in lines
-    assert sum(1 for line in lines if line.startswith("removed activity ")) == 3
+    assert sum(1 for line in lines if line.startswith("removed activity ")) == RUNS
 
 
 def test_the_release_is_kept_with_its_node_dump_and_manifest(kg) -> None:
@@ -228,7 +226,7 @@ def test_the_documented_verification_holds(kg, monkeypatch) -> None:
     """docs/releases.md's snippet verifies a release from its dump with pyoxigraph alone."""
     import re
 
-    from conftest import ROOT
+    from helpers import ROOT
 
     kg("load")
     ident = kg("release").stdout.strip()

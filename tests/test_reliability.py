@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -11,18 +10,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+
+from bench import reliability
+from helpers import ROOT
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("reliability", ROOT / "bench" / "reliability.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["reliability"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return reliability
 
 
+@pytest.mark.slow
 def test_readers_under_a_writer(tmp_path: Path) -> None:
     out = tmp_path / "result.json"
     run = subprocess.run(

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
-from conftest import BASE, SEED_ID, Backend, free_port, open_test_store, running_oxigraph
 
+from helpers import BASE, SEED_ID, open_test_store
+from helpers.servers import Backend, free_port, running_oxigraph
 from kg.config import load_settings
 from kg.errors import BadStoreAnswer, QueryError, QueryTimeout, StoreError, StoreUnreachable
 from kg.rdf.canonical import canonical_nquads

@@ -1,10 +1,12 @@
+
 """What a request may carry (kg/web/request_rules.py), on every route of the running server."""
 
 from __future__ import annotations
 
 import pytest
 import requests
-from conftest import SEED_ID
+
+from helpers import SEED_ID
 
 RECORD = f"/record/{SEED_ID}"
 ASK = "ASK { ?s ?p ?o }"

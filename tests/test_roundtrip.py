@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pyoxigraph as ox
 import pytest
-from conftest import BASE, DATA, SEED_ID
 
+from helpers import BASE, DATA, SEED_ID
 from kg.model.ingest import validate_files
 from kg.model.validation import map_paths
 
@@ -205,16 +205,12 @@ def test_upstream_review(store: ox.Store) -> None:
 def test_the_nquads_ingest_writes_are_what_pyoxigraph_writes(tmp_path) -> None:
     """kg.rdf.terms.nquads writes lines itself (no ox.Quad per triple): byte for byte what
     ox.serialize writes, for the seed and for literals that need escapes."""
-    import subprocess
-    import sys
-
-    from conftest import ROOT
     from rdflib import Literal, URIRef
 
+    from bench import gen
     from kg.rdf.terms import nquads, to_quads
 
-    subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), "20", "--seed", "3",
-                    "-o", str(tmp_path)], check=True, capture_output=True)
+    gen.generate(20, 3, tmp_path)
     files = list(map_paths([DATA], BASE)) + list(map_paths([tmp_path], BASE))
     for mapped in files:
         graph = str(mapped.graph)

@@ -15,19 +15,28 @@ from pathlib import Path
 
 import pytest
 import requests
-from conftest import DATA, SEED_ID, SEED_RECORD, running_oxigraph, running_server
+
+from helpers import DATA, RECORDS, SEED_ID, SEED_RECORD
+from helpers.servers import running_oxigraph, running_server
 
 COPIES = 12
+#: How long a server may take to show a new version: a bound on liveness for a loaded
+#: machine (it looks once a second), never a measure of speed.
+LIVENESS_S = 120
 TITLES = ("PREFIX dcterms: <http://purl.org/dc/terms/> SELECT ?title WHERE "
           "{ ?r a <https://w3id.org/claimgraph/ns#Claim> ; dcterms:title ?title }")
 
 
 def write_generation(data: Path, generation: str) -> None:
-    """The seed record and COPIES copies of it, every title starting with ``generation``."""
-    seed = (DATA / SEED_RECORD).read_text()
-    marked = seed.replace("title: >-\n  Peak memory", f"title: >-\n  {generation}: Peak memory")
-    assert marked != seed
-    (data / SEED_RECORD).write_text(marked)
+    """The bundled records and COPIES copies of the seed, every title starting with
+    ``generation``."""
+    for path in (DATA / "records").glob("*.yaml"):
+        text = path.read_text()
+        marked = text.replace("title: >-\n  Peak memory",
+                              f"title: >-\n  {generation}: Peak memory")
+        assert marked != text
+        (data / "records" / path.name).write_text(marked)
+    marked = (data / SEED_RECORD).read_text()
     for i in range(COPIES):
         (data / "records" / f"copy-{i}.yaml").write_text(
             marked.replace(f"id: {SEED_ID}", f"id: {SEED_ID}-copy-{i}"))
@@ -44,6 +53,7 @@ def titles(url: str, kind: str, session: requests.Session) -> list[str]:
     return [row["title"] for row in answer.json()["rows"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("backend", "workers"), [("embedded", 1), ("embedded", 2),
                                                   ("remote", 2)])
 def test_a_load_while_serving_is_seen_whole_or_not_at_all(tmp_path: Path, backend: str,
@@ -66,7 +76,7 @@ def test_a_load_while_serving_is_seen_whole_or_not_at_all(tmp_path: Path, backen
                 with requests.Session() as session:
                     found = titles(served.url, kind, session)
                 generations = {t.split(":")[0] for t in found}
-                if len(found) != COPIES + 1 or len(generations) != 1:
+                if len(found) != COPIES + RECORDS or len(generations) != 1:
                     problems.append(f"{kind}: {len(found)} records of {sorted(generations)}")
                 else:
                     seen[(kind, generations.pop())] += 1
@@ -79,7 +89,7 @@ def test_a_load_while_serving_is_seen_whole_or_not_at_all(tmp_path: Path, backen
                 write_generation(data, generation)
                 subprocess.run([sys.executable, "-m", "kg.cli", "--store", str(served.store),
                                 "load", str(data)], check=True, capture_output=True)
-                deadline = time.monotonic() + 60
+                deadline = time.monotonic() + LIVENESS_S
                 while not all(seen[(kind, generation)] for kind in ("sparql", "index")):
                     assert time.monotonic() < deadline, f"{generation} never showed: {seen}"
                     time.sleep(0.05)
@@ -89,7 +99,7 @@ def test_a_load_while_serving_is_seen_whole_or_not_at_all(tmp_path: Path, backen
                 thread.join()
         assert problems == []
         # every worker moves to the last version by itself, without a restart
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + LIVENESS_S
         in_a_row = 0
         while in_a_row < 10:
             assert time.monotonic() < deadline, "a worker kept serving an old version"
@@ -102,6 +112,7 @@ def test_a_load_while_serving_is_seen_whole_or_not_at_all(tmp_path: Path, backen
         assert page.status_code == 200 and "Generation C: Peak memory" in page.text
 
 
+@pytest.mark.slow
 def test_the_browser_over_a_remote_store(tmp_path: Path) -> None:
     """kg serve with KG_STORE=http://...: first start fills the remote store from data/;
     pages, index and /sparql read it; its errors are answers, not crashes."""
@@ -114,12 +125,12 @@ def test_the_browser_over_a_remote_store(tmp_path: Path) -> None:
         review = requests.get(f"{served.url}/activity/{SEED_ID}-review-1.ttl", timeout=30)
         assert review.status_code == 200 and "prov:qualifiedAssociation" in review.text
         index = requests.get(served.url + "/records.json", params={"q": "ZeRO"}, timeout=30)
-        assert index.json()["total"] == 1
+        assert index.json()["total"] == 2  # both numbers of the ZeRO-offload sentence
         canned = requests.get(served.url + "/sparql", timeout=30, params={
             "canned": "results-for-model", "model": "NT 2.5B"},
             headers={"Accept": "application/sparql-results+json"})
-        [row] = canned.json()["results"]["bindings"]
-        assert row["printed"]["value"] == "11.49"
+        printed = {b["printed"]["value"] for b in canned.json()["results"]["bindings"]}
+        assert printed == {"11.49", "33.88"}
         bad = requests.get(served.url + "/sparql", params={"query": "SELECT WHERE {"},
                            headers={"Accept": "application/json"}, timeout=30)
         assert bad.status_code == 400 and "not a valid SPARQL query" in bad.json()["message"]

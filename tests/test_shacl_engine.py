@@ -1,16 +1,18 @@
-"""The compiled engine gives the same results as pyshacl, the reference, over the same shapes."""
+"""The compiled engine gives the same results as pyshacl, the reference, over the same shapes;
+`kg validate --engine pyshacl` runs the reference for a user and prints the same lines."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import BASE, ROOT
 from rdflib import Graph, Literal, URIRef
-from test_broken_variants import VARIANTS, break_file
 
+from bench import gen
+from helpers import BASE
+from helpers.checks import assert_same, both_engines, result_keys
+from helpers.variants import VARIANTS, break_file
+from kg.cli import main
 from kg.errors import InvalidDataError
 from kg.model.shacl import Engine, UnsupportedShape, lexical_ok
 from kg.model.validation import Translator, map_paths, shacl_results
@@ -18,35 +20,18 @@ from kg.rdf.namespaces import SH, XSD
 from kg.rdf.vocabulary import load_terms
 
 
-def both(paths: list[Path]):
-    mapped = map_paths(paths, BASE)
-    fast = shacl_results(mapped)
-    reference = shacl_results(mapped, reference=True)
-    translator = Translator(mapped, load_terms().graph)
-    return fast, reference, translator
-
-
-def keys(results) -> set[tuple]:
-    return {(r.focus, r.path, r.component) for r in results}
-
-
-def assert_same(paths: list[Path]) -> None:
-    fast, reference, translator = both(paths)
-    assert keys(fast) == keys(reference)
-    assert sorted(translator.problems(fast)) == sorted(translator.problems(reference))
-
-
 def test_the_seed_and_its_runs(data_copy: Path) -> None:
-    fast, reference, _ = both([data_copy])
+    fast, reference, _ = both_engines([data_copy])
     assert fast == reference == []
 
 
+@pytest.mark.slow
 def test_a_generated_corpus(tmp_path: Path) -> None:
-    subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), "60", "--seed", "7",
-                    "-o", str(tmp_path / "corpus")], check=True, capture_output=True)
+    gen.generate(60, 7, tmp_path / "corpus")
     assert_same([tmp_path / "corpus"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("relative", "change", "field", "message"),
                          [pytest.param(*v[1:], id=v[0]) for v in VARIANTS])
 def test_every_broken_variant(data_copy: Path, relative, change, field, message) -> None:
@@ -58,7 +43,7 @@ def test_every_broken_variant(data_copy: Path, relative, change, field, message)
     fast, reference = shacl_results(mapped), shacl_results(mapped, reference=True)
     translator = Translator(mapped, load_terms().graph)
     assert fast, "the engine found nothing wrong"
-    assert keys(fast) == keys(reference)
+    assert result_keys(fast) == result_keys(reference)
     assert sorted(translator.problems(fast)) == sorted(translator.problems(reference))
 
 
@@ -94,3 +79,49 @@ def test_the_predicates_a_sparql_constraint_needs() -> None:
     assert rdf_type in _named_iris(head + "SELECT ?this WHERE { ?this a kg:X }")
     assert rdf_type not in _named_iris(
         head + 'SELECT ?this WHERE { ?this kg:p "a b" . # a comment\n ?this kg:q <https://e.org/a> }')
+
+
+PYSHACL_NOTICE = "kg: validating with pyshacl, the reference SHACL engine"
+
+
+def kg_validate(runner, *args: str) -> tuple[int, list[str], list[str]]:
+    """Exit code, then kg validate's lines by each engine (the notice left out)."""
+    compiled = runner.invoke(main, ["validate", *args])
+    reference = runner.invoke(main, ["validate", *args, "--engine", "pyshacl"])
+    assert compiled.exit_code == reference.exit_code, (compiled.output, reference.output)
+    lines = reference.stderr.splitlines()
+    assert lines[0] == PYSHACL_NOTICE
+    return compiled.exit_code, compiled.stderr.splitlines(), lines[1:]
+
+
+def test_kg_validate_with_pyshacl_passes_what_the_engine_passes(data_copy: Path, runner,
+                                                               monkeypatch) -> None:
+    monkeypatch.chdir(data_copy.parent)
+    code, compiled, reference = kg_validate(runner, "data")
+    assert code == 0 and compiled == reference
+    assert compiled[-1].startswith("kg: ") and " file(s) valid (" in compiled[-1]
+    # one file, its references resolved against the rest of the data directory
+    record = next((data_copy / "records").glob("*.yaml")).relative_to(data_copy.parent)
+    code, compiled, reference = kg_validate(runner, str(record))
+    assert code == 0 and compiled == reference == ["kg: 1 file(s) valid (1 record)"]
+
+
+# A variant of each sort of check: a datatype, a vocabulary, a reference to another file,
+# a SHACL-SPARQL constraint (within a file and across files), a key the mapping refuses.
+CROSS_CHECKED = ["impossible-date", "unknown-review-method", "missing-source",
+                 "numeric-disagrees", "run-claim-edited", "misspelt-key"]
+assert set(CROSS_CHECKED) <= {v[0] for v in VARIANTS}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("relative", "change"), [
+    pytest.param(v[1], v[2], id=v[0]) for v in VARIANTS if v[0] in CROSS_CHECKED])
+def test_kg_validate_with_pyshacl_prints_what_the_engine_prints(
+    data_copy: Path, runner, monkeypatch, relative, change,
+) -> None:
+    break_file(data_copy, relative, change)
+    monkeypatch.chdir(data_copy.parent)
+    code, compiled, reference = kg_validate(runner, "data")
+    assert code == 1
+    assert compiled == reference
+    assert any(line.startswith(f"data/{relative}: ") for line in reference), reference

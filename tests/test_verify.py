@@ -4,67 +4,39 @@ are reasons, never tracebacks."""
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import BASE, pdfgen
 
+from bench import pdfgen
+from helpers import BASE, sha256
+from helpers.checks import assert_context_names_every_term, assert_jsonld_round_trips, assert_same
+from helpers.verifying import RECORD, SOURCE, write_data
 from kg.cli import main
 from kg.model.datafiles import parse_yaml
 from kg.store import EmbeddedStore
 from kg.store.queries import canned_query
 
-gen = pdfgen()
-SENTENCE = gen.SENTENCE
-RECORD = "test-nt-peak-memory"
-SOURCE = "test-synthetic-paper"
+SENTENCE = pdfgen.SENTENCE
 HYPHENATED = ("ZeRO offload. Offloading optimizer states lowers the peak memory of the NT "
               "2.5B check-\npoint (33.88 →\n11.49 GB) at sequence length 1000.")
 LIGATURE_QUOTE = "the NT 2.5B checkpoint (33.88 → 11.49 GB) fits after offloading"
 LIGATURES = ("ZeRO offload. Offloading lowers the peak memory: the NT 2.5B checkpoint "
              "(33.88 → 11.49 GB) \ufb01ts after of\ufb02oading.")
-OUTSIDE = (gen.paragraph("the NT 2.5B checkpoint (33.88 → 12.02 GB)")
+OUTSIDE = (pdfgen.paragraph("the NT 2.5B checkpoint (33.88 → 12.02 GB)")
            + " Table 2 lists 11.49 GB for the smaller model.")
 
 
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def write_data(data: Path, pinned: str | None, *, record: str = RECORD, source: str = SOURCE,
-               page: str | None = "6", quote: str | None = SENTENCE,
-               printed: str = "11.49") -> Path:
-    """A test record and its source, whose artifact pins ``pinned`` (no artifact: None)."""
-    (data / "records").mkdir(parents=True, exist_ok=True)
-    (data / "sources").mkdir(exist_ok=True)
-    artifact = f"artifact:\n  sha256: {pinned}\n  page_count: \"11\"\n" if pinned else ""
-    (data / "sources" / f"{source}.yaml").write_text(
-        f"kind: source\nid: {source}\ndocument_type: paper\n"
-        f"title: A synthetic test paper ({source})\n{artifact}")
-    (data / "records" / f"{record}.yaml").write_text(yaml.safe_dump({
-        "kind": "record", "id": record,
-        "title": f"Peak memory of NT 2.5B (synthetic test record {record})",
-        "source": source, "metric": "peak-memory", "metric_direction": "lower",
-        "printed_value": printed, "numeric_value": printed, "unit": "gigabyte",
-        "evidence_kind": "independent-external-evaluation", "review_status": "unreviewed",
-        "tested_configuration": {"model": "NT 2.5B"},
-        "locator": {k: v for k, v in (("text", f"page {page}: '{quote}'"), ("page", page),
-                                          ("quote", quote)) if v is not None},
-    }, allow_unicode=True, sort_keys=False))
-    return data
-
-
 def make(tmp: Path, name: str, special: dict[int, str] | None = None, **options) -> Path:
-    return gen.make_pdf(tmp / f"{name}.pdf", 11, special, **options)
+    return pdfgen.make_pdf(tmp / f"{name}.pdf", 11, special, **options)
 
 
 @pytest.fixture(scope="module")
 def pdfs(tmp_path_factory) -> dict[str, Path]:
     """Every PDF of the issue's variants, made once."""
     tmp = tmp_path_factory.mktemp("pdfs")
-    base = make(tmp, "base", {6: gen.paragraph()})
+    base = make(tmp, "base", {6: pdfgen.paragraph()})
     truncated = tmp / "truncated.pdf"
     truncated.write_bytes(base.read_bytes()[: base.stat().st_size // 2])
     corrupt = tmp / "corrupt.pdf"
@@ -73,17 +45,17 @@ def pdfs(tmp_path_factory) -> dict[str, Path]:
         "base": base,
         "hyphenated": make(tmp, "hyphenated", {6: HYPHENATED}),
         "ligatures": make(tmp, "ligatures", {6: LIGATURES}),
-        "justified": make(tmp, "justified", {6: gen.paragraph() + " " + gen.filler(6, 40)},
+        "justified": make(tmp, "justified", {6: pdfgen.paragraph() + " " + pdfgen.filler(6, 40)},
                           align="J", width=90),
         "value-changed": make(tmp, "value-changed",
-                              {6: gen.paragraph("the NT 2.5B checkpoint (33.88 → 11.94 GB)")}),
+                              {6: pdfgen.paragraph("the NT 2.5B checkpoint (33.88 → 11.94 GB)")}),
         "value-outside": make(tmp, "value-outside", {6: OUTSIDE}),
-        "page-7": make(tmp, "page-7", {7: gen.paragraph()}),
+        "page-7": make(tmp, "page-7", {7: pdfgen.paragraph()}),
         "truncated": truncated,
         "corrupt": corrupt,
-        "encrypted": make(tmp, "encrypted", {6: gen.paragraph()}, user_password="secret"),
-        "owner-only": make(tmp, "owner-only", {6: gen.paragraph()}, owner_password="owner"),
-        "image-only": make(tmp, "image-only", {6: gen.paragraph()}, image_pages=[6]),
+        "encrypted": make(tmp, "encrypted", {6: pdfgen.paragraph()}, user_password="secret"),
+        "owner-only": make(tmp, "owner-only", {6: pdfgen.paragraph()}, owner_password="owner"),
+        "image-only": make(tmp, "image-only", {6: pdfgen.paragraph()}, image_pages=[6]),
     }
 
 
@@ -361,11 +333,11 @@ REVIEW_VARIANTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("change", "field", "message"),
                          [pytest.param(*v[1:], id=v[0]) for v in REVIEW_VARIANTS])
 def test_an_edited_review_is_rejected_by_both_engines(pdfs, tmp_path, runner, change, field,
                                                       message) -> None:
-    from test_shacl_engine import assert_same
 
     from kg.errors import InvalidDataError
     from kg.model.ingest import validate_files
@@ -382,13 +354,10 @@ def test_an_edited_review_is_rejected_by_both_engines(pdfs, tmp_path, runner, ch
 
 
 def test_review_files_have_short_jsonld_names_and_round_trip(pdfs, tmp_path, runner) -> None:
-    from test_ontology import test_context_names_every_predicate_and_class as names_all
-    from test_ontology import test_jsonld_with_the_context_round_trips as round_trips
-
     from kg.model.validation import map_paths
 
     data, _ = _valid_review(pdfs, tmp_path, runner)
     mapped = map_paths([data / "reviews", data / "agents"], BASE)
     assert {m.file.kind for m in mapped} == {"review", "agent"}
-    names_all(mapped)
-    round_trips(mapped)
+    assert_context_names_every_term(mapped)
+    assert_jsonld_round_trips(mapped)

@@ -1,30 +1,34 @@
 """Verifications in the browser: each review's checks on the record page, a record whose
-latest verification failed flagged there and in the index facets (a real server, real
-clients and Debian's Chromium)."""
+latest verification failed flagged there and in the index facets (the app in this process,
+and a real server in Debian's Chromium)."""
 
 from __future__ import annotations
 
-import pytest
-import requests
-from click.testing import CliRunner
-from conftest import running_server
-from test_verify import sha256, write_data
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+from flask.testing import FlaskClient
+
+from bench import pdfgen
+from helpers import sha256
+from helpers.servers import running_server
+from helpers.verifying import write_data
+from helpers.web import app_over
 from kg.cli import main
 
 GOOD, BAD = "rec-verified", "rec-value-changed"
 
 
 @pytest.fixture(scope="module")
-def verified(tmp_path_factory):
-    """A server over two records: one whose PDF passes every check, and one whose PDF
+def verified_root(tmp_path_factory) -> Path:
+    """Data and store of two records: one whose PDF passes every check, and one whose PDF
     prints 11.94 where the record quotes 11.49 (quote and value checks fail)."""
-    from test_verify import gen
-
     root = tmp_path_factory.mktemp("verified")
-    good = gen.make_pdf(root / "good.pdf", 11, {6: gen.paragraph()})
-    bad = gen.make_pdf(root / "bad.pdf", 11,
-                       {6: gen.paragraph("the NT 2.5B checkpoint (33.88 → 11.94 GB)")})
+    good = pdfgen.make_pdf(root / "good.pdf", 11, {6: pdfgen.paragraph()})
+    bad = pdfgen.make_pdf(root / "bad.pdf", 11,
+                          {6: pdfgen.paragraph("the NT 2.5B checkpoint (33.88 → 11.94 GB)")})
     write_data(root / "data", sha256(good), record=GOOD, source="src-good")
     write_data(root / "data", sha256(bad), record=BAD, source="src-bad")
     runner = CliRunner()
@@ -32,31 +36,45 @@ def verified(tmp_path_factory):
         result = runner.invoke(main, ["--store", str(root / "store"), "verify", record,
                                       "--pdf", str(pdf), "--data", str(root / "data")])
         assert result.exit_code == code, result.output
-    with running_server(root) as served:
+    return root
+
+
+@pytest.fixture(scope="module")
+def verified(verified_root: Path) -> Iterator[FlaskClient]:
+    """The app over them, in this process."""
+    with app_over(verified_root) as app:
+        yield app.test_client()
+
+
+@pytest.fixture(scope="module")
+def verified_server(verified_root: Path) -> Iterator[str]:
+    """`kg serve` over them, for the browser."""
+    with running_server(verified_root) as served:
         yield served.url
 
 
-def test_the_index_facets_flag_the_failed_verification(verified: str) -> None:
-    listing = requests.get(f"{verified}/records.json", timeout=10).json()
+def test_the_index_facets_flag_the_failed_verification(verified: FlaskClient) -> None:
+    listing = verified.get("/records.json").get_json()
     assert {(f["value"], f["label"], f["count"]) for f in listing["facets"]["verification"]} == {
         ("failed", "failed", 1), ("passed", "passed", 1)}
-    flagged = requests.get(f"{verified}/records.json?verification=failed", timeout=10).json()
+    flagged = verified.get("/records.json?verification=failed").get_json()
     assert [r["id"] for r in flagged["rows"]] == [BAD]
     assert flagged["rows"][0]["verification"] == "failed"
-    csv = requests.get(f"{verified}/records.csv", timeout=10).text
+    csv = verified.get("/records.csv").text
     assert csv.splitlines()[0].endswith(",verification")
 
 
-def test_the_record_page_lists_every_check(verified: str) -> None:
-    bad = requests.get(f"{verified}/record/{BAD}", timeout=10).text
+def test_the_record_page_lists_every_check(verified: FlaskClient) -> None:
+    bad = verified.get(f"/record/{BAD}").text
     assert "Verification failed." in bad
     assert "quote check: not found as quoted" in bad
-    good = requests.get(f"{verified}/record/{GOOD}", timeout=10).text
+    good = verified.get(f"/record/{GOOD}").text
     assert "verification-flag" not in good and "Source verification" in good
 
 
-def test_a_browser_sees_the_flag_and_the_checks(page, verified: str, tmp_path) -> None:
-    page.goto(f"{verified}/record/{BAD}")
+@pytest.mark.browser
+def test_a_browser_sees_the_flag_and_the_checks(page, verified_server: str, tmp_path) -> None:
+    page.goto(f"{verified_server}/record/{BAD}")
     flag = page.locator("#verification-flag")
     assert flag.is_visible()
     assert "Verification failed" in flag.inner_text()
@@ -71,12 +89,12 @@ def test_a_browser_sees_the_flag_and_the_checks(page, verified: str, tmp_path) -
     assert len(colours) == 2
     page.screenshot(path=str(tmp_path / "flagged.png"), full_page=True)
 
-    page.goto(verified)
+    page.goto(verified_server)
     page.locator('[data-facet="verification"] a', has_text="failed").click()
     page.wait_for_url("**verification=failed**")
     results = page.locator("section.results tbody tr")
     assert results.count() == 1
     assert results.first.locator(".tag.flag").inner_text() == "verification failed"
-    page.goto(f"{verified}/record/{GOOD}")
+    page.goto(f"{verified_server}/record/{GOOD}")
     assert page.locator("#verification-flag").count() == 0
     assert page.locator("#verification td.outcome").all_inner_texts() == ["passed"] * 4

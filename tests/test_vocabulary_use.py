@@ -16,13 +16,13 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import BASE, DATA, ROOT
 from rdflib import URIRef
 from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, SequencePath
 from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 
+from helpers import BASE, DATA, ROOT
 from kg.export import citations
 from kg.model.validation import map_paths, shapes_graph
 from kg.rdf import namespaces

@@ -1,4 +1,5 @@
-"""The browser served for real: kg serve on 127.0.0.1, real HTTP clients."""
+"""The linked-data pages, their content negotiation and errors, through the app in this
+process (Flask's test client; serving itself is tested in test_serving.py)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,10 @@ import json
 import re
 
 import pytest
-import requests
-from conftest import BASE, ROOT, SEED_ID
 from pyld import jsonld
 from rdflib import Dataset
 
+from helpers import BASE, OTHER_ID, ROOT, SEED_ID
 from kg.rdf.canonical import canonical_nquads, parse_nquads
 
 RECORD = f"/record/{SEED_ID}"
@@ -20,8 +20,8 @@ SOURCE = "/source/saadat-fellay-2026-genomic-lm-efficiency"
 REVIEW = f"/activity/{SEED_ID}-review-1"
 
 
-def test_healthz(server: str) -> None:
-    response = requests.get(server + "/healthz")
+def test_healthz(client) -> None:
+    response = client.get("/healthz")
     assert response.status_code == 200 and response.text == "ok\n"
 
 
@@ -79,10 +79,10 @@ NEGOTIATION = [
 
 
 @pytest.mark.parametrize(("path", "accept", "status", "media_type"), NEGOTIATION)
-def test_negotiation(server: str, path: str, accept: str | None, status: int,
+def test_negotiation(client, path: str, accept: str | None, status: int,
                      media_type: str | None) -> None:
     headers = {"Accept": accept} if accept else {}
-    response = requests.get(server + path, headers=headers)
+    response = client.get(path, headers=headers)
     assert response.status_code == status, response.text[:500]
     if media_type:
         assert response.headers["Content-Type"].split(";")[0] == media_type
@@ -96,24 +96,24 @@ RDF_FORMATS = {"text/turtle": "turtle", "application/n-triples": "nt",
 
 @pytest.mark.parametrize("path", [RECORD, SOURCE, "/agent/claude", REVIEW])
 @pytest.mark.parametrize("media_type", list(RDF_FORMATS))
-def test_rdf_parses_back_with_rdflib(server: str, path: str, media_type: str) -> None:
-    response = requests.get(server + path, headers={"Accept": media_type})
+def test_rdf_parses_back_with_rdflib(client, path: str, media_type: str) -> None:
+    response = client.get(path, headers={"Accept": media_type})
     graph = Dataset().parse(data=response.text, format=RDF_FORMATS[media_type])
     assert len(graph) > 3
     subjects = {str(q[0]) for q in graph.quads()}
     assert BASE + path.lstrip("/") in subjects
 
 
-def test_nquads_keep_the_named_graphs(server: str) -> None:
-    response = requests.get(server + RECORD + ".nq")
+def test_nquads_keep_the_named_graphs(client) -> None:
+    response = client.get(RECORD + ".nq")
     dataset = Dataset().parse(data=response.text, format="nquads")
     names = {str(g.identifier) for g in dataset.graphs()}
     assert f"{BASE}record/{SEED_ID}" in names
     assert f"{BASE}source/saadat-fellay-2026-genomic-lm-efficiency" in names
 
 
-def test_jsonld_has_its_context_inline_and_expands_offline(server: str) -> None:
-    doc = requests.get(server + RECORD + ".jsonld").json()
+def test_jsonld_has_its_context_inline_and_expands_offline(client) -> None:
+    doc = client.get(RECORD + ".jsonld").get_json()
     assert isinstance(doc["@context"], dict)
     assert doc["@context"]["kg"] == "https://w3id.org/claimgraph/ns#"
 
@@ -126,49 +126,49 @@ def test_jsonld_has_its_context_inline_and_expands_offline(server: str) -> None:
     # a record's JSON-LD is framed: the claim on top, the union of its graphs' triples
     assert doc["id"] == f"{BASE}record/{SEED_ID}" and "Claim" in doc["type"]
     assert isinstance(doc["quotedFrom"]["artifact"], dict) and doc["reviews"]
-    triples = requests.get(server + RECORD + ".nt").text
+    triples = client.get(RECORD + ".nt").text
     assert canonical_nquads(parse_nquads(jsonld.to_rdf(doc, {
         "format": "application/n-quads", "documentLoader": no_remote}))) == canonical_nquads(
         parse_nquads(triples))
 
 
-def test_the_context_is_served_as_the_ontology_has_it(server: str) -> None:
-    response = requests.get(server + "/context.jsonld")
+def test_the_context_is_served_as_the_ontology_has_it(client) -> None:
+    response = client.get("/context.jsonld")
     assert response.headers["Content-Type"] == "application/ld+json"
-    assert response.json() == json.loads((ROOT / "ontology" / "context.jsonld").read_text())
+    assert response.get_json() == json.loads((ROOT / "ontology" / "context.jsonld").read_text())
     assert response.headers["Access-Control-Allow-Origin"] == "*"
 
 
-def test_citation_downloads(server: str) -> None:
-    response = requests.get(server + RECORD + ".ris")
+def test_citation_downloads(client) -> None:
+    response = client.get(RECORD + ".ris")
     assert response.headers["Content-Disposition"] == f'attachment; filename="{SEED_ID}.ris"'
     assert response.text.startswith("TY  - CONF\n") and response.text.rstrip().endswith("ER  -")
-    items = requests.get(server + RECORD, headers={
-        "Accept": "application/vnd.citationstyles.csl+json"}).json()
+    items = client.get(RECORD, headers={
+        "Accept": "application/vnd.citationstyles.csl+json"}).get_json()
     assert [i["type"] for i in items] == ["paper-conference", "dataset"]
     assert items[0]["locator"] == "6"
     assert items[1]["URL"] == f"{BASE}record/{SEED_ID}"
-    source = requests.get(server + SOURCE + ".csl.json").json()
+    source = client.get(SOURCE + ".csl.json").get_json()
     assert [i["id"] for i in source] == ["saadat-fellay-2026-genomic-lm-efficiency"]
-    bib = requests.get(server + RECORD + ".bib").text
+    bib = client.get(RECORD + ".bib").text
     assert bib.startswith("@inproceedings{saadat-fellay-2026-genomic-lm-efficiency,")
 
 
-def test_record_page_links_its_citations(server: str) -> None:
-    html = requests.get(server + RECORD).text
+def test_record_page_links_its_citations(client) -> None:
+    html = client.get(RECORD).text
     for suffix in ("bib", "csl.json", "ris"):
         assert f'href="{RECORD}.{suffix}" download' in html
     assert '<script src="/static/cite.js" defer></script>' in html
     assert "<script>" not in html  # no inline script: the pages run under a CSP
 
 
-def test_friendly_404(server: str) -> None:
-    response = requests.get(server + "/record/no-such-record")
+def test_friendly_404(client) -> None:
+    response = client.get("/record/no-such-record")
     assert "no record with id" in response.text and "Search the registry" in response.text
 
 
-def test_record_page_has_citation_tags_and_schema_org(server: str) -> None:
-    html = requests.get(server + RECORD).text
+def test_record_page_has_citation_tags_and_schema_org(client) -> None:
+    html = client.get(RECORD).text
     assert '<meta name="citation_title" content="Optimizing genomic language models for ' \
            'efficient training, fine-tuning, and inference">' in html
     assert '<meta name="citation_author" content="Saadat">' in html
@@ -180,63 +180,69 @@ def test_record_page_has_citation_tags_and_schema_org(server: str) -> None:
     data = json.loads(block)
     assert data["@type"] == "Dataset" and data["identifier"] == SEED_ID
     assert data["citation"]["@type"] == "ScholarlyArticle"
-    source_html = requests.get(server + SOURCE).text
+    source_html = client.get(SOURCE).text
     assert '<meta name="citation_title"' in source_html
     assert SEED_ID in source_html  # the records quoted from it are listed
 
 
-def test_every_link_on_the_record_page_resolves(server: str) -> None:
-    html = requests.get(server + RECORD).text
+def test_every_link_on_the_record_page_resolves(client) -> None:
+    html = client.get(RECORD).text
     links = set(re.findall(r'href="(/[^"#]*)', html))
     assert {SOURCE, "/agent/claude", REVIEW,
             "/evaluation/nt-2-5b-training-peak-memory-stage-deepspeed"} <= links
     for link in links:
-        assert requests.get(server + link).status_code == 200, link
+        assert client.get(link).status_code == 200, link
 
 
-def test_values_are_escaped(server: str) -> None:
-    response = requests.get(server + "/", params={"q": "<script>alert(1)</script>"})
+def test_values_are_escaped(client) -> None:
+    response = client.get("/", query_string={"q": "<script>alert(1)</script>"})
     assert "<script>alert(1)</script>" not in response.text
     assert "&lt;script&gt;" in response.text
 
 
-def test_index_search_facets_and_listings(server: str) -> None:
-    found = requests.get(server + "/records.json", params={"q": "ZeRO offload"}).json()
+def test_index_search_facets_and_listings(client) -> None:
+    found = client.get("/records.json", query_string={"q": "ZeRO Stage-2"}).get_json()
     assert found["total"] == 1 and found["rows"][0]["id"] == SEED_ID
-    assert requests.get(server + "/records.json", params={"q": "ResNet"}).json()["total"] == 0
+    assert client.get("/records.json", query_string={"q": "ResNet"}).get_json()["total"] == 0
     facets = found["facets"]
     assert facets["metric"] == [{"value": "peak-memory", "label": "Peak memory", "count": 1}]
     assert facets["review_status"][0]["label"] == "source checked"
+    # both numbers of the sentence, each with its status
+    both = client.get("/records.json", query_string={"q": "ZeRO offload"}).get_json()
+    assert {r["id"] for r in both["rows"]} == {SEED_ID, OTHER_ID}
+    assert {f["label"] for f in both["facets"]["review_status"]} == {
+        "source checked", "transcribed by claimgraph, not checked upstream"}
     assert {f["label"] for f in facets["method"]} == {
         "source-hash-verification", "pdf-text-parse", "independent-cell-check",
         "rendered-source-visual-check"}
-    filtered = requests.get(server + "/records.json", params={"model": "NT 500M"}).json()
+    filtered = client.get("/records.json", query_string={"model": "NT 500M"}).get_json()
     assert filtered["total"] == 0
-    rows = list(csv.DictReader(io.StringIO(requests.get(server + "/records.csv").text)))
-    assert rows[0]["id"] == SEED_ID and rows[0]["printed_value"] == "11.49"
+    rows = {r["id"]: r for r in csv.DictReader(io.StringIO(client.get("/records.csv").text))}
+    assert rows[SEED_ID]["printed_value"] == "11.49"
+    assert rows[OTHER_ID]["printed_value"] == "33.88"
 
 
-def test_bad_parameters_are_400(server: str) -> None:
-    response = requests.get(server + "/records.json", params={"limit": "many"})
+def test_bad_parameters_are_400(client) -> None:
+    response = client.get("/records.json", query_string={"limit": "many"})
     assert response.status_code == 400
-    assert "takes a whole number" in response.json()["message"]
+    assert "takes a whole number" in response.get_json()["message"]
 
 
-def test_record_page_shows_the_runs(server: str) -> None:
-    html = requests.get(server + RECORD).text
+def test_record_page_shows_the_runs(client) -> None:
+    html = client.get(RECORD).text
     assert "Reproduction runs (claimgraph)" in html
     assert "NVIDIA H200" in html and "12.12" in html and "24.17" in html
     assert "Verdict: <strong>consistent</strong>" in html
     assert "Verdict: <strong>inconsistent</strong>" in html
     run = re.search(r'href="(/activity/nt-peak-memory-[^"]+)"', html).group(1)
-    page = requests.get(server + run).text
+    page = client.get(run).text
     assert "transformers" in page and "5.17.0" in page and "deepspeed" in page
 
 
-def test_listing_columns_are_the_declared_ones(server: str) -> None:
+def test_listing_columns_are_the_declared_ones(client) -> None:
     from kg.web.catalog import LISTING_FIELDS
 
-    header = requests.get(server + "/records.csv").text.splitlines()[0]
+    header = client.get("/records.csv").text.splitlines()[0]
     assert header.split(",") == list(LISTING_FIELDS)
-    row = requests.get(server + "/records.json").json()["rows"][0]
+    row = client.get("/records.json").get_json()["rows"][0]
     assert tuple(row) == LISTING_FIELDS

@@ -11,6 +11,7 @@ import click
 from ..config import Settings
 from ..errors import UsageError
 from ..model.ingest import validate_files
+from ..model.validation import validate_with_pyshacl
 from ..rdf.output import (
     GRAPH_FORMATS,
     GRAPH_RESULT_FORMATS,
@@ -30,23 +31,38 @@ from .common import progress, split_params
 @click.option("--context/--no-context", default=True, show_default=True,
               help="Resolve references (to sources, agents, ...) against the other files "
                    "of the data directory too.")
+@click.option("--engine", type=click.Choice(["compiled", "pyshacl"]), default="compiled",
+              show_default=True,
+              help="The SHACL engine: compiled (what kg load runs) or pyshacl, the reference "
+                   "implementation the compiled engine is tested against: the same shapes "
+                   "and problems, found independently (a cross-check; much slower).")
 @click.pass_obj
-def validate(settings: Settings, paths: tuple[Path, ...], context: bool) -> None:
+def validate(settings: Settings, paths: tuple[Path, ...], context: bool, engine: str) -> None:
     """Validate data files (or directories of them, searched recursively).
 
     Every problem is one line: file, record, field, what is wrong and the value
-    as written. Exits 0 when all files are valid, 1 when any is not.
+    as written. Exits 0 when all files are valid, 1 when any is not. With
+    --engine pyshacl the shapes are run by pyshacl instead: a cross-check that
+    prints the same lines, found independently (a few seconds for the bundled
+    data; about a minute of CPU for 300 files, where the compiled engine takes
+    two seconds).
 
     \b
     Example:
       kg validate data
       kg validate data/records/my-record.yaml
+      kg validate data --engine pyshacl
     """
     extra = [settings.data] if context and settings.data.is_dir() else []
-    outcomes = validate_files(paths, settings.base, extra, progress=progress("validating"))
-    kinds = Counter(o.kind for o in outcomes)
+    if engine == "pyshacl":
+        click.echo("kg: validating with pyshacl, the reference SHACL engine", err=True)
+        mapped = validate_with_pyshacl(paths, settings.base, extra, progress=progress("mapping"))
+        kinds = Counter(m.file.kind for m in mapped)
+    else:
+        outcomes = validate_files(paths, settings.base, extra, progress=progress("validating"))
+        kinds = Counter(o.kind for o in outcomes)
     detail = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
-    click.echo(f"kg: {len(outcomes)} file(s) valid ({detail})", err=True)
+    click.echo(f"kg: {kinds.total()} file(s) valid ({detail})", err=True)
 
 
 @click.command()

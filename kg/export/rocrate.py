@@ -62,7 +62,7 @@ def write_run_crate(registry: Registry, run_id: str, out: Path) -> Path:
     files[2]["@type"] = ["File", "SoftwareSourceCode", "SoftwareApplication"]
     files[2]["name"] = facts.text(recipe, RDFS.label)
 
-    record = facts.one(run, KG.reproduces)
+    records = sorted(facts.all(run, KG.reproduces), key=lambda r: r.value)
     agent = facts.one(run, PROV.wasAssociatedWith)
     status = facts.one(run, KG.runStatus)
     measurements = []
@@ -83,7 +83,7 @@ def write_run_crate(registry: Registry, run_id: str, out: Path) -> Path:
                          if status is not None and status.value.endswith("#completed")
                          else "http://schema.org/FailedActionStatus"},
         "instrument": {"@id": recipe_file.name},
-        "object": [{"@id": record.value}] if record is not None else [],
+        "object": [{"@id": record.value} for record in records],
         "result": [{"@id": run_file.name}, {"@id": log_file.name},
                    *({"@id": m["@id"]} for m in measurements)],
     }
@@ -101,10 +101,9 @@ def write_run_crate(registry: Registry, run_id: str, out: Path) -> Path:
          "version": "0.5"},
         action, *files, *measurements,
     ]
-    if record is not None:
-        graph.append({"@id": record.value, "@type": "CreativeWork",
-                      "name": f"claimgraph record {record.value.rsplit('/', 1)[-1]}",
-                      "url": record.value})
+    graph.extend({"@id": record.value, "@type": "CreativeWork",
+                  "name": f"claimgraph record {record.value.rsplit('/', 1)[-1]}",
+                  "url": record.value} for record in records)
     if agent is not None:
         graph.append({"@id": agent.value, "@type": "SoftwareApplication",
                       "name": agent.value.rsplit("/", 1)[-1]})

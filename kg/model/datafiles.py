@@ -15,13 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import yaml
-
 from ..errors import InvalidDataError, Problem, UsageError
 from ..kinds import FILE_KINDS, UPSTREAM_DIRECTORIES
 from .upstream.jsondoc import MAX_JSON_BYTES
 from .upstream.kept import KeptFile, NotKept, read_kept
-from .yamltext import parse_yaml, yaml_message
+from .yamltext import YamlError, parse_yaml
 
 SUFFIXES = (".yaml", ".yml")
 #: Kept upstream files (under a data directory's upstream/ folder only).
@@ -171,8 +169,8 @@ def read_data_file(path: Path, raw: bytes | None = None) -> DataFile:
         raise fail("file is empty")
     try:
         content = parse_yaml(text)
-    except yaml.YAMLError as exc:
-        raise fail(yaml_message(exc)) from None
+    except YamlError as exc:
+        raise fail(exc.message, exc.field) from None
     if content is None:
         raise fail("file is empty (it holds only comments)")
     if not isinstance(content, dict):

@@ -15,6 +15,16 @@ import yaml
 
 MAX_DEPTH = 12
 
+class YamlError(yaml.YAMLError):
+    """Why a text is not a YAML data file, and the field being read when it was refused
+    (``reviews[0].methods``; empty at the top level), so that the message names it whether
+    our reader refused the file or PyYAML's parser did."""
+
+    def __init__(self, message: str, field: str = ""):
+        super().__init__(message)
+        self.message, self.field = message, field
+
+
 _SCALAR, _SEQUENCE, _MAPPING = (f"tag:yaml.org,2002:{t}" for t in ("str", "seq", "map"))
 # What YAML allows as raw text; an escape in a double-quoted string ("\0", "\x1b") could
 # bring in anything else, and nothing else belongs in a data value.
@@ -33,7 +43,8 @@ def parse_yaml(text: str) -> Any:
     duplicate or non-string keys and nesting deeper than ``MAX_DEPTH`` are refused as
     their events arrive, before anything behind them is read.
 
-    :raises yaml.YAMLError: on syntax errors and on anything refused (see module docs).
+    :raises YamlError: on syntax errors and on anything refused (see module docs), with
+        the field being read.
     """
     loader = _Loader(text)
     try:
@@ -47,6 +58,10 @@ def parse_yaml(text: str) -> Any:
         if not isinstance(event, yaml.StreamEndEvent):
             raise _refuse("a data file holds one YAML document (found another)", event)
         return value
+    except YamlError:
+        raise
+    except yaml.YAMLError as exc:
+        raise YamlError(_yaml_message(exc)) from None
     finally:
         loader.dispose()
 
@@ -60,6 +75,14 @@ def _document(loader: Any) -> Any:
     root: list[Any] = []
     stack: list[Any] = [root]  # the containers being filled, innermost last
     keys: list[str | None] = [None]  # for a mapping: the key waiting for its value
+    try:
+        return _fill(loader, stack, keys)
+    except yaml.YAMLError as exc:  # ours or the parser's, at the place being read
+        raise YamlError(_yaml_message(exc), _field(stack, keys)) from None
+
+
+def _fill(loader: Any, stack: list[Any], keys: list[str | None]) -> Any:
+    root = stack[0]
     while True:
         event = loader.get_event()
         if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
@@ -90,20 +113,36 @@ def _document(loader: Any) -> Any:
                     raise _refuse(f"duplicate key {value!r}", event)
                 keys[-1] = value
                 continue
+        if tag != _SCALAR and len(stack) > MAX_DEPTH + 1:
+            raise _refuse(f"nested deeper than {MAX_DEPTH} levels", event)
+        if type(container) is dict:
             container[key] = value
             keys[-1] = None
         else:
             container.append(value)
         if tag != _SCALAR:
-            if len(stack) > MAX_DEPTH + 1:
-                raise _refuse(f"nested deeper than {MAX_DEPTH} levels", event)
             stack.append(value)
             keys.append(None)
         elif len(stack) == 1:
             return root[0]
 
 
-def yaml_message(exc: yaml.YAMLError) -> str:
+def _field(stack: list[Any], keys: list[str | None]) -> str:
+    """The YAML path of what was being read (``reviews[0].methods``), from the containers
+    still open: each open one is the last value placed in the one around it."""
+    steps: list[str | int] = []
+    for outer in stack[1:-1]:
+        steps.append(next(reversed(outer)) if type(outer) is dict else len(outer) - 1)
+    if len(stack) > 1:
+        inner = stack[-1]
+        if type(inner) is not dict:
+            steps.append(len(inner))
+        elif keys[-1] is not None:
+            steps.append(keys[-1])
+    return "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in steps).lstrip(".")
+
+
+def _yaml_message(exc: yaml.YAMLError) -> str:
     if isinstance(exc, yaml.reader.ReaderError):
         char = exc.character
         code = char if isinstance(char, int) else ord(char[:1] or "\0")

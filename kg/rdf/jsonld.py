@@ -62,7 +62,9 @@ def framed_record(quads: Iterable[ox.Quad], record_iri: str) -> dict[str, Any]:
     The claim is the top object. Every other node is nested once, at the shallowest place
     that reaches it (breadth first from the claim: its locator, source with artifact and
     checksum, evaluation, evidence rows; the reviews and runs that point at it, with their
-    agents); every further mention is a reference by ``id``. Graph names are dropped: the
+    agents), and under a node already placed that links to it rather than in reverse under
+    a node it points at (a run's verdict sits in the run, not under the claim it is on);
+    every further mention is a reference by ``id``. Graph names are dropped: the
     document holds the union of the graphs, the triples ``kg show ID --format nt`` prints.
     Nodes that nothing connects to the claim (none in a valid record) go to ``@included``.
     """
@@ -108,9 +110,13 @@ def framed_record(quads: Iterable[ox.Quad], record_iri: str) -> dict[str, Any]:
             incoming = sorted(into.get(subject, []), key=lambda t: (
                 t.predicate.value not in preferred, t.predicate.value, str(t.subject)))
             for t in incoming:
-                if t.subject not in nodes:
-                    obj.setdefault("@reverse", {}).setdefault(t.predicate.value, []).append(
-                        place(t.subject, nested=False))
+                if t.subject in nodes:
+                    continue
+                if t.predicate.value not in preferred and any(
+                        u.subject in nodes for u in into.get(t.subject, [])):
+                    continue  # a placed node links to it: nested there (a run's verdict)
+                obj.setdefault("@reverse", {}).setdefault(t.predicate.value, []).append(
+                    place(t.subject, nested=False))
             start += 1
         return start
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import unquote
+
 import pyoxigraph as ox
 
 from ..errors import NotFoundError
@@ -21,6 +23,16 @@ def record_closure(store: GraphStore, base: str, ident: str) -> list[ox.Quad]:
     if not graphs:
         raise NotFoundError(f"no record with id {ident!r}")
     return list(store.quads(sorted(graphs)))
+
+
+def quote_siblings(store: GraphStore, base: str, ident: str) -> list[str]:
+    """The ids of the other records quoted from the same sentence of the same source as
+    record ``ident`` (the other numbers one sentence prints), in id order."""
+    record = to_term("record", ident, base)
+    rows = store.query(internal_query("quote-siblings").text, {"record": record})
+    prefix = f"{base}record/"
+    return sorted(unquote(row["other"].value.removeprefix(prefix)) for row in rows
+                  if row["other"].value.startswith(prefix))
 
 
 def describe(store: GraphStore, base: str, kind: str, ident: str) -> list[ox.Quad]:

@@ -19,12 +19,13 @@ from ..rdf.negotiation import negotiate, split_suffix
 from ..rdf.output import write_graph
 from ..registry import Registry
 from ..store.archive import ReleaseInfo
-from ..store.records import describe
+from ..store.records import describe, quote_siblings, record_closure
 from .catalog import FACETS, LISTING_FIELDS
 from .request_rules import params
 from .state import state
 from .views.citation import citation_meta, schema_org
 from .views.node import node_rows
+from .views.quote import QuoteView
 from .views.record import RecordView
 
 browse = Blueprint("browse", __name__)
@@ -158,7 +159,7 @@ def resource(kind: str, name: str) -> Response:
             "record.html", r=view, alternates=alternates, citations=citations,
             meta=citation_meta(view.quoted_from), schema=schema_org(view, request.url_root),
             evidence_filters=_evidence_filters(view), history=app.history(iri.value),
-            at_release=at,
+            at_release=at, quote=_quote_view(registry, ident, iri, facts, release),
         ), HTML)
     rows, title, source = node_rows(facts, iri, settings.base, store, release)
     return _respond(render_template(
@@ -185,6 +186,23 @@ def rdf_response(registry: Registry, kind: str, ident: str, quads: list[ox.Quad]
     out = io.BytesIO()
     write_graph(quads, fmt.name, out, registry.base)
     return _respond(out.getvalue(), media_type)
+
+
+def _quote_view(registry: Registry, ident: str, iri: ox.NamedNode, facts: Facts,
+                release: str | None) -> QuoteView | None:
+    """The record and the other claims of its quoted sentence, side by side (None when the
+    sentence gives no other record)."""
+    base = registry.base
+    siblings = quote_siblings(registry.store, base, ident)
+    if not siblings:
+        return None
+    # A sentence prints a few numbers; a page reads at most MAX_SIBLINGS of them in full.
+    closures = [(iri, facts)] + [
+        (ox.NamedNode(registry.iri("record", other)),
+         Facts(record_closure(registry.store, base, other), facts.terms))
+        for other in siblings[:QuoteView.MAX_SIBLINGS]]
+    return QuoteView(iri, closures, base, release,
+                     left_out=max(0, len(siblings) - QuoteView.MAX_SIBLINGS))
 
 
 def _evidence_filters(view: RecordView) -> dict[str, Any]:

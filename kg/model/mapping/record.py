@@ -165,6 +165,8 @@ def _evidence_row(
         node.concept("property", KG.statementProperty)
         node.literal("statement", RDF.value)
         node.concept("citation", KG.citationType)
+        node.concept("basis", KG.statementBasis)
+        node.literal("note", RDFS.comment)
         cited = node.ref("source", CITO.citesAsEvidence, "source")
         if cited is None and source is not None:
             ctx.add_implied(node.subject, CITO.citesAsEvidence, source, quoted)

@@ -45,7 +45,13 @@ def map_run(node: Node) -> None:
                   subject=lambda i: URIRef(f"{run}#measurement-{i}"))
     node.child("environment", KG.environment, _environment, subject=URIRef(f"{run}#environment"))
     node.literal("log_sha256", KG.logSha256)
-    node.child("verdict", KG.verdict, _verdict, subject=URIRef(f"{run}#verdict"))
+    # One claim (older runs): `verdict`, on the run's record. A recipe of several claims:
+    # `verdicts`, each naming its record, which the run then reproduces too.
+    one = node.child("verdict", KG.verdict, _verdict, subject=URIRef(f"{run}#verdict"))
+    if one is not None and claim is not None:
+        ctx.add_implied(one.subject, KG.verdictOn, claim, (run, KG.reproduces, claim))
+    node.children("verdicts", KG.verdict, _listed_verdict(run, claim),
+                  subject=lambda i: URIRef(f"{run}#verdict-{i}"))
     node.literal("note", RDFS.comment)
 
 
@@ -93,6 +99,18 @@ def _environment(node: Node) -> None:
     node.literal("gpu_count", KG.gpuCount, XSD.nonNegativeInteger)
     node.literal("cpu_count", KG.cpuCount, XSD.nonNegativeInteger)
     node.children("packages", KG.softwarePackage, build_package)
+
+
+def _listed_verdict(run: URIRef, claim: URIRef | None):
+    def build(node: Node, _position: int) -> None:
+        _verdict(node)
+        judged = node.ref("record", KG.verdictOn, "record")
+        if judged is not None and judged != claim:
+            for predicate in (KG.reproduces, PROV.used, SCHEMA.object):
+                # a record no file defines is reported once, where it was written
+                node.ctx.add_implied(run, predicate, judged,
+                                     (node.subject, KG.verdictOn, judged))
+    return build
 
 
 def _verdict(node: Node) -> None:

@@ -121,17 +121,21 @@ def _check(view: ViewBase, node: Term) -> CheckView:
 
 
 def runs_of(view: ViewBase, record: Term) -> list[dict[str, Any]]:
-    """The reproduction runs of ``record``, in the order they ended."""
-    return sorted((_run(view, r) for r in view.f.subjects(KG.reproduces, record)),
+    """The reproduction runs of ``record``, in the order they ended, each with its verdict
+    on ``record``."""
+    return sorted((_run(view, r, record) for r in view.f.subjects(KG.reproduces, record)),
                   key=lambda run: (run["ended_at"], run["id"]))
 
 
-def _run(view: ViewBase, node: Term) -> dict[str, Any]:
+def _run(view: ViewBase, node: Term, record: Term) -> dict[str, Any]:
     """A run as the Reproduction section shows it: hardware, the claim's quantity at each
-    stage, and the verdict."""
+    stage, and the verdict on ``record`` (a run may judge other claims of its recipe too:
+    ``also`` names them)."""
     f = view.f
     env = f.one(node, KG.environment)
-    verdict = f.one(node, KG.verdict)
+    verdicts = f.all(node, KG.verdict)
+    verdict = next((v for v in verdicts if f.one(v, KG.verdictOn) == record), None)
+    others = [f.one(v, KG.verdictOn) for v in verdicts if v != verdict]
     quantity = f.text(verdict, KG.quantity)
     unit = f.one(verdict, QUDT.unit)
     measured = {}
@@ -161,4 +165,7 @@ def _run(view: ViewBase, node: Term) -> dict[str, Any]:
         "difference": f"{float(difference) * 100:+.1f} %" if difference else "",
         "tolerance": f"{float(f.text(verdict, KG.tolerance) or 0) * 100:.0f} %",
         "note": f.text(verdict, RDFS.comment),
+        "stage": f.text(verdict, KG.stage),
+        "outcome_id": local_name(f.one(verdict, KG.outcome)),
+        "also": [view.link(o, DCTERMS.identifier) for o in others if o is not None],
     }

@@ -34,6 +34,9 @@ class RowView:
     source: SourceView | None
     locator: str
     reviews: list[ReviewView]
+    basis: str = ""  # "Transcriber's reading"
+    basis_id: str = ""  # "transcriber-reading"
+    note: str = ""
 
 
 class RecordView(ViewBase):
@@ -150,6 +153,7 @@ class RecordView(ViewBase):
         f = self.f
         prop = f.one(node, KG.statementProperty)
         citation = f.one(node, KG.citationType)
+        basis = f.one(node, KG.statementBasis)
         locator = f.one(node, KG.locator)
         reviews = [r for r in self.reviews
                    if ox.NamedNode(r.node) in f.all(node, KG.reviewedBy)]
@@ -162,6 +166,8 @@ class RecordView(ViewBase):
             source=self.source(f.one(node, CITO.citesAsEvidence)),
             locator=f.text(locator, RDFS.label),
             reviews=reviews,
+            basis=f.concept(basis), basis_id=local_name(basis),
+            note=f.text(node, RDFS.comment),
         )
 
 

@@ -9,14 +9,12 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from helpers import BASE, DATA
 from kg.cli import main
 from kg.rdf.canonical import canonical_nquads
 from kg.store.embedded import EmbeddedStore
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "data"
 KEPT = DATA / "upstream" / "every-eval-ever"
-BASE = "https://claimgraph.example/"
 ORIGIN = "evaleval/every_eval_ever@d9be34d60cb3820833034e33a437ba4b9e4d472f"
 KG = "https://w3id.org/claimgraph/ns#"
 PREFIXES = """PREFIX kg: <https://w3id.org/claimgraph/ns#>

@@ -1,0 +1,73 @@
+"""What tests share besides fixtures: the repository, its bundled data, small helpers.
+
+Fixtures live in ``tests/conftest.py``, which pytest loads itself; no test imports it or
+another test module. Constants and plain functions live here, by what they are about:
+
+- ``helpers``: paths, the bundled data's ids and counts, opening a test store;
+- ``helpers.web``: the web app in the test's own process (Flask's test client), for what
+  a page, content negotiation or an error answers;
+- ``helpers.servers``: real servers on 127.0.0.1 (``kg serve``, ``oxigraph serve``), for serving,
+  concurrency, remote stores and the browser;
+- ``helpers.variants``: data files broken on purpose, each naming the field it breaks;
+- ``helpers.verifying``: the record and source that ``kg verify``'s tests check PDFs against;
+- ``helpers.eee``: the bundled slice of Every Eval Ever, and kg run on a copy of the data;
+- ``helpers.checks``: assertions several test modules make (both SHACL engines agree, the
+  JSON-LD context names every term).
+
+``pyproject.toml`` puts ``tests/`` on ``sys.path`` (pytest's ``pythonpath``), so
+``from helpers import BASE`` works from any test module.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+DATA = ROOT / "data"
+BASE = "https://claimgraph.example/"
+SEED_ID = (
+    "saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero2"
+)
+SEED_RECORD = f"records/{SEED_ID}.yaml"
+#: The other number of the seed's sentence (33.88 GB), a record claimgraph transcribed itself.
+OTHER_ID = ("saadat-fellay-claimgraph-20261201-result-nt-2-5b-training-peak-memory-"
+            "flashattention-checkpointing")
+#: How many data files the repository bundles (the seed's four, the runner agent, the runs).
+DATA_FILES = len(list(DATA.rglob("*.yaml")))
+RUNS = len(list((DATA / "runs").glob("*.yaml")))
+#: The seed record, and the other number of its sentence that claimgraph transcribed.
+RECORDS = len(list((DATA / "records").glob("*.yaml")))
+
+
+def _judging(*records: str) -> int:
+    """How many bundled runs give a verdict on any of ``records``."""
+    import yaml
+
+    count = 0
+    for path in (DATA / "runs").glob("*.yaml"):
+        doc = yaml.load(path.read_text(), Loader=yaml.BaseLoader)
+        judged = [v["record"] for v in doc.get("verdicts", [])] or [doc["record"]]
+        count += bool(set(records) & set(judged))
+    return count
+
+
+#: How many bundled runs give a verdict on each claim of the seed's sentence, and on either.
+SEED_RUNS, OTHER_RUNS = _judging(SEED_ID), _judging(OTHER_ID)
+SENTENCE_RUNS = _judging(SEED_ID, OTHER_ID)
+SEED_SOURCE = "sources/saadat-fellay-2026-genomic-lm-efficiency.yaml"
+AGENT_FILE = "agents/claude.yaml"
+#: The seed's hardware as written, and a changed value (a new version of the record).
+OLD_HARDWARE = "NVIDIA H100 (section 2.4); 'H100 94GB GPUs' (section 4)"
+NEW_HARDWARE = "NVIDIA H200 (section 2.4); 'H100 94GB GPUs' (section 4)"
+
+
+def open_test_store(path: Path, read_only: bool = False):
+    """The embedded store in ``path`` (a real pyoxigraph store on disk)."""
+    from kg.store import EmbeddedStore
+
+    return EmbeddedStore(path, read_only=read_only)
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
