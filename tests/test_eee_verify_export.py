@@ -126,3 +126,23 @@ def test_an_evaluation_exports_as_its_file(workspace, runner: CliRunner) -> None
                  "--format", "every-eval-ever")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == json.loads((KEPT / path).read_bytes())
+
+
+def test_a_record_page_serves_its_every_eval_ever_file(workspace) -> None:
+    """/record/ID.eee.json (or Accept: application/x-every-eval-ever+json) is the file the
+    CLI writes; an evaluation's page gives its whole file."""
+    from kg.web import create_app
+
+    data, store = workspace
+    path = sorted(kept_files())[0]
+    record = records_of(path)[0]
+    client = create_app({"store": store, "base": BASE, "data": data}).test_client()
+    by_suffix = client.get(f"/record/{record}.eee.json")
+    assert by_suffix.status_code == 200
+    assert by_suffix.mimetype == "application/x-every-eval-ever+json"
+    [result] = json.loads(by_suffix.data)["evaluation_results"]
+    original = json.loads((KEPT / path).read_bytes())
+    assert result == original["evaluation_results"][0]
+    evaluation = client.get(f"/evaluation/{file_id('every-eval-ever', path)}",
+                            headers={"Accept": "application/x-every-eval-ever+json"})
+    assert json.loads(evaluation.data) == original

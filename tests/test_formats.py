@@ -54,6 +54,9 @@ ACCEPTED = {
     "bib": "application/x-bibtex",
     "bibtex": "application/x-bibtex",
     "ris": "application/x-research-info-systems",
+    # another registry's own format (issue 19): a record or an evaluation as its file
+    "eee.json": "application/x-every-eval-ever+json",
+    "every-eval-ever": "application/x-every-eval-ever+json",
 }
 RDF_ROWS = [fmt for fmt in FORMATS if fmt.rdf]
 RESULT_ROWS = [fmt for fmt in FORMATS if fmt.results and fmt.name != "json"]
@@ -106,7 +109,7 @@ def test_groups_keep_their_order() -> None:
     assert CITATIONS == ("csl.json", "bib", "ris")
     assert {name for name in RDF_SYNTAXES if NAMES[name].quads} == {"nq", "trig", "jsonld"}
     assert list(CITATION_WRITERS) == media_types(*CITATIONS)
-    assert list(EXPORT_MEDIA_TYPES) == media_types("jsonld", *CITATIONS)
+    assert list(EXPORT_MEDIA_TYPES) == media_types("jsonld", *CITATIONS, "every-eval-ever")
 
 
 RDF = ["text/html", "text/turtle", "application/n-triples", "application/n-quads",
@@ -154,7 +157,7 @@ def test_cli_choices_resolve() -> None:
     assert _choices(data_commands.show) == list(RDF_SYNTAXES) == list(GRAPH_FORMATS)
     assert _choices(data_commands.stats) == ["table", "json", "xml", "csv", "tsv"]
     assert _choices(export_commands.export) == ["jsonld", "csl-json", "bibtex", "ris",
-                                                "ro-crate", "nquads", "trig"]
+                                                "every-eval-ever", "ro-crate", "nquads", "trig"]
     assert RESULT_FORMATS == {"json": ox.QueryResultsFormat.JSON,
                               "xml": ox.QueryResultsFormat.XML,
                               "csv": ox.QueryResultsFormat.CSV,

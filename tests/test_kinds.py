@@ -45,9 +45,12 @@ def test_rows_are_well_formed() -> None:
 def test_the_orders_each_place_uses() -> None:
     """Messages, prefixes, query parameters, differences and pages list kinds in these
     orders today: a change of the table must not reorder what users see."""
-    assert kinds.FILE_KINDS == ("record", "evaluation", "source", "agent", "review", "run")
-    assert kinds.SEGMENTS == ("record", "source", "agent", "evaluation", "activity", "release")
-    assert kinds.HISTORY_SEGMENTS == ("record", "source", "evaluation", "agent", "activity")
+    assert kinds.FILE_KINDS == ("record", "evaluation", "source", "agent", "review", "run",
+                                "import")
+    assert kinds.SEGMENTS == ("record", "source", "agent", "evaluation", "activity", "release",
+                              "import", "model", "benchmark")
+    assert kinds.HISTORY_SEGMENTS == ("record", "source", "evaluation", "agent", "activity",
+                                      "import")
     assert kinds.segments(citable=True) == ("record", "source")
     assert kinds.minted_iri(BASE, "record", "a b/c") == f"{BASE}record/a%20b%2Fc"
 

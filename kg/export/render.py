@@ -19,8 +19,11 @@ from ..store.archive import ReleaseInfo
 from ..store.records import citable
 from .citations import CslItem, csl_items
 from .citeformats import to_bibtex, to_csl_json, to_ris
+from .eee_files import export_one as export_eee
 
 JSONLD = media_type_of("jsonld")
+#: A record, or an evaluation's records, as an Every Eval Ever file.
+EVERY_EVAL_EVER = media_type_of("every-eval-ever")
 #: Citation formats: media type -> writer of CSL items.
 CITATION_WRITERS: dict[str, Callable[[list[CslItem]], str]] = {
     media_type_of("csl.json"): to_csl_json,
@@ -28,7 +31,7 @@ CITATION_WRITERS: dict[str, Callable[[list[CslItem]], str]] = {
     media_type_of("ris"): to_ris,
 }
 #: Every media type :func:`render` writes.
-EXPORT_MEDIA_TYPES = [JSONLD, *CITATION_WRITERS]
+EXPORT_MEDIA_TYPES = [JSONLD, *CITATION_WRITERS, EVERY_EVAL_EVER]
 
 
 def render(registry: Registry, kind: str, ident: str, quads: list[ox.Quad], media_type: str,
@@ -39,6 +42,8 @@ def render(registry: Registry, kind: str, ident: str, quads: list[ox.Quad], medi
 
     A record's citation names as its version release ``at`` (the one being read), else
     the newest release in the registry's archive that holds the record."""
+    if media_type == EVERY_EVAL_EVER:
+        return export_eee(registry, ident)
     if media_type == JSONLD:
         if kind == "record":
             doc = framed_record(quads, registry.iri(kind, ident))

@@ -89,6 +89,8 @@ FORMATS: tuple[Format, ...] = (
     Format("csl.json", "application/vnd.citationstyles.csl+json", ("csl-json",), citation=True),
     Format("bib", "application/x-bibtex", ("bibtex",), citation=True),
     Format("ris", "application/x-research-info-systems", citation=True),
+    # another registry's own format (docs/imports.md): what kg export writes records back as
+    Format("eee.json", "application/x-every-eval-ever+json", ("every-eval-ever",)),
 )
 #: Every name a format is accepted by (suffix, ``?format=``, ``--format``) -> the format.
 NAMES: dict[str, Format] = {name: fmt for fmt in FORMATS for name in fmt.names}

@@ -36,6 +36,9 @@ RDF_OFFERED = media_types("html", *RDF_SYNTAXES)
 #: Records and sources are citable: they also come as CSL-JSON, BibTeX and RIS.
 CITABLE = segments(citable=True)
 CITABLE_OFFERED = [*RDF_OFFERED, *media_types(*CITATIONS)]
+#: A record, or an evaluation's records, also as an Every Eval Ever file (/record/ID.eee.json).
+UPSTREAM_FORMAT = {"record": media_types("every-eval-ever"),
+                   "evaluation": media_types("every-eval-ever")}
 #: The index comes as a page, or as data: /records.json, /records.csv.
 LISTING_FORMATS = ("json", "csv")
 LISTING_OFFERED = media_types("html", *LISTING_FORMATS)
@@ -140,7 +143,8 @@ def resource(kind: str, name: str) -> Response:
             raise NotFoundError(f"release {release} holds no {kind} {ident!r}") from None
         raise
     media_type = negotiate(request.accept_mimetypes,
-                           CITABLE_OFFERED if kind in CITABLE else RDF_OFFERED,
+                           [*(CITABLE_OFFERED if kind in CITABLE else RDF_OFFERED),
+                            *UPSTREAM_FORMAT.get(kind, [])],
                            suffix or params().get("format"))
     if media_type != HTML:
         return rdf_response(registry, kind, ident, quads, media_type, at)

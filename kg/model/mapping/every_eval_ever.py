@@ -44,7 +44,7 @@ from .context import Origins, Triple, is_web_url
 from .review import artifact_iri
 
 JSON_POINTER = URIRef("http://tools.ietf.org/rfc/rfc6901")
-RDF_JSON = RDF.JSON
+JSON_TEXT = KG.JSONText
 #: evaluator_relationship -> its concept (which implies the record's evidence kind).
 RELATIONSHIP = {"first_party": "first-party", "third_party": "third-party",
                 "collaborative": "collaborative", "other": "other"}
@@ -358,7 +358,7 @@ def _remainder(out: _Builder, subject: URIRef, value: dict[str, Any], at: str,
     """What ``value`` says beyond the statements made of it, as JSON."""
     rest = _without(value, at, out.used, skip)
     if rest:
-        out.add(subject, KG.upstreamRemainder, Literal(dumps(rest), datatype=RDF_JSON,
+        out.add(subject, KG.upstreamRemainder, Literal(dumps(rest), datatype=JSON_TEXT,
                                                         normalize=False))
 
 

@@ -14,7 +14,7 @@ import re
 from rdflib import Literal, URIRef
 from rdflib.term import Node as Term
 
-from ...rdf.namespaces import RDF, XSD, XSD_STRING
+from ...rdf.namespaces import KG, RDF, XSD, XSD_STRING
 from .shapes import UnsupportedShape
 
 _ZONE = r"(Z|[+-](\d\d):(\d\d))?"
@@ -25,6 +25,7 @@ _GYEARMONTH = re.compile(rf"^(-?\d{{4,}})-(\d\d){_ZONE}$")
 _DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
 _INTEGER = re.compile(r"^[+-]?\d+$")
 _XSD_STRING = URIRef(XSD_STRING)
+JSON_TEXT = KG.JSONText
 
 
 def datatype_ok(value: Term, datatype: URIRef) -> bool:
@@ -69,7 +70,7 @@ def lexical_ok(text: str, datatype: URIRef) -> bool:
     if datatype == XSD.gYearMonth:
         m = _GYEARMONTH.match(text)
         return bool(m) and 1 <= int(m.group(2)) <= 12 and _zone_ok(m, 4)
-    if datatype == RDF.JSON:  # RDF 1.1 JSON-LD's JSON literals: any JSON text
+    if datatype == JSON_TEXT:  # JSON text, as an upstream file writes it
         try:
             json.loads(text)
         except ValueError:
