@@ -33,11 +33,39 @@ SEED_RECORD = f"records/{SEED_ID}.yaml"
 #: The other number of the seed's sentence (33.88 GB), a record claimgraph transcribed itself.
 OTHER_ID = ("saadat-fellay-claimgraph-20261201-result-nt-2-5b-training-peak-memory-"
             "flashattention-checkpointing")
-#: How many data files the repository bundles (the seed's four, the runner agent, the runs).
-DATA_FILES = len(list(DATA.rglob("*.yaml")))
+#: The YAML files claimgraph's people and tools wrote (everything outside ``upstream/``).
+YAML_FILES = sorted(p for p in DATA.rglob("*.yaml") if "upstream" not in p.relative_to(DATA).parts)
+#: The files the bundled import kept from Every Eval Ever, as the origin published them.
+KEPT_JSON = sorted((DATA / "upstream").rglob("*.json"))
+
+
+def _results(path: Path) -> int:
+    import json
+
+    return len(json.loads(path.read_bytes())["evaluation_results"])
+
+
+#: How many results the kept files hold: each is a record of its own.
+IMPORTED = sum(_results(p) for p in KEPT_JSON)
+#: How many data files ``kg load`` reads: the YAML files and the kept JSON files.
+DATA_FILES = len(YAML_FILES) + len(KEPT_JSON)
+#: How many named graphs they load into: a graph per YAML file, two more per import (its
+#: models and its benchmarks), and per kept file one for its evaluation and one per result.
+IMPORTS = len(list((DATA / "imports").glob("*.yaml")))
+GRAPHS = len(YAML_FILES) + 2 * IMPORTS + len(KEPT_JSON) + IMPORTED
 RUNS = len(list((DATA / "runs").glob("*.yaml")))
-#: The seed record, and the other number of its sentence that claimgraph transcribed.
-RECORDS = len(list((DATA / "records").glob("*.yaml")))
+#: The records written as YAML: the seed, and the other number of its sentence.
+WRITTEN = len(list((DATA / "records").glob("*.yaml")))
+#: Every record: the written ones and the imported results.
+RECORDS = WRITTEN + IMPORTED
+
+
+def _count(folder: str) -> int:
+    return len(list((DATA / folder).glob("*.yaml")))
+
+
+#: The bundled sources, agents and evaluations written as YAML, each as a data file.
+SOURCES, AGENTS, EVALUATIONS = _count("sources"), _count("agents"), _count("evaluations")
 
 
 def _judging(*records: str) -> int:
