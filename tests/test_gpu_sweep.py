@@ -4,7 +4,6 @@ rehearsal on the CPU gives a bundle that unpacks into valid run files."""
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
 import sys
@@ -15,19 +14,8 @@ import pytest
 
 from helpers import BASE, DATA, ROOT, SEED_ID
 from kg.model.ingest import validate_files
-
-
-def script(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-sweep = script("gpu_sweep")
-table = script("runs_table")
+from scripts import gpu_sweep as sweep
+from scripts import runs_table as table
 
 
 def test_the_plan_runs_every_stage_under_every_setting() -> None:

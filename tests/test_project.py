@@ -63,3 +63,19 @@ def test_no_test_imports_conftest_or_another_test_module() -> None:
                 if top == "conftest" or top.startswith("test_"):
                     found.append(f"{where}:{node.lineno}: imports {name}")
     assert not found, "\n".join(found)
+
+
+def test_the_examples_in_docstrings_run() -> None:
+    """A docstring's example (``>>>``) is documentation a reader runs: it must hold."""
+    import doctest
+    import importlib
+
+    ran = 0
+    for path in sorted((ROOT / "kg").rglob("*.py")):
+        if ">>>" not in path.read_text():
+            continue
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        failed, tried = doctest.testmod(importlib.import_module(name.removesuffix(".__init__")))
+        assert failed == 0, f"{name}: {failed} of {tried} example(s) failed"
+        ran += tried
+    assert ran > 0

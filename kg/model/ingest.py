@@ -20,6 +20,7 @@ import gc
 import hashlib
 import multiprocessing
 import os
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from ..errors import InvalidDataError, Problem
 from ..rdf.namespaces import RDF
 from ..rdf.terms import nquads, to_ox
 from ..rdf.vocabulary import load_terms
+from .cascades import without_cascades
 from .datafiles import (
     MAX_READ_BYTES,
     ManifestEntry,
@@ -40,10 +42,11 @@ from .datafiles import (
     find_data_files,
     read_data_file,
 )
-from .mapping import intended_iri, map_file
+from .mapping import intended_iris, map_file
 from .shacl import Deferred, Index
 from .validation import Translator, duplicate_ids, engine
 
+_IRI = re.compile(rb"<[^>]*>")
 _RDF_TYPE = {RDF.type}  # a set: a membership test is a hash, not rdflib's __eq__
 
 #: Below this many files, starting worker processes costs more than it saves.
@@ -86,8 +89,8 @@ class FileOutcome:
     label: str = ""
     name: str = ""
     kind: str = ""
-    #: For a file that failed to read or map: the IRI it was meant to define.
-    intended: str | None = None
+    #: For a file with problems of its own: the IRIs it was meant to define.
+    intended: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -107,7 +110,7 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
         mapped = map_file(datafile, base)
     except InvalidDataError as exc:
         outcome.problems = exc.problems
-        outcome.intended = intended_iri(path, datafile, base)
+        outcome.intended = intended_iris(path, datafile, base)
         return outcome
     eng = engine()
     index = Index()
@@ -116,6 +119,8 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
     results = eng.validate(index, set(mapped.origins.nodes), deferred, sparql=False)
     translator = Translator([mapped], load_terms().graph)
     outcome.problems = translator.problems(results)
+    if outcome.problems:
+        outcome.intended = intended_iris(path, datafile, base)
     # Decided later; a failure (rare) maps the file again to say which field is wrong.
     outcome.obligations = [Obligation(str(d.focus), str(d.path), str(d.value),
                                       str(d.constraints.shape)) for d in deferred]
@@ -193,7 +198,7 @@ def _ingest(files, base, eng, external_types, progress, spool):
             owner.setdefault(node, o)
     # A reference to what a failed file was meant to define is not reported again: the
     # file's own problem is the one to fix (and fails the batch already).
-    failed_nodes = {o.intended for o in outcomes if not o.ok and o.intended}
+    failed_nodes = {iri for o in outcomes for iri in o.intended}
     unknown = {ob.value for o in good for ob in o.obligations
                if ob.value not in types and ob.value not in failed_nodes}
     external = external_types(unknown) if unknown and external_types is not None else {}
@@ -268,12 +273,24 @@ def _sparql_problems(good: list[FileOutcome], types: dict[str, set[str]],
         _, index = file_index(node)
         return list(index.spo.get(node, {}).get(predicate, ()))
 
-    problems = []
+    by_path = {o.path: o for o in good}
+    found: dict[str, tuple[FileOutcome, list]] = {}
     for result in eng.sparql_results(store, focus_by_shape, written):
         outcome, _ = file_index(result.focus)
         if outcome is not None:
-            problems += _translate(outcome, [result], base)
-    return problems
+            found.setdefault(outcome.path, (outcome, []))[1].append(result)
+    own = {o.path for o in good if o.problems}  # files failing on their own already
+    refers = {path: {owner[n].path for n in _iris(by_path[path]) if n in owner}
+              for path in own | set(found)}
+    kept = without_cascades({path: r for path, (_, r) in found.items()}, refers,
+                            joins=lambda _: True, troubled=own)
+    return [p for path, results in kept.items()
+            for p in _translate(found[path][0], results, base)]
+
+
+def _iris(outcome: FileOutcome) -> set[str]:
+    """The IRIs the triples a file gives the SPARQL constraints name."""
+    return {m[1:-1].decode() for m in _IRI.findall(outcome.sparql_quads)}
 
 
 def _translate(outcome: FileOutcome, results: list, base: str) -> list[Problem]:

@@ -20,8 +20,9 @@ from ..rdf.namespaces import RDF, SH, SKOS
 from ..rdf.terms import parse_turtle
 from ..rdf.vocabulary import load_terms
 from ..resources import resource_dir
+from .cascades import without_cascades
 from .datafiles import display_name, find_data_files, read_data_file
-from .mapping import MappedFile, intended_iri, map_file
+from .mapping import MappedFile, intended_iris, map_file
 from .shacl import Engine, Index, Result
 
 
@@ -134,12 +135,28 @@ def validate_with_pyshacl(
     # is not reported again: the file's own problem is the one to fix.
     results = [r for r in shacl_results(mapped, reference=True)
                if r.value is None or str(r.value) not in failed]
-    problems += Translator(mapped, load_terms().graph).problems(results)
+    problems += Translator(mapped, load_terms().graph).problems(_without_cascades(mapped,
+                                                                                  results))
     mine = {display_name(f) for f in files}
     problems = [p for p in problems if p.file in mine]
     if problems:
         raise InvalidDataError(problems)
     return [m for m in mapped if m.file.path.resolve() in chosen]
+
+
+def _without_cascades(mapped: list[MappedFile], results: list[Result]) -> list[Result]:
+    """``results`` less the consequences of another file's problem, as the compiled
+    engine leaves them out (:mod:`kg.model.cascades`)."""
+    file_of = {node: m.file.name for m in mapped for node in m.origins.nodes}
+    found: dict[str, list[Result]] = {}
+    for r in results:
+        found.setdefault(file_of.get(r.focus, ""), []).append(r)
+    refers = {m.file.name: {file_of[o] for _, _, o in m.triples
+                            if isinstance(o, URIRef) and o in file_of}
+              for m in mapped if m.file.name in found}
+    kept = without_cascades(found, refers,
+                            joins=lambda r: r.component == "SPARQLConstraintComponent")
+    return [r for rs in kept.values() for r in rs]
 
 
 def map_files(
@@ -157,8 +174,7 @@ def map_files(
             mapped.append(map_file(datafile, base))
         except InvalidDataError as exc:
             problems.extend(exc.problems)
-            if (intended := intended_iri(path, datafile, base)) is not None:
-                failed.add(intended)
+            failed.update(intended_iris(path, datafile, base))
     problems.extend(duplicate_ids([(graph, m.file.name, label) for m in mapped
                                    for graph, label, _ in m.graphs()]))
     return mapped, problems, failed

@@ -33,18 +33,17 @@ MAPPERS: dict[str, Callable[[Node], None]] = {
 }
 
 
-def intended_iri(path: Path, datafile: DataFile | None, base: str) -> str | None:
-    """The IRI a file that could not be read or mapped was meant to define: its own kind
-    and id where they could be read, else those its directory and name imply (an id
-    names its file). References to it are then not reported as dangling on top of the
-    file's own problem."""
+def intended_iris(path: Path, datafile: DataFile | None, base: str) -> list[str]:
+    """The IRIs a file that could not be read or mapped was meant to define: its own kind
+    with the id written in it where it could be read, and the id its name implies (an id
+    names its file, so what refers to the file's old id means this file too). References
+    to them are then not reported as dangling on top of the file's own problem."""
     kind = by_name(datafile.kind) if datafile is not None else by_directory(path.parent.name)
     if kind is None:
-        return None
+        return []
     ident = datafile.content.get("id") if datafile is not None else None
-    if not isinstance(ident, str) or not ident.strip():
-        ident = path.stem
-    return minted_iri(base, kind.segment, ident)
+    written = [ident] if isinstance(ident, str) and ident.strip() else []
+    return [minted_iri(base, kind.segment, i) for i in dict.fromkeys([*written, path.stem])]
 
 
 @dataclass
@@ -113,4 +112,4 @@ def map_file(datafile: DataFile, base: str, terms: Terms | None = None) -> Mappe
     return MappedFile(datafile, subject, ctx.triples, ctx.origins, ctx.keys, parts)
 
 
-__all__ = ["MAPPERS", "MappedFile", "intended_iri", "map_file"]
+__all__ = ["MAPPERS", "MappedFile", "intended_iris", "map_file"]
