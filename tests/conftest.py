@@ -5,6 +5,7 @@ Constants and plain functions the tests share are in ``helpers`` (tests/helpers/
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import settings
 
-from helpers import DATA
+from helpers import DATA, ROOT
 from helpers.servers import (
     BACKENDS,
     Backend,
@@ -25,6 +26,11 @@ from helpers.servers import (
     started_backend,
 )
 from helpers.web import app_over
+
+# Every `python -m kg.cli` a test starts runs the checkout under test, as pytest itself does,
+# never another copy of kg installed into the same Python (a worktree beside the main one).
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
 
 #: The W3C SPARQL 1.1 Protocol suite's tally per backend, printed at the end of a run.
 pytest_plugins = ["protocol_tally"]
