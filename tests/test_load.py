@@ -8,7 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from helpers import AGENT_FILE, BASE, DATA_FILES, SEED_ID, SEED_RECORD, SEED_SOURCE, open_test_store
+from helpers import (
+    AGENT_FILE,
+    BASE,
+    DATA_FILES,
+    GRAPHS,
+    SEED_ID,
+    SEED_RECORD,
+    SEED_SOURCE,
+    open_test_store,
+)
 from helpers.servers import Backend
 from kg.errors import InvalidDataError, StoreError
 from kg.rdf.canonical import canonical_nquads
@@ -27,7 +36,9 @@ def load(backend: Backend, *paths: Path):
         return load_paths(store, list(paths), BASE)
 
 
-def test_load_writes_one_graph_per_file(data_copy: Path, store_backend: Backend) -> None:
+def test_load_writes_the_graphs_of_each_file(data_copy: Path, store_backend: Backend) -> None:
+    """A YAML file is one graph; a kept upstream file is its evaluation's and one per result;
+    an import adds its models and benchmarks. The manifest has an entry for each."""
     report = load(store_backend, data_copy)
     assert report.files == DATA_FILES and report.triples > 100
     with store_backend.open(read_only=True) as store:
@@ -35,7 +46,7 @@ def test_load_writes_one_graph_per_file(data_copy: Path, store_backend: Backend)
         assert f"{BASE}record/{SEED_ID}" in graphs
         assert any(g.startswith("https://w3id.org/claimgraph/ontology/") for g in graphs)
         manifest = set(store.manifest()) - {SCHEMA_ENTRY}
-        assert len(manifest) == DATA_FILES
+        assert len(manifest) == GRAPHS
         assert {f"{BASE}record/{SEED_ID}", f"{BASE}source/saadat-fellay-2026-genomic-lm-efficiency",
                 f"{BASE}agent/claude", f"{BASE}evaluation/nt-2-5b-training-peak-memory-stage-deepspeed",
                 } <= manifest

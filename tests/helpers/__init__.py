@@ -49,10 +49,13 @@ def _results(path: Path) -> int:
 IMPORTED = sum(_results(p) for p in KEPT_JSON)
 #: How many data files ``kg load`` reads: the YAML files and the kept JSON files.
 DATA_FILES = len(YAML_FILES) + len(KEPT_JSON)
-#: How many named graphs they load into: a graph per YAML file, two more per import (its
-#: models and its benchmarks), and per kept file one for its evaluation and one per result.
+#: The graphs named like the node they describe (what ``stats`` counts): one per YAML file,
+#: and per kept file one for its evaluation and one per result.
+NODE_GRAPHS = len(YAML_FILES) + len(KEPT_JSON) + IMPORTED
+#: Every named graph the data loads into: those, and two more per import (the models and
+#: the benchmarks its files name).
 IMPORTS = len(list((DATA / "imports").glob("*.yaml")))
-GRAPHS = len(YAML_FILES) + 2 * IMPORTS + len(KEPT_JSON) + IMPORTED
+GRAPHS = NODE_GRAPHS + 2 * IMPORTS
 RUNS = len(list((DATA / "runs").glob("*.yaml")))
 #: The records written as YAML: the seed, and the other number of its sentence.
 WRITTEN = len(list((DATA / "records").glob("*.yaml")))
