@@ -11,7 +11,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from helpers import BASE, DATA, DATA_FILES, NEW_HARDWARE, OLD_HARDWARE, RUNS, SEED_ID, SEED_RECORD
+from helpers import BASE, DATA, GRAPHS, NEW_HARDWARE, OLD_HARDWARE, RUNS, SEED_ID, SEED_RECORD
 from kg.cli import main
 from kg.model.validation import shapes_graph
 from kg.rdf.canonical import graph_version
@@ -48,7 +48,7 @@ def test_release_twice_gives_the_same_id(kg) -> None:
     first = kg("release", "--date", "2026-12-01", "--note", "first")
     ident = first.stdout.strip()
     assert ident.startswith("2026-12-01-") and len(ident) == len("2026-12-01-") + 12
-    assert f"released {ident}: {DATA_FILES} graph(s)" in first.stderr
+    assert f"released {ident}: {GRAPHS} graph(s)" in first.stderr
     again = kg("release", "--date", "2026-12-01")
     assert again.stdout.strip() == ident
     assert "nothing changed" in again.stderr
@@ -112,7 +112,7 @@ def test_the_release_is_kept_with_its_node_dump_and_manifest(kg) -> None:
     folder = Path(".kg/store-archive/releases") / ident
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["id"] == ident and manifest["note"] == "a note"
-    assert len(manifest["graphs"]) == DATA_FILES and manifest["previous"] is None
+    assert len(manifest["graphs"]) == GRAPHS and manifest["previous"] is None
 
     # The dump gives back every graph version: each hashes to its manifest entry, and the
     # lexical forms are those the files wrote (the store would write "6"^^xsd:integer).
@@ -235,7 +235,7 @@ def test_the_documented_verification_holds(kg, monkeypatch) -> None:
     monkeypatch.chdir(Path(".kg/store-archive/releases") / ident)
     scope: dict = {}
     exec(snippet, scope)
-    assert len(scope["hashes"]) == DATA_FILES
+    assert len(scope["hashes"]) == GRAPHS
     from kg.rdf.canonical import content_hash
     assert ident.endswith(content_hash(scope["hashes"].values())[:12])
 

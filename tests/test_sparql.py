@@ -16,16 +16,25 @@ from rdflib import Graph
 from rdflib.plugins.stores.sparqlstore import SPARQLStore
 from SPARQLWrapper import CSV, JSON, N3, TSV, XML, SPARQLWrapper
 
-from helpers import RECORDS, SEED_ID
+from helpers import RECORDS, SEED_ID, WRITTEN
 from helpers.servers import Served
 from kg.cli import main
 from kg.store.queries import canned_queries
 
 COUNT_CLAIMS = ("PREFIX kg: <https://w3id.org/claimgraph/ns#> "
                 "SELECT (COUNT(?r) AS ?n) WHERE { ?r a kg:Claim }")
-TITLE = "SELECT ?t WHERE { ?r a <https://w3id.org/claimgraph/ns#Claim> ; <http://purl.org/dc/terms/title> ?t }"
+#: The titles of the records claimgraph wrote (the imported results have titles of their own).
+TITLE = ("SELECT ?t WHERE { ?r a <https://w3id.org/claimgraph/ns#Claim> ; "
+         "<http://purl.org/dc/terms/title> ?t ; <http://purl.org/dc/terms/identifier> ?id "
+         'FILTER(STRSTARTS(?id, "saadat-fellay")) } ORDER BY DESC(?t)')
 SAMPLE_PARAMS = {"model": "NT 2.5B", "status": "source-checked", "method": "pdf-text-parse",
-                 "sha256": "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60"}
+                 "sha256": "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60",
+                 "benchmark": "ifeval-ccb018"}
+#: Where a parameter's name means another thing in one query: model-results takes a model's
+#: id (of the imported results), results-for-model the name a record prints.
+SAMPLE_FOR = {"model-results": {"model": "mistralai/mistral-7b-instruct-v0.3"}}
+#: The bundled data cites no source as context only (test_queries adds a row to see one).
+EMPTY_HERE = {"context-only-evidence"}
 PATHOLOGICAL = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n2 ?o }"
 
 
@@ -75,7 +84,7 @@ def test_construct_formats(client, media_type: str, rdflib_format: str) -> None:
 def test_rdflib_sparqlstore(server: str) -> None:
     graph = Graph(store=SPARQLStore(server + "/sparql", returnFormat="json"))
     rows = list(graph.query(TITLE))
-    assert len(rows) == RECORDS and all(str(r[0]).startswith("Peak memory") for r in rows)
+    assert len(rows) == WRITTEN and all(str(r[0]).startswith("Peak memory") for r in rows)
 
 
 def test_post_forms(client) -> None:
@@ -106,7 +115,8 @@ def test_dataset_parameters(client) -> None:
 def test_every_canned_query_matches_kg_query(app, client, runner) -> None:
     store = str(app.extensions["kg"].settings.store)
     for name, query in canned_queries().items():
-        params = {p.name: SAMPLE_PARAMS[p.name] for p in query.params}
+        params = {p.name: SAMPLE_FOR.get(name, {}).get(p.name, SAMPLE_PARAMS[p.name])
+                  for p in query.params}
         response = client.get("/sparql", query_string={"canned": name, **params},
                               headers={"Accept": "application/sparql-results+json"})
         assert response.status_code == 200, (name, response.text)
@@ -118,6 +128,7 @@ def test_every_canned_query_matches_kg_query(app, client, runner) -> None:
         def rows(doc):
             return sorted(json.dumps(b, sort_keys=True) for b in doc["results"]["bindings"])
         assert rows(response.get_json()) == rows(json.loads(cli.stdout)), name
+        assert bool(rows(response.get_json())) != (name in EMPTY_HERE), name
 
 
 @pytest.mark.parametrize("params,data,content_type", [

@@ -217,7 +217,9 @@ def test_index_search_facets_and_listings(client) -> None:
         "rendered-source-visual-check"}
     filtered = client.get("/records.json", query_string={"model": "NT 500M"}).get_json()
     assert filtered["total"] == 0
-    rows = {r["id"]: r for r in csv.DictReader(io.StringIO(client.get("/records.csv").text))}
+    listed = client.get("/records.csv", query_string={"model": "NT 2.5B"}).text
+    rows = {r["id"]: r for r in csv.DictReader(io.StringIO(listed))}
+    assert set(rows) == {SEED_ID, OTHER_ID}
     assert rows[SEED_ID]["printed_value"] == "11.49"
     assert rows[OTHER_ID]["printed_value"] == "33.88"
 

@@ -21,6 +21,7 @@ from ..store.load import LoadReport, load_paths
 from ..store.queries import internal_query, to_term
 from .jsonchecks import JsonOutcome, JsonTarget, check_json_file
 from .reviewfile import VERIFIER, json_review_document, review_id
+from .service import targets as pdf_targets
 from .service import write_reviews
 
 Progress = Callable[[Iterable, int], Iterable]
@@ -67,8 +68,9 @@ def verify_json(registry: Registry, data: Path, *, record: str | None = None,
     """Check the kept file of ``record`` (or ``file``, another copy of it), or every file of
     ``upstream_dir`` (an origin repository's folder, its ``data/``, or a kept folder).
 
-    :raises NotFoundError: when ``record`` is no imported record, or no file matches.
-    :raises UsageError: when a file cannot be read or a review not written.
+    :raises NotFoundError: when no record has the id ``record``, or no file matches.
+    :raises UsageError: when ``record`` was not imported (its check is a PDF's), a file
+        cannot be read or a review not written.
     :raises InvalidDataError: when the data or a review does not validate.
     """
     step = progress or (lambda label, minimum: None)
@@ -85,7 +87,9 @@ def verify_json(registry: Registry, data: Path, *, record: str | None = None,
     if record is not None:
         targets = json_targets(registry, record)
         if not targets:
-            raise NotFoundError(f"no imported record with id {record!r}")
+            pdf_targets(registry, record)  # NotFoundError when there is no such record at all
+            raise UsageError(f"record {record!r} was not imported: check it against its "
+                             "source's PDF with --pdf FILE")
         [(_, group)] = targets.items()
         path = file or data / group[0].kept
         try:
