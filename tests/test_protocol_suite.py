@@ -34,7 +34,7 @@ from rdflib import Graph, Namespace, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import RDFS
 
-from helpers import BASE, DATA, ROOT
+from helpers import BASE, DATA, ROOT, sample_params
 from helpers.servers import BACKENDS, running_server, started_backend
 from kg.rdf.results import write
 from kg.store.load import load_paths
@@ -59,8 +59,6 @@ FORMATS = {
     "tabular": tuple(RESULTS),
     "RDF": ("application/rdf+xml", "text/turtle", "application/n-triples"),
 }
-SAMPLE_PARAMS = {"model": "NT 2.5B", "status": "source-checked", "method": "pdf-text-parse",
-                 "sha256": "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60"}
 
 
 @dataclass(frozen=True)
@@ -324,7 +322,7 @@ def canned_reference(tmp_path_factory) -> dict[str, list[str]]:
         with backend.open(read_only=True) as store:
             return {name: _rows(json.loads(write(
                 store.query(query.text, query.bindings(
-                    {p.name: SAMPLE_PARAMS[p.name] for p in query.params}, BASE)),
+                    sample_params(name, query), BASE)),
                 "application/sparql-results+json", 1_000_000).body))
                 for name, query in canned_queries().items()}
 
@@ -333,7 +331,7 @@ def test_canned_queries_give_what_kg_query_gives(protocol_endpoint: Endpoint,
                                                  canned_reference: dict[str, list[str]]) -> None:
     """The bundled data's canned queries, by `/sparql?canned=`, on every backend."""
     for name, query in canned_queries().items():
-        given = {"canned": name, **{p.name: SAMPLE_PARAMS[p.name] for p in query.params}}
+        given = {"canned": name, **sample_params(name, query)}
         request = ProtocolRequest(
             "GET", MANIFEST_PATH + "?" + urlencode(given),
             (("Accept", "application/sparql-results+json"),), None, frozenset({2}), None, None)

@@ -16,15 +16,17 @@ from pathlib import Path
 import pytest
 import requests
 
-from helpers import DATA, RECORDS, SEED_ID, SEED_RECORD
+from helpers import DATA, SEED_ID, SEED_RECORD, WRITTEN
 from helpers.servers import running_oxigraph, running_server
 
 COPIES = 12
 #: How long a server may take to show a new version: a bound on liveness for a loaded
 #: machine (it looks once a second), never a measure of speed.
 LIVENESS_S = 120
+#: The titles of the records write_generation writes (the imported results stay as they are).
 TITLES = ("PREFIX dcterms: <http://purl.org/dc/terms/> SELECT ?title WHERE "
-          "{ ?r a <https://w3id.org/claimgraph/ns#Claim> ; dcterms:title ?title }")
+          "{ ?r a <https://w3id.org/claimgraph/ns#Claim> ; dcterms:title ?title ; "
+          'dcterms:identifier ?id FILTER(STRSTARTS(?id, "saadat-fellay")) }')
 
 
 def write_generation(data: Path, generation: str) -> None:
@@ -48,7 +50,8 @@ def titles(url: str, kind: str, session: requests.Session) -> list[str]:
                               headers={"Accept": "application/sparql-results+json"}, timeout=30)
         answer.raise_for_status()
         return [b["title"]["value"] for b in answer.json()["results"]["bindings"]]
-    answer = session.get(url + "/records.json", params={"limit": 1000}, timeout=30)
+    answer = session.get(url + "/records.json", params={"model": "NT 2.5B", "limit": 1000},
+                         timeout=30)
     answer.raise_for_status()
     return [row["title"] for row in answer.json()["rows"]]
 
@@ -76,7 +79,7 @@ def test_a_load_while_serving_is_seen_whole_or_not_at_all(tmp_path: Path, backen
                 with requests.Session() as session:
                     found = titles(served.url, kind, session)
                 generations = {t.split(":")[0] for t in found}
-                if len(found) != COPIES + RECORDS or len(generations) != 1:
+                if len(found) != COPIES + WRITTEN or len(generations) != 1:
                     problems.append(f"{kind}: {len(found)} records of {sorted(generations)}")
                 else:
                     seen[(kind, generations.pop())] += 1
@@ -134,9 +137,10 @@ def test_the_browser_over_a_remote_store(tmp_path: Path) -> None:
         bad = requests.get(served.url + "/sparql", params={"query": "SELECT WHERE {"},
                            headers={"Accept": "application/json"}, timeout=30)
         assert bad.status_code == 400 and "not a valid SPARQL query" in bad.json()["message"]
-        # the store's own time limit cuts the answer: an error, never a partial result
+        # the store's own time limit cuts the answer: an error, never a partial result (a
+        # product of two patterns, which Oxigraph 0.5 cancels; one of three it does not)
         cut = requests.get(served.url + "/sparql", timeout=60, params={
-            "query": "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"},
+            "query": "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f }"},
             headers={"Accept": "application/sparql-results+json"})
         assert cut.status_code == 503
         assert "does not parse, probably cut short" in cut.text

@@ -16,7 +16,7 @@ from rdflib import Graph
 from rdflib.plugins.stores.sparqlstore import SPARQLStore
 from SPARQLWrapper import CSV, JSON, N3, TSV, XML, SPARQLWrapper
 
-from helpers import RECORDS, SEED_ID, WRITTEN
+from helpers import EMPTY_IN_BUNDLED, RECORDS, SEED_ID, WRITTEN, sample_params
 from helpers.servers import Served
 from kg.cli import main
 from kg.store.queries import canned_queries
@@ -27,14 +27,6 @@ COUNT_CLAIMS = ("PREFIX kg: <https://w3id.org/claimgraph/ns#> "
 TITLE = ("SELECT ?t WHERE { ?r a <https://w3id.org/claimgraph/ns#Claim> ; "
          "<http://purl.org/dc/terms/title> ?t ; <http://purl.org/dc/terms/identifier> ?id "
          'FILTER(STRSTARTS(?id, "saadat-fellay")) } ORDER BY DESC(?t)')
-SAMPLE_PARAMS = {"model": "NT 2.5B", "status": "source-checked", "method": "pdf-text-parse",
-                 "sha256": "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60",
-                 "benchmark": "ifeval-ccb018"}
-#: Where a parameter's name means another thing in one query: model-results takes a model's
-#: id (of the imported results), results-for-model the name a record prints.
-SAMPLE_FOR = {"model-results": {"model": "mistralai/mistral-7b-instruct-v0.3"}}
-#: The bundled data cites no source as context only (test_queries adds a row to see one).
-EMPTY_HERE = {"context-only-evidence"}
 PATHOLOGICAL = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n2 ?o }"
 
 
@@ -115,8 +107,7 @@ def test_dataset_parameters(client) -> None:
 def test_every_canned_query_matches_kg_query(app, client, runner) -> None:
     store = str(app.extensions["kg"].settings.store)
     for name, query in canned_queries().items():
-        params = {p.name: SAMPLE_FOR.get(name, {}).get(p.name, SAMPLE_PARAMS[p.name])
-                  for p in query.params}
+        params = sample_params(name, query)
         response = client.get("/sparql", query_string={"canned": name, **params},
                               headers={"Accept": "application/sparql-results+json"})
         assert response.status_code == 200, (name, response.text)
@@ -128,7 +119,7 @@ def test_every_canned_query_matches_kg_query(app, client, runner) -> None:
         def rows(doc):
             return sorted(json.dumps(b, sort_keys=True) for b in doc["results"]["bindings"])
         assert rows(response.get_json()) == rows(json.loads(cli.stdout)), name
-        assert bool(rows(response.get_json())) != (name in EMPTY_HERE), name
+        assert bool(rows(response.get_json())) != (name in EMPTY_IN_BUNDLED), name
 
 
 @pytest.mark.parametrize("params,data,content_type", [

@@ -102,3 +102,21 @@ def open_test_store(path: Path, read_only: bool = False):
 
 def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+#: A value for each canned query's parameter that the bundled data has.
+SAMPLE_PARAMS = {"model": "NT 2.5B", "status": "source-checked", "method": "pdf-text-parse",
+                 "sha256": "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60",
+                 "benchmark": "ifeval-ccb018"}
+#: Where a parameter's name means another thing in one query: model-results takes a model's
+#: id (of the imported results), results-for-model the name a record prints.
+SAMPLE_FOR = {"model-results": {"model": "mistralai/mistral-7b-instruct-v0.3"}}
+#: The canned queries that find nothing in the bundled data: it cites no source as context
+#: only (test_queries adds such a row to see one).
+EMPTY_IN_BUNDLED = {"context-only-evidence"}
+
+
+def sample_params(name: str, query) -> dict[str, str]:
+    """The sample value of each parameter of canned query ``name``."""
+    return {p.name: SAMPLE_FOR.get(name, {}).get(p.name, SAMPLE_PARAMS[p.name])
+            for p in query.params}
