@@ -27,9 +27,11 @@ import sys
 import tarfile
 from pathlib import Path
 
-from ingest import FLOOR, timed
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.ingest import FLOOR, timed  # noqa: E402
+
 ARCHIVE = (ROOT.parent / "shared" / "datasets" / "every-eval-ever"
            / "every-eval-ever-d9be34d6.tar.gz")
 ORIGIN = "evaleval/every_eval_ever@d9be34d60cb3820833034e33a437ba4b9e4d472f"
@@ -88,7 +90,6 @@ def main() -> int:
     parser.add_argument("--archive", type=Path, default=ARCHIVE)
     parser.add_argument("--work", type=Path, default=Path("/tmp/kg-bench-import"))
     args = parser.parse_args()
-    sys.path.insert(0, str(ROOT))
     print("| files | results | quads | floor s (bulk load + optimize) | kg import s | ratio "
           "| kg import peak MB | kg verify --all s | files/s | verify peak MB |")
     print("|---|---|---|---|---|---|---|---|---|---|")

@@ -16,7 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import settings
 
-from helpers import DATA, ROOT
+from helpers import DATA, ROOT, WITHOUT_IMPORT
 from helpers.servers import (
     BACKENDS,
     Backend,
@@ -48,6 +48,14 @@ def data_copy(tmp_path: Path) -> Path:
     """A private copy of data/ that a test may break."""
     target = tmp_path / "data"
     shutil.copytree(DATA, target)
+    return target
+
+
+@pytest.fixture
+def written_copy(tmp_path: Path) -> Path:
+    """A private copy of the data files people write (data/ without the import)."""
+    target = tmp_path / "data"
+    shutil.copytree(DATA, target, ignore=WITHOUT_IMPORT)
     return target
 
 

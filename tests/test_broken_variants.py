@@ -20,12 +20,12 @@ from kg.model.ingest import validate_files as validate_paths
     [pytest.param(*v[1:], id=v[0]) for v in VARIANTS],
 )
 def test_variant_is_rejected_by_file_and_field(
-    data_copy: Path, relative: str, change: Callable[[Doc], None], field: str, message: str,
+    written_copy: Path, relative: str, change: Callable[[Doc], None], field: str, message: str,
 ) -> None:
-    break_file(data_copy, relative, change)
+    break_file(written_copy, relative, change)
     with pytest.raises(InvalidDataError) as info:
-        validate_paths([data_copy], BASE)
-    label = f"{parse_yaml((data_copy / relative).read_text())['kind']} "
+        validate_paths([written_copy], BASE)
+    label = f"{parse_yaml((written_copy / relative).read_text())['kind']} "
     assert any(
         p.file.endswith(relative) and p.label.startswith(label) and p.field == field
         and message in p.message

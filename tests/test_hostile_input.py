@@ -23,7 +23,16 @@ from pathlib import Path
 
 import pytest
 
-from helpers import AGENT_FILE, BASE, DATA, SEED_ID, SEED_RECORD, SEED_SOURCE, open_test_store
+from helpers import (
+    AGENT_FILE,
+    BASE,
+    DATA,
+    SEED_ID,
+    SEED_RECORD,
+    SEED_SOURCE,
+    WITHOUT_IMPORT,
+    open_test_store,
+)
 from helpers.variants import RUN, VARIANTS, break_file, setter
 from kg.model.datafiles import parse_yaml
 from kg.rdf.canonical import canonical_nquads
@@ -292,7 +301,7 @@ def test_enough_cases() -> None:
 def loaded(tmp_path_factory, request):
     """A store loaded from data/, and its canonical dump (what no case may change)."""
     root = tmp_path_factory.mktemp("hostile")
-    shutil.copytree(DATA, root / "data")
+    shutil.copytree(DATA, root / "data", ignore=WITHOUT_IMPORT)
     store = root / "store"
     with open_test_store(store) as writer:
         load_paths(writer, [root / "data"], BASE)
@@ -346,7 +355,7 @@ def test_hostile_file(case: Case, loaded, tmp_path: Path) -> None:
     store, before = loaded
     version = os.readlink(store / "live")
     entries = sorted(p.name for p in store.iterdir())
-    shutil.copytree(DATA, tmp_path / "data")
+    shutil.copytree(DATA, tmp_path / "data", ignore=WITHOUT_IMPORT)
     try:
         case.make(tmp_path / "data")
         for command in ("validate", "load"):

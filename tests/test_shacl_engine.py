@@ -34,10 +34,10 @@ def test_a_generated_corpus(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(("relative", "change", "field", "message"),
                          [pytest.param(*v[1:], id=v[0]) for v in VARIANTS])
-def test_every_broken_variant(data_copy: Path, relative, change, field, message) -> None:
-    break_file(data_copy, relative, change)
+def test_every_broken_variant(written_copy: Path, relative, change, field, message) -> None:
+    break_file(written_copy, relative, change)
     try:
-        mapped = map_paths([data_copy], BASE)
+        mapped = map_paths([written_copy], BASE)
     except InvalidDataError:
         return  # rejected by the mapping (a list for a value, a misspelt key): no shape runs
     fast, reference = shacl_results(mapped), shacl_results(mapped, reference=True)
