@@ -222,7 +222,7 @@ def test_markup_in_a_record_is_shown_as_text(hostile_server: str, watched) -> No
 
 @pytest.mark.browser
 @pytest.mark.parametrize(("path", "shown"), [
-    ("/", TITLE),
+    ("/?model=NT+2.5B", TITLE),  # the index, on the page the record is on
     ("/?q=%3Cscript%3Ewindow.__xss%3D1%3C%2Fscript%3E", "<script>window.__xss=1</script>"),
     (f"/source/{Path(SEED_SOURCE).stem}", SOURCE_TITLE),
     ("/agent/claude", AGENT_LABEL),
