@@ -24,6 +24,9 @@ import hashlib
 import shutil
 from pathlib import Path
 
+from kg.model.upstream.kept import IMPORTS as IMPORTS_FOLDER
+from kg.model.upstream.kept import UPSTREAM
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 DATA = ROOT / "data"
 BASE = "https://claimgraph.example/"
@@ -61,7 +64,7 @@ RUNS = len(list((DATA / "runs").glob("*.yaml")))
 #: What copying data/ leaves out to keep only the files people write: the import's kept
 #: upstream files and its import record (tests of broken YAML files, where 423 imported
 #: results are only weight for both SHACL engines and every ``kg`` process).
-WITHOUT_IMPORT = shutil.ignore_patterns("upstream", "imports")
+WITHOUT_IMPORT = shutil.ignore_patterns(UPSTREAM, IMPORTS_FOLDER)
 #: The records written as YAML: the seed, and the other number of its sentence.
 WRITTEN = len(list((DATA / "records").glob("*.yaml")))
 #: Every record: the written ones and the imported results.
