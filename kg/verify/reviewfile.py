@@ -14,9 +14,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .. import __version__
+from ..model.yamltext import dump_yaml
 from .checks import PASSED, Check, Outcome
 from .jsonchecks import JsonOutcome
 
@@ -157,7 +156,7 @@ def write_new(path: Path, doc: dict[str, Any]) -> Path:
     while True:
         try:
             with path.open("x", encoding="utf-8") as out:
-                yaml.safe_dump(doc, out, sort_keys=False, allow_unicode=True, width=100)
+                dump_yaml(doc, out)
             return path
         except FileExistsError:
             n += 1
