@@ -214,12 +214,7 @@ class Node:
 
     def scalars(self, key: str, predicate: URIRef | None = None) -> list[tuple[str, str]]:
         """A list of strings, as (path, value) pairs."""
-        raw = self.declare(key, predicate)
-        if raw is None:
-            return []
-        if not isinstance(raw, list):
-            self.ctx.problem(self._path(key), f"expected a list, got {_describe(raw)}")
-            return []
+        raw = self._declared_list(key, predicate)
         out = []
         for i, item in enumerate(raw):
             path = f"{self._path(key)}[{i}]"
@@ -228,6 +223,16 @@ class Node:
             else:
                 out.append((path, item))
         return out
+
+    def _declared_list(self, key: str, predicate: URIRef | None) -> list:
+        """The list under ``key`` (empty when absent); anything else is a problem."""
+        raw = self.declare(key, predicate)
+        if raw is None:
+            return []
+        if not isinstance(raw, list):
+            self.ctx.problem(self._path(key), f"expected a list, got {_describe(raw)}")
+            return []
+        return raw
 
     # -- nested structures ------------------------------------------------------------
     def child(
@@ -253,12 +258,7 @@ class Node:
         subject: Callable[[int], Term] | None = None,
     ) -> list[Node]:
         """A list of mappings, each its own node; ``build`` gets the node and its position."""
-        raw = self.declare(key, predicate)
-        if raw is None:
-            return []
-        if not isinstance(raw, list):
-            self.ctx.problem(self._path(key), f"expected a list, got {_describe(raw)}")
-            return []
+        raw = self._declared_list(key, predicate)
         nodes = []
         for i, item in enumerate(raw):
             sub = subject(i + 1) if subject else self.ctx.bnode()
