@@ -15,6 +15,15 @@ def test_scalars_stay_strings() -> None:
     assert doc == {"a": "11.50", "b": "no", "c": "2026-03-09", "d": "0x1F", "e": ["1", "true"]}
 
 
+def refusal(tmp_path: Path, text: str) -> InvalidDataError:
+    """What reading an agent file with ``text`` after its kind raises."""
+    path = tmp_path / "bad.yaml"
+    path.write_text("kind: agent\n" + text)
+    with pytest.raises(InvalidDataError) as info:
+        read_data_file(path)
+    return info.value
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -30,12 +39,9 @@ def test_scalars_stay_strings() -> None:
     ],
 )
 def test_hostile_yaml_is_refused(tmp_path: Path, text: str, expected: str) -> None:
-    path = tmp_path / "bad.yaml"
-    path.write_text("kind: agent\n" + text)
-    with pytest.raises(InvalidDataError) as info:
-        read_data_file(path)
-    assert expected in info.value.lines()[0]
-    assert str(path.name) in info.value.lines()[0]
+    refused = refusal(tmp_path, text)
+    assert expected in refused.lines()[0]
+    assert "bad.yaml" in refused.lines()[0]
 
 
 @pytest.mark.parametrize(
@@ -50,11 +56,7 @@ def test_hostile_yaml_is_refused(tmp_path: Path, text: str, expected: str) -> No
     ],
 )
 def test_a_yaml_error_names_the_field_being_read(tmp_path: Path, text: str, field: str) -> None:
-    path = tmp_path / "bad.yaml"
-    path.write_text("kind: agent\n" + text)
-    with pytest.raises(InvalidDataError) as info:
-        read_data_file(path)
-    [problem] = info.value.problems
+    [problem] = refusal(tmp_path, text).problems
     assert problem.file.endswith("bad.yaml") and problem.message.startswith("YAML error")
     assert problem.field == field or problem.field.startswith((field + "[", field + "."))
 

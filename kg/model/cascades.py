@@ -17,6 +17,7 @@ refers back (files that refer to each other in a ring are reported whole).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from typing import TypeVar
 
 R = TypeVar("R")
@@ -24,7 +25,7 @@ R = TypeVar("R")
 
 def without_cascades(
     found: Mapping[str, list[R]], refers: Mapping[str, set[str]],
-    joins: Callable[[R], bool], troubled: set[str] = frozenset(),  # type: ignore[assignment]
+    joins: Callable[[R], bool], troubled: AbstractSet[str] = frozenset(),
 ) -> dict[str, list[R]]:
     """``found`` less the joining results of each file that refers to a troubled file.
 
@@ -34,7 +35,7 @@ def without_cascades(
     files with problems besides ``found`` (ones that failed before these checks).
     Where every result would be left out and nothing else fails, all are kept.
     """
-    bad = troubled | {f for f, results in found.items() if results}
+    bad = set(troubled) | {f for f, results in found.items() if results}
     kept: dict[str, list[R]] = {}
     for file, results in found.items():
         upstream = {other for other in refers.get(file, ()) if other != file and other in bad
