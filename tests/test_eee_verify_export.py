@@ -11,7 +11,8 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from helpers.eee import BASE, DATA, KEPT, PREFIXES, kept_files, query, run
+from helpers import WITHOUT_IMPORT
+from helpers.eee import BASE, DATA, KEPT, ORIGIN, PREFIXES, kept_files, origin_copy, query, run
 from kg.model.upstream.every_eval_ever.identity import file_id, result_ids
 from kg.resources import resource_dir
 
@@ -102,6 +103,26 @@ def test_export_gives_the_kept_files_back(workspace, runner: CliRunner, tmp_path
     seed = list((out / "claimgraph").glob("*.json"))
     assert seed and all(not list(validator.iter_errors(json.loads(p.read_bytes())))
                         for p in seed)
+
+
+def test_empty_strings_a_file_gives_come_back(tmp_path: Path, runner: CliRunner) -> None:
+    """An empty string is a value (six snapshot files give ``architecture: ""``)."""
+    path, raw = next(iter(kept_files().items()))
+    doc = json.loads(raw)
+    info = doc["model_info"]
+    info["developer"] = info["inference_platform"] = ""
+    info.setdefault("additional_details", {}).update(architecture="", precision="")
+    data, store = tmp_path / "data", tmp_path / "store"
+    shutil.copytree(DATA, data, ignore=WITHOUT_IMPORT)
+    source = origin_copy(tmp_path / "origin", {path: json.dumps(doc, indent=2).encode()})
+    result = run(runner, store, data, "import", "every-eval-ever", str(source),
+                 "--origin", ORIGIN)
+    assert result.exit_code == 0, result.output
+    [ident, *_] = records_of(path)
+    exported = run(runner, store, data, "export", file_id("every-eval-ever", path),
+                   "--format", "every-eval-ever")
+    assert exported.exit_code == 0, exported.output
+    assert json.loads(exported.stdout)["model_info"] == info, ident
 
 
 def test_any_record_exports_with_what_does_not_fit_said(workspace, runner: CliRunner) -> None:

@@ -63,4 +63,9 @@ def test_context_names_every_predicate_and_class(mapped) -> None:
 
 
 def test_jsonld_with_the_context_round_trips(mapped) -> None:
-    assert_jsonld_round_trips(mapped)
+    # every written file, and the graphs of two kept files: imported results all have the
+    # same shape, and pyld takes a minute over all 400 of them
+    upstream = DATA / "upstream"
+    kept = sorted({m.file.path for m in mapped if m.file.path.is_relative_to(upstream)})[:2]
+    assert_jsonld_round_trips([m for m in mapped
+                               if not m.file.path.is_relative_to(upstream) or m.file.path in kept])

@@ -101,15 +101,16 @@ def _model_info(f: Facts, record: ox.NamedNode, evaluation: Term | None) -> dict
     configuration = f.one(record, KG.testedConfiguration)
     model = f.text(evaluation, KG.modelId) or f.text(configuration, KG.model)
     info: dict[str, Any] = {"name": f.text(evaluation, KG.modelName) or model, "id": model}
+    # an empty string is a value the file gives (six snapshot files give architecture "")
     for key, predicate in (("developer", KG.modelDeveloper),
                            ("inference_platform", KG.inferencePlatform)):
-        if f.text(evaluation, predicate):
-            info[key] = f.text(evaluation, predicate)
+        if (value := f.one(evaluation, predicate)) is not None:
+            info[key] = value.value
     details: dict[str, Any] = {}
     for key, predicate in (("precision", KG.precision), ("architecture", KG.architecture),
                            ("model_type", KG.modelType)):
-        if f.text(evaluation, predicate):
-            details[key] = f.text(evaluation, predicate)
+        if (value := f.one(evaluation, predicate)) is not None:
+            details[key] = value.value
     if f.text(evaluation, KG.parametersBillions):
         details["params_billions"] = JsonNumber(f.text(evaluation, KG.parametersBillions))
     if details:

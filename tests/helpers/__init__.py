@@ -61,6 +61,9 @@ NODE_GRAPHS = len(YAML_FILES) + len(KEPT_JSON) + IMPORTED
 IMPORTS = len(list((DATA / "imports").glob("*.yaml")))
 GRAPHS = NODE_GRAPHS + 2 * IMPORTS
 RUNS = len(list((DATA / "runs").glob("*.yaml")))
+#: A kept file of each folder of the origin (each benchmark family's shape of file): the
+#: imported records of the tests where every imported record would only be weight.
+KEPT_SAMPLE = sorted({p.relative_to(DATA).parts[:4]: p for p in reversed(KEPT_JSON)}.values())
 #: What copying data/ leaves out to keep only the files people write: the import's kept
 #: upstream files and its import record (tests of broken YAML files, where 423 imported
 #: results are only weight for both SHACL engines and every ``kg`` process).
