@@ -29,8 +29,6 @@ pytestmark = [
     pytest.mark.skipif(not SNAPSHOT.is_file(), reason=f"the Every Eval Ever snapshot is not at "
                        f"{SNAPSHOT} (set KG_TEST_EEE_SNAPSHOT)"),
     pytest.mark.slow,
-    # one worker imports the snapshot and runs them all (pytest -n N --dist loadgroup)
-    pytest.mark.xdist_group("every-eval-ever-snapshot"),
 ]
 
 
