@@ -103,23 +103,13 @@ PLAYWRIGHT_FIXTURES = {"page", "context", "browser", "browser_type"}
 @pytest.hookimpl(tryfirst=True)  # before -m deselects
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that drives Chromium is a browser test even where its mark was forgotten, so
-    that ``-m "not browser"`` never starts a browser; the longest files go first."""
+    that ``-m "not browser"`` never starts a browser."""
     for item in items:
         callspec = getattr(item, "callspec", None)
         parametrized = set(callspec.params) if callspec else set()  # a "page" argument
         asked = set(getattr(item, "fixturenames", ())) - parametrized
         if PLAYWRIGHT_FIXTURES & asked and not any(item.iter_markers("browser")):
             item.add_marker(pytest.mark.browser)
-    items.sort(key=lambda item: _start_rank(item.path.name))  # stable: the rest keep order
-
-
-#: The files that take minutes, run first: on several workers (scripts/test) a file that
-#: starts last would keep one worker busy while the others idle.
-LONGEST_FIRST = ("test_import_snapshot.py", "test_hostile_input.py", "test_shacl_engine.py")
-
-
-def _start_rank(name: str) -> int:
-    return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
 
 
 @pytest.fixture(scope="session")
