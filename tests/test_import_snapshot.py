@@ -29,9 +29,6 @@ pytestmark = [
     pytest.mark.skipif(not SNAPSHOT.is_file(), reason=f"the Every Eval Ever snapshot is not at "
                        f"{SNAPSHOT} (set KG_TEST_EEE_SNAPSHOT)"),
     pytest.mark.slow,
-    # one worker imports the snapshot once and runs them all; xdist starts the largest
-    # group first, so this file, minutes long, never runs last and alone
-    pytest.mark.xdist_group("every-eval-ever-snapshot"),
 ]
 
 

@@ -25,8 +25,6 @@ from kg.store.load import load_paths
 from kg.store.records import record_closure
 
 torch = pytest.importorskip("torch", reason="the recipe tests need torch (the [test] extra)")
-# one worker makes the module's real CPU runs (tiny_run, joint_run) once (scripts/test)
-pytestmark = pytest.mark.xdist_group("cpu-reproduction-runs")
 TINY_PARAMS = {"model": "tiny", "device": "cpu", "sequence_length": "32", "batch_size": "2",
                "steps": "2"}
 TINY = [arg for name, value in TINY_PARAMS.items() for arg in ("--param", f"{name}={value}")]
