@@ -66,8 +66,9 @@ def sampled_copy(tmp_path: Path) -> Path:
     shutil.copytree(DATA, target, ignore=WITHOUT_IMPORT)
     shutil.copytree(DATA / IMPORTS_FOLDER, target / IMPORTS_FOLDER)
     for path in KEPT_SAMPLE:
-        (target / path.relative_to(DATA)).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(path, target / path.relative_to(DATA))
+        copy = target / path.relative_to(DATA)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, copy)
     return target
 
 
