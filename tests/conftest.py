@@ -101,10 +101,21 @@ def remote_backend(tmp_path: Path) -> Iterator[Backend]:
 PLAYWRIGHT_FIXTURES = {"page", "context", "browser", "browser_type"}
 
 
+#: The test files that take minutes, the longest first. scripts/test runs pytest-xdist with
+#: ``--no-loadscope-reorder``, so files go to the workers in collection order and these
+#: start at once; by default xdist starts the files with the most tests first, and the
+#: whole-snapshot file (a few tests, six minutes) ran last, alone on one worker.
+LONG_FILES = ("test_import_snapshot.py", "test_hostile_input.py", "test_shacl_engine.py",
+              "test_gpu_sweep.py", "test_crash_safety.py", "test_reproduce.py")
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m deselects
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that drives Chromium is a browser test even where its mark was forgotten, so
-    that ``-m "not browser"`` never starts a browser."""
+    that ``-m "not browser"`` never starts a browser. The files of :data:`LONG_FILES` come
+    first, in that order; the others keep theirs."""
+    rank = {name: i for i, name in enumerate(LONG_FILES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(LONG_FILES)))
     for item in items:
         callspec = getattr(item, "callspec", None)
         parametrized = set(callspec.params) if callspec else set()  # a "page" argument

@@ -74,7 +74,9 @@ def _groups(registry: Registry, evaluation: ox.NamedNode | None) -> list[_Group]
         rows = registry.store.query(internal_query("evaluation-records").text,
                                     {"evaluation": evaluation})
     else:
-        rows = registry.store.query(internal_query("records-by-evaluation").text)
+        rows = sorted(registry.store.query(internal_query("records-by-evaluation").text),
+                      key=lambda r: (r["evaluation"].value if r["evaluation"] else "",
+                                     r["id"].value))
     found: dict[str, _Group] = {}
     for row in rows:
         record, owner = row["record"], row["evaluation"]

@@ -48,6 +48,7 @@ def json_targets(registry: Registry, record: str | None = None) -> dict[str, lis
         rows = list(registry.store.query(internal_query("verify-json-targets").text,
                                          {"evaluation": evaluation}))
     found: dict[str, list[JsonTarget]] = {}
+    rows.sort(key=lambda r: (r["evaluationId"].value, r["id"].value))
     for row in rows:
         target = JsonTarget(row["id"].value, row["evaluationId"].value, row["sourceId"].value,
                             row["printed"].value, row["pointer"].value, row["sha256"].value,

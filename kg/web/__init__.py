@@ -15,6 +15,7 @@ from typing import Any
 from flask import Flask
 
 from ..config import Settings, load_settings
+from .boards import boards
 from .browse import browse
 from .downloads import downloads
 from .errors import register_error_handlers
@@ -36,6 +37,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["kg"] = AppState(settings)
     app.config.setdefault("MAX_CONTENT_LENGTH", 4 * settings.max_query_bytes)
     app.register_blueprint(browse)
+    app.register_blueprint(boards)
     app.register_blueprint(downloads)
     app.register_blueprint(sparql)
     app.register_blueprint(releases)

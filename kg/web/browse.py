@@ -20,9 +20,11 @@ from ..rdf.output import write_graph
 from ..registry import Registry
 from ..store.archive import ReleaseInfo
 from ..store.records import describe, quote_siblings, record_closure
-from .catalog import FACETS, LISTING_FIELDS
-from .request_rules import params
+from .catalog import FACETS, SORTS
+from .index_rows import LISTING_FIELDS
+from .request_rules import int_param, params
 from .state import state
+from .views.base import path_of
 from .views.citation import citation_meta, schema_org
 from .views.node import node_rows
 from .views.quote import QuoteView
@@ -46,7 +48,7 @@ HTML = media_type_of("html")
 PAGE_SIZE = 50
 
 
-def _respond(body: str | bytes, media_type: str) -> Response:
+def respond(body: str | bytes, media_type: str) -> Response:
     response = Response(body, mimetype=media_type)
     response.vary.add("Accept")
     return response
@@ -65,12 +67,16 @@ def index(suffix: str | None = None) -> Response:
     catalog = app.catalog
     query = params().get("q", "").strip()
     filters = {name: params().get(name, "") for name in FACETS if params().get(name)}
-    limit = _int_arg("limit", PAGE_SIZE, 1, 1000)
-    page = catalog.page(query, filters, params().get("after") or None, limit)
+    limit = int_param("limit", PAGE_SIZE, 1, 1000)
+    sort = params().get("sort", "")
+    if sort and sort.removeprefix("-") not in SORTS:
+        raise UsageError(f"?sort= takes one of {', '.join(SORTS)} (a '-' first for "
+                         f"descending), not {sort!r}")
+    page = catalog.page(query, filters, params().get("after") or None, limit, sort)
     if listing == "json":
         next_url = (url_for("browse.index", suffix="json", **_args(after=page.next_after))
                     if page.next_after else None)
-        return _respond(json.dumps({
+        return respond(json.dumps({
             "total": page.total, "rows": [r.as_dict() for r in page.rows],
             "next": next_url, "facets": {
                 name: [{"value": v, "label": label, "count": n} for v, label, n in values]
@@ -84,22 +90,14 @@ def index(suffix: str | None = None) -> Response:
             values = row.as_dict()
             values["methods"] = "; ".join(values["methods"])  # type: ignore[arg-type]
             writer.writerow(values)
-        return _respond(out.getvalue(), media_type)
-    return _respond(render_template(
+        return respond(out.getvalue(), media_type)
+    return respond(render_template(
         "index.html", page=page, query=query, filters=filters,
         facets=catalog.facets(query, filters), facet_names=FACET_TITLES,
-        args=_args, next_url=(url_for("browse.index", **_args(after=page.next_after))
-                              if page.next_after else None),
+        args=_args, sort=sort, path=lambda iri: path_of(iri, app.settings.base),
+        next_url=(url_for("browse.index", **_args(after=page.next_after))
+                  if page.next_after else None),
     ), HTML)
-
-
-def _int_arg(name: str, default: int, low: int, high: int) -> int:
-    raw = params().get(name, "")
-    if not raw:
-        return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
-        raise UsageError(f"?{name}= takes a whole number from {low} to {high} (got {raw!r})")
-    return int(raw)
 
 
 FACET_TITLES = {
@@ -107,6 +105,7 @@ FACET_TITLES = {
     "review_status": "Review status", "source": "Source", "method": "Review method",
     "verification": "Source verification", "benchmark": "Benchmark",
     "evaluator": "Evaluator relationship", "developer": "Model developer",
+    "precision": "Precision",
 }
 
 
@@ -159,14 +158,15 @@ def resource(kind: str, name: str) -> Response:
                  if kind in CITABLE else {})
     if kind == "record":
         view = RecordView(facts, iri, settings.base, release)
-        return _respond(render_template(
+        return respond(render_template(
             "record.html", r=view, alternates=alternates, citations=citations,
             meta=citation_meta(view.quoted_from), schema=schema_org(view, request.url_root),
             evidence_filters=_evidence_filters(view), history=app.history(iri.value),
             at_release=at, quote=_quote_view(registry, ident, iri, facts, release),
+            placement=None if release else _placement(iri.value),
         ), HTML)
     rows, title, source = node_rows(facts, iri, settings.base, store, release)
-    return _respond(render_template(
+    return respond(render_template(
         "node.html", kind=kind, ident=ident, iri=iri.value, title=title, rows=rows,
         alternates=alternates, citations=citations, meta=citation_meta(source) if source else [],
         schema=None, at_release=at,
@@ -180,8 +180,8 @@ def rdf_response(registry: Registry, kind: str, ident: str, quads: list[ox.Quad]
     release ``at`` when one is read, else the newest release holding the record)."""
     fmt = by_media_type(media_type)
     if media_type in EXPORT_MEDIA_TYPES:
-        response = _respond(render(registry, kind, ident, quads, media_type, at=at),
-                            media_type)
+        response = respond(render(registry, kind, ident, quads, media_type, at=at),
+                           media_type)
         if fmt.citation:  # a download, named for the record
             response.mimetype_params["charset"] = "utf-8"
             response.headers["Content-Disposition"] = (
@@ -189,7 +189,7 @@ def rdf_response(registry: Registry, kind: str, ident: str, quads: list[ox.Quad]
         return response
     out = io.BytesIO()
     write_graph(quads, fmt.name, out, registry.base)
-    return _respond(out.getvalue(), media_type)
+    return respond(out.getvalue(), media_type)
 
 
 def _quote_view(registry: Registry, ident: str, iri: ox.NamedNode, facts: Facts,
@@ -207,6 +207,24 @@ def _quote_view(registry: Registry, ident: str, iri: ox.NamedNode, facts: Facts,
         for other in siblings[:QuoteView.MAX_SIBLINGS]]
     return QuoteView(iri, closures, base, release,
                      left_out=max(0, len(siblings) - QuoteView.MAX_SIBLINGS))
+
+
+def _placement(record: str) -> dict[str, Any] | None:
+    """The record's place on its benchmark's leaderboard and the other records of the same
+    quantity (its model on its benchmark), each with its difference from this one."""
+    boards = state().catalog.boards
+    entry = boards.entry.get(record)
+    if entry is None:
+        return None
+    row, base = entry.row, state().settings.base
+    same = [(other, f"{other.value - row.value:+}"
+             if other.value is not None and row.value is not None else "")
+            for other in boards.same_quantity(row)]
+    return {"entry": entry, "size": len(boards.ranked[row.benchmark]), "same": same,
+            "disagree": any(other.value != row.value for other, _ in same),
+            "board_href": f"{path_of(row.benchmark, base)}?record={_quote(row.id)}"
+                          f"#{_quote(row.id)}",
+            "path": lambda iri: path_of(iri, base)}
 
 
 def _evidence_filters(view: RecordView) -> dict[str, Any]:

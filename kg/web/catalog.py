@@ -13,14 +13,14 @@ from __future__ import annotations
 import bisect
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
 
-from ..rdf.namespaces import RDFS, SKOS
-from ..rdf.vocabulary import load_terms, statement_index
 from ..store import GraphStore
-from ..store.queries import internal_query
-from ..verify.checks import worst_outcome
+from .index_rows import Row, read_rows
+from .views.board import Boards
 
 #: Facet name -> (the row key holding the value, the row key holding its label).
 FACETS: dict[str, tuple[str, str]] = {
@@ -34,11 +34,15 @@ FACETS: dict[str, tuple[str, str]] = {
     "developer": ("developer", "developer"),
     "method": ("methods", "method_labels"),
     "verification": ("verification", "verification_label"),
+    "precision": ("precision", "precision"),
 }
-SEARCHED = ("title", "model", "dataset", "quote", "id")
-#: The fields (of queries/internal/index-rows.rq) a record has: nodes lacking one are not listed.
-REQUIRED = ("id", "title", "metric", "evidenceKind", "status", "source", "printed")
-PREF_LABEL, RDFS_LABEL = str(SKOS.prefLabel), str(RDFS.label)
+#: The orders the index sorts by (besides ids): a row's key; rows without a value last.
+SORTS: dict[str, Callable[[Row], Any]] = {
+    "title": lambda r: r.title.casefold(),
+    "value": lambda r: r.value,
+    "model": lambda r: r.model.casefold() or None,
+    "status": lambda r: r.status_label.casefold(),
+}
 #: How many values of each facet the index shows (the most frequent; a selected one too).
 FACET_LIMIT = 30
 #: How many search words' row sets are kept.
@@ -53,60 +57,6 @@ FACET_CACHE = 256
 #: about as much as ANDing this many bits (a probe at 100k records: 1.45 µs per row,
 #: 7 µs per 100k-bit AND and popcount; tests/test_catalog.py checks both ways agree).
 BITS_PER_TALLIED_ROW = 20_000
-#: The columns of the JSON and CSV listings.
-LISTING_FIELDS = ("record", "id", "title", "metric", "model", "printed_value", "unit",
-                  "evidence_kind", "review_status", "source", "source_title", "benchmark",
-                  "evaluator_relationship", "developer", "methods", "verification")
-
-
-
-@dataclass
-class Row:
-    """One record as the index lists it."""
-
-    record: str
-    id: str
-    title: str
-    metric: str
-    metric_label: str
-    model: str
-    dataset: str
-    quote: str
-    printed: str
-    unit: str
-    evidence_kind: str
-    evidence_kind_label: str
-    status: str
-    status_label: str
-    source: str
-    source_title: str
-    #: An imported result's benchmark, the evaluators' relationship to the model's
-    #: developers, and the developer, as its upstream file says ("" for other records).
-    benchmark: str = ""
-    benchmark_label: str = ""
-    evaluator: str = ""
-    evaluator_label: str = ""
-    developer: str = ""
-    methods: list[str] = field(default_factory=list)
-    method_labels: dict[str, str] = field(default_factory=dict)
-    #: The worst check outcome of its latest review with checks: failed, not-checked or
-    #: passed ("" when no review has checks)
-    verification: str = ""
-    verification_label: str = ""
-    text: str = ""
-
-    def as_dict(self) -> dict[str, object]:
-        """The row for JSON and CSV listings (keys: :data:`LISTING_FIELDS`)."""
-        return {
-            "record": self.record, "id": self.id, "title": self.title, "metric": self.metric,
-            "model": self.model, "printed_value": self.printed, "unit": self.unit,
-            "evidence_kind": self.evidence_kind_label, "review_status": self.status_label,
-            "source": self.source, "source_title": self.source_title,
-            "benchmark": self.benchmark, "evaluator_relationship": self.evaluator_label,
-            "developer": self.developer,
-            "methods": sorted(self.method_labels.get(m, m) for m in self.methods),
-            "verification": self.verification_label,
-        }
 
 
 @dataclass
@@ -144,6 +94,8 @@ class Catalog:
         self._words: OrderedDict[str, int] = OrderedDict()
         self._facets: OrderedDict[tuple, dict[str, list[tuple[str, str, int]]]] = OrderedDict()
         self._lock = threading.Lock()
+        self._index = {row.id: i for i, row in enumerate(self.rows)}
+        self._orders: dict[str, tuple[list[int], list[int]]] = {}
         #: facet -> (value, label, count) over every row, most frequent first
         self._totals = {
             name: sorted(((value, label, members.bit_count())
@@ -153,49 +105,13 @@ class Catalog:
 
     @classmethod
     def from_store(cls, store: GraphStore) -> Catalog:
-        fields: dict[str, dict[str, list[str]]] = {}
-        for r in store.query(internal_query("index-rows").text):
-            values = fields.setdefault(r["node"].value, {}).setdefault(r["field"].value, [])
-            value = r["value"].value
-            if value not in values:
-                values.append(value)
-        labels = statement_index(load_terms().graph)
+        return cls(read_rows(store))
 
-        def label(iri: str, prop: str = PREF_LABEL) -> str:
-            found = labels.get((iri, prop))
-            return str(found[0]) if found else ""
-
-        rows = []
-        for record, got in fields.items():
-            if not all(got.get(name) for name in REQUIRED):
-                continue  # not a record (a source's title, a review's status)
-
-            def first(name: str, got: dict[str, list[str]] = got) -> str:
-                return got.get(name, [""])[0]
-
-            source, unit = first("source"), first("unit")
-            row = Row(
-                record=record, id=first("id"), title=first("title"),
-                metric=first("metric"), metric_label=first("metricLabel") or first("metric"),
-                model=first("model"), dataset=first("dataset"), quote=first("quote"),
-                printed=first("printed"), unit=label(unit, RDFS_LABEL) if unit else "",
-                evidence_kind=first("evidenceKind"),
-                evidence_kind_label=label(first("evidenceKind")),
-                status=first("status"), status_label=label(first("status")),
-                source=source, source_title=fields.get(source, {}).get("title", [""])[0],
-                methods=got.get("method", []),
-                method_labels={m: label(m) or m for m in got.get("method", [])},
-                benchmark=first("benchmark"), evaluator=first("evaluator"),
-                evaluator_label=label(first("evaluator")), developer=first("developer"),
-            )
-            if row.benchmark:  # what the record says it measures: its own words, no lookup
-                name, dataset = row.metric_label, row.dataset
-                row.benchmark_label = name if not dataset or dataset == name else (
-                    f"{name} ({dataset})")
-            row.text = " ".join(getattr(row, name) for name in SEARCHED).casefold()
-            rows.append(row)
-        _add_verification({row.record: row for row in rows}, store)
-        return cls(rows)
+    @cached_property
+    def boards(self) -> Boards:
+        """The leaderboards, model rows and disagreements of these rows (made on first use:
+        two threads asking at once may both make them, and one is kept)."""
+        return Boards(self.rows)
 
     # -- row sets -------------------------------------------------------------------------
     def _word(self, word: str) -> int:
@@ -246,16 +162,51 @@ class Catalog:
 
     def page(
         self, query: str = "", filters: Mapping[str, str] | None = None,
-        after: str | None = None, limit: int = 50,
+        after: str | None = None, limit: int = 50, sort: str = "",
     ) -> Page:
-        """One page of matching rows after the id ``after`` (keyset paging by id)."""
+        """One page of matching rows after the id ``after`` (keyset paging: by id, or in
+        the order ``sort`` names, one of :data:`SORTS`, ``-`` first for descending).
+
+        :raises KeyError: for a ``sort`` that is not one of :data:`SORTS`.
+        """
         selected = self._selected(query, filters or {})
-        start = bisect.bisect_right(self._ids, after) if after else 0
-        chunk = [self.rows[i] for i in _members(selected, start, limit + 1)]
+        if not sort or sort == "id":
+            start = bisect.bisect_right(self._ids, after) if after else 0
+            chunk = [self.rows[i] for i in _members(selected, start, limit + 1)]
+        else:
+            order, place = self._order(sort)
+            members = set(_members(selected))
+            at = place[self._index[after]] + 1 if after in self._index else 0
+            chunk = []
+            for i in order[at:]:
+                if i in members:
+                    chunk.append(self.rows[i])
+                    if len(chunk) > limit:
+                        break
         more = len(chunk) > limit
         chunk = chunk[:limit]
         return Page(rows=chunk, total=selected.bit_count(),
                     next_after=chunk[-1].id if more else None)
+
+    def _order(self, sort: str) -> tuple[list[int], list[int]]:
+        """The rows' indices in ``sort``'s order (ties by id), and each row's place in it:
+        made once per order, as a catalogue never changes."""
+        with self._lock:
+            made = self._orders.get(sort)
+        if made is None:
+            key = SORTS[sort.removeprefix("-")]
+            keys = [key(row) for row in self.rows]
+            # Stable both ways (reverse keeps equal keys in id order); no value comes last.
+            order = sorted((i for i, k in enumerate(keys) if k is not None),
+                           key=keys.__getitem__, reverse=sort.startswith("-"))
+            order += [i for i, k in enumerate(keys) if k is None]
+            place = [0] * len(order)
+            for position, i in enumerate(order):
+                place[i] = position
+            made = (order, place)
+            with self._lock:
+                self._orders[sort] = made
+        return made
 
     def facets(
         self, query: str = "", filters: Mapping[str, str] | None = None,
@@ -350,24 +301,3 @@ def _label(row: Row, key: str, value: str) -> str:
         return label.get(value, value)
     return label or value
 
-
-def _add_verification(rows: dict[str, Row], store: GraphStore) -> None:
-    """Each record's state of source verification: the worst outcome of the checks of its
-    latest review that has checks (kg verify)."""
-    def text(row, name: str) -> str:
-        term = row[name]
-        return term.value if term is not None else ""
-
-    latest: dict[str, tuple[str, str]] = {}  # record -> (end time, review)
-    outcomes: dict[tuple[str, str], set[str]] = {}
-    labels: dict[str, str] = {}
-    for r in store.query(internal_query("index-checks").text):
-        record, review = text(r, "record"), text(r, "review")
-        outcome = text(r, "outcome").rsplit("#")[-1]
-        outcomes.setdefault((record, review), set()).add(outcome)
-        labels[outcome] = text(r, "outcomeLabel") or outcome
-        latest[record] = max(latest.get(record, ("", "")), (text(r, "ended"), review))
-    for record, (_, review) in latest.items():
-        if record in rows:
-            state = worst_outcome(outcomes[(record, review)])
-            rows[record].verification, rows[record].verification_label = state, labels[state]

@@ -133,6 +133,19 @@ def params() -> Params:
     return g.kg_params
 
 
+def int_param(name: str, default: int, low: int, high: int) -> int:
+    """The whole number parameter ``name`` (``default`` when it is not given).
+
+    :raises UsageError: for anything but a whole number from ``low`` to ``high``.
+    """
+    raw = params().get(name, "")
+    if not raw:
+        return default
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        raise UsageError(f"?{name}= takes a whole number from {low} to {high} (got {raw!r})")
+    return int(raw)
+
+
 def _body_parameters(rules: Rules) -> list[tuple[str, str]]:
     """The parameters a POST body carries, once its media type and charset are allowed."""
     data = request.get_data(cache=True)

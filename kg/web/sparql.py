@@ -4,24 +4,34 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote
 
-from flask import Blueprint, Response, render_template, request
+from flask import Blueprint, Response, render_template, request, url_for
 from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import RDF, RDFS, XSD
 
 from ..errors import UsageError
 from ..rdf.formats import W3C_FORMATS, by_media_type, media_types
-from ..rdf.namespaces import KG
+from ..rdf.namespaces import KG, PREFIXES
 from ..rdf.negotiation import negotiate
 from ..rdf.sparqltext import tokens
 from ..store.queries import canned_queries, canned_query
 from .query_pool import QueryPool, QueryRequest, QueryRunner, open_query_runner
 from .request_rules import Params, params
+from .security import EDITOR_POLICY
 from .sparql_guard import check_query
 from .state import state
 
 sparql = Blueprint("sparql", __name__)
 
+#: What the form and the editor hold before a query is given.
+DEFAULT_QUERY = """PREFIX kg: <https://w3id.org/claimgraph/ns#>
+PREFIX dcterms: <http://purl.org/dc/terms/>
+
+SELECT ?record ?title WHERE {
+  ?record a kg:Claim ; dcterms:title ?title .
+}
+LIMIT 20"""
 SD = Namespace("http://www.w3.org/ns/sparql-service-description#")
 FORMATS_NS = Namespace(W3C_FORMATS)
 #: What SELECT and ASK results, graphs (CONSTRUCT, DESCRIBE) and the service description
@@ -52,6 +62,13 @@ def pool(release: str | None = None) -> QueryRunner:
         if app_state.query_pool is None:
             app_state.query_pool = open_query_runner(settings)
         return app_state.query_pool
+
+
+@sparql.get("/sparql/prefixes.json")
+def prefixes() -> Response:
+    """The registry's prefixes, as the editor's prefix completion reads them (in place of
+    prefix.cc): {"kg": "https://w3id.org/claimgraph/ns#", ...}."""
+    return _page(json.dumps(PREFIXES, indent=1), "application/json")
 
 
 @sparql.route("/sparql", methods=["OPTIONS"])
@@ -97,7 +114,7 @@ def endpoint() -> Response:
     if media_type != HTML:
         return _page(answer.body, media_type, headers)
     table = _table(json.loads(answer.body), settings.base) if worker_type != TURTLE else None
-    html = render_template("sparql.html", **_form_context(), query=text, canned_name=canned,
+    html = render_template("sparql.html", **_form_context(text), query=text, canned_name=canned,
                            table=table, graph=None if table else answer.body.decode(),
                            truncated=answer.truncated, rows=answer.rows,
                            max_rows=settings.max_rows)
@@ -131,16 +148,27 @@ def _is_graph_query(text: str) -> bool:
 
 
 def _page(body: str | bytes, media_type: str, headers: dict[str, str] | None = None) -> Response:
-    response = Response(body, mimetype=media_type, headers={**CORS, **(headers or {})})
+    headers = {**CORS, **(headers or {})}
+    if media_type == HTML:  # the page with the editor
+        headers["Content-Security-Policy"] = EDITOR_POLICY
+    response = Response(body, mimetype=media_type, headers=headers)
     response.vary.add("Accept")
     return response
 
 
-def _form_context() -> dict[str, Any]:
+def _form_context(query: str | None = None) -> dict[str, Any]:
     release = params().get("release")
-    return {"canned": list(canned_queries().values()), "values": params(),
-            "settings": state().settings,
-            "release": state().archive.release(release) if release else None}
+    canned = list(canned_queries().values())
+    # What the editor (static/sparql-editor.js) starts from: this endpoint, the registry's
+    # prefixes, the canned queries as examples, the query of the form.
+    endpoint = "/sparql" + (f"?release={quote(release, safe='')}" if release else "")
+    start = query or DEFAULT_QUERY
+    return {"canned": canned, "values": params(), "settings": state().settings,
+            "release": state().archive.release(release) if release else None,
+            "default_query": DEFAULT_QUERY,
+            "editor": {"endpoint": endpoint, "prefixes": url_for("sparql.prefixes"),
+                       "query": start,
+                       "canned": {q.name: q.text for q in canned}}}
 
 
 def _table(doc: dict[str, Any], base: str) -> dict[str, Any]:

@@ -4,6 +4,7 @@ copy of the data."""
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from click.testing import CliRunner
 
 from helpers import BASE, DATA
 from kg.cli import main
+from kg.model.upstream.every_eval_ever.identity import benchmark_id, benchmark_key
 from kg.rdf.canonical import canonical_nquads
 from kg.store.embedded import EmbeddedStore
 
@@ -64,3 +66,62 @@ def query(store: Path, sparql: str) -> list[dict[str, str]]:
         result = reader.query(sparql)
         names = [v.value for v in result.variables]
         return [{n: row[n].value for n in names if row[n] is not None} for row in result]
+
+
+#: A small leaderboard of a lower-is-better metric (the snapshot has none): (model id, score,
+#: parameters in billions, precision) per file, one result each. "tiny/alpha" is submitted
+#: twice with different scores; two models tie.
+LOWER_IS_BETTER = (
+    ("tiny/alpha", 0.50, 1.5, "float16"), ("tiny/beta", 0.20, 7, "bfloat16"),
+    ("tiny/gamma", 0.20, 13, "bfloat16"), ("tiny/delta", 0.90, 70, "float16"),
+    ("Tiny/Alpha", 0.35, 1.5, "float16"), ("tiny/epsilon", 0.05, 0.5, "bfloat16"),
+)
+LOWER_IS_BETTER_SUITE = "tiny_latency"
+
+
+def lower_is_better_files() -> dict[str, bytes]:
+    """Every Eval Ever files of :data:`LOWER_IS_BETTER`, by their path in the origin."""
+    files = {}
+    for n, (model, score, params, precision) in enumerate(LOWER_IS_BETTER):
+        doc = {
+            "schema_version": "0.2.0",
+            "evaluation_id": f"{LOWER_IS_BETTER_SUITE}/{model}/{n}",
+            "retrieved_timestamp": f"17700000{n:02d}.5",
+            "source_metadata": {"source_name": "Tiny latency board", "source_type": "documentation",
+                                "source_organization_name": "Test bench",
+                                "evaluator_relationship": "third_party"},
+            "model_info": {"name": model.split("/")[1], "id": model, "developer": "tiny",
+                           "inference_platform": "unknown",
+                           "additional_details": {"precision": precision,
+                                                  "params_billions": params}},
+            "evaluation_results": [{
+                "evaluation_name": "Latency",
+                "source_data": {"dataset_name": "TinyBench", "source_type": "url",
+                                "url": ["https://example.org/tinybench"]},
+                "metric_config": {"evaluation_description": "Seconds per answer on TinyBench",
+                                  "lower_is_better": True, "score_type": "continuous",
+                                  "min_score": 0, "max_score": 100},
+                "score_details": {"score": score},
+            }],
+        }
+        path = f"data/{LOWER_IS_BETTER_SUITE}/{model.casefold()}/{n:08d}-0000-4000-8000-000000000000.json"
+        files[path] = json.dumps(doc, indent=2).encode()
+    return files
+
+
+def with_lower_is_better_board(root: Path) -> Path:
+    """``root/data``: the bundled data with :data:`LOWER_IS_BETTER` imported beside it (into
+    ``root/store``); returns ``root``."""
+    shutil.copytree(DATA, root / "data")
+    origin = origin_copy(root / "origin", lower_is_better_files())
+    result = run(CliRunner(), root / "store", root / "data", "import", "every-eval-ever",
+                 str(origin), "--origin", ORIGIN, "--merge")
+    assert result.exit_code == 0, result.output
+    return root
+
+
+#: HELM Lite's and HELM Classic's "EM on MMLU": one benchmark (docs/imports.md)
+MMLU = benchmark_id("MMLU", "MMLU", benchmark_key("MMLU", "MMLU", "EM on MMLU", False))
+#: The generated lower-is-better board
+TINY = benchmark_id("TinyBench", "Latency", benchmark_key(
+    "TinyBench", "Latency", "Seconds per answer on TinyBench", True))

@@ -37,6 +37,15 @@ class SourceView:
     artifact_href: str
 
 
+def path_of(iri: str, base: str) -> str:
+    """Where the browser shows the node ``iri``: our path for our IRIs, else the IRI.
+
+    >>> path_of("https://claimgraph.example/model/a%2Fb", "https://claimgraph.example/")
+    '/model/a%2Fb'
+    """
+    return "/" + iri[len(base):] if iri.startswith(base) else iri
+
+
 def local_name(term: Term | None) -> str:
     return term.value.rsplit("#", 1)[-1].rsplit("/", 1)[-1] if term is not None else ""
 

@@ -1,0 +1,172 @@
+"""Every record's row as the index, the leaderboards and the model pages list it: read from
+the store with one query (``queries/internal/index-rows.rq``) plus one for the checks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+
+from ..rdf.namespaces import KGV, RDFS, SKOS
+from ..rdf.vocabulary import load_terms, statement_index
+from ..store import GraphStore
+from ..store.queries import internal_query
+from ..verify.checks import worst_outcome
+
+SEARCHED = ("title", "model", "dataset", "quote", "id")
+#: The fields (of queries/internal/index-rows.rq) a record has: nodes lacking one are not listed.
+REQUIRED = ("id", "title", "metric", "evidenceKind", "status", "source", "printed")
+PREF_LABEL, RDFS_LABEL = str(SKOS.prefLabel), str(RDFS.label)
+LOWER_IS_BETTER = str(KGV.lower)
+
+
+@dataclass
+class Row:
+    """One record as the index lists it."""
+
+    record: str
+    id: str
+    title: str
+    metric: str
+    metric_label: str
+    model: str
+    dataset: str
+    quote: str
+    printed: str
+    unit: str
+    evidence_kind: str
+    evidence_kind_label: str
+    status: str
+    status_label: str
+    source: str
+    source_title: str
+    #: An imported result's benchmark, the evaluators' relationship to the model's
+    #: developers, and the developer, as its upstream file says ("" for other records).
+    benchmark: str = ""
+    benchmark_label: str = ""
+    evaluator: str = ""
+    evaluator_label: str = ""
+    developer: str = ""
+    methods: list[str] = field(default_factory=list)
+    method_labels: dict[str, str] = field(default_factory=dict)
+    #: The worst check outcome of its latest review with checks: failed, not-checked or
+    #: passed ("" when no review has checks)
+    verification: str = ""
+    verification_label: str = ""
+    #: The value as a number (``qudt:numericValue``, exact), None where it has none.
+    value: Decimal | None = None
+    #: The metric's direction: True where lower is better.
+    lower_is_better: bool = False
+    #: The model node (``kg:evaluatedModel``), the file the result comes from
+    #: (``kg:evaluation``), and what that file says of the model: parameters (billions,
+    #: as written) and precision.
+    model_node: str = ""
+    evaluation: str = ""
+    params: str = ""
+    precision: str = ""
+    text: str = ""
+
+    def as_dict(self) -> dict[str, object]:
+        """The row for JSON and CSV listings (keys: :data:`LISTING_FIELDS`)."""
+        return {
+            "record": self.record, "id": self.id, "title": self.title, "metric": self.metric,
+            "model": self.model, "printed_value": self.printed, "unit": self.unit,
+            "evidence_kind": self.evidence_kind_label, "review_status": self.status_label,
+            "source": self.source, "source_title": self.source_title,
+            "benchmark": self.benchmark, "evaluator_relationship": self.evaluator_label,
+            "developer": self.developer,
+            "methods": sorted(self.method_labels.get(m, m) for m in self.methods),
+            "verification": self.verification_label,
+        }
+
+    @property
+    def params_number(self) -> Decimal | None:
+        return _decimal(self.params)
+
+
+#: The columns of the JSON and CSV listings.
+LISTING_FIELDS = ("record", "id", "title", "metric", "model", "printed_value", "unit",
+                  "evidence_kind", "review_status", "source", "source_title", "benchmark",
+                  "evaluator_relationship", "developer", "methods", "verification")
+
+
+def read_rows(store: GraphStore) -> list[Row]:
+    """Every record's row, in no particular order."""
+    fields: dict[str, dict[str, list[str]]] = {}
+    for r in store.query(internal_query("index-rows").text):
+        values = fields.setdefault(r["node"].value, {}).setdefault(r["field"].value, [])
+        value = r["value"].value
+        if value not in values:
+            values.append(value)
+    labels = statement_index(load_terms().graph)
+
+    def label(iri: str, prop: str = PREF_LABEL) -> str:
+        found = labels.get((iri, prop))
+        return str(found[0]) if found else ""
+
+    rows = []
+    for record, got in fields.items():
+        if not all(got.get(name) for name in REQUIRED):
+            continue  # not a record (a source's title, a review's status)
+
+        def first(name: str, got: dict[str, list[str]] = got) -> str:
+            return got.get(name, [""])[0]
+
+        source, unit, evaluation = first("source"), first("unit"), first("evaluation")
+        about = fields.get(evaluation, {})  # what the record's file says of its model
+        row = Row(
+            record=record, id=first("id"), title=first("title"),
+            metric=first("metric"), metric_label=first("metricLabel") or first("metric"),
+            model=first("model"), dataset=first("dataset"), quote=first("quote"),
+            printed=first("printed"), unit=label(unit, RDFS_LABEL) if unit else "",
+            evidence_kind=first("evidenceKind"),
+            evidence_kind_label=label(first("evidenceKind")),
+            status=first("status"), status_label=label(first("status")),
+            source=source, source_title=fields.get(source, {}).get("title", [""])[0],
+            methods=got.get("method", []),
+            method_labels={m: label(m) or m for m in got.get("method", [])},
+            benchmark=first("benchmark"), evaluator=first("evaluator"),
+            evaluator_label=label(first("evaluator")), developer=first("developer"),
+            value=_decimal(first("value")), lower_is_better=first("direction") == LOWER_IS_BETTER,
+            model_node=first("modelNode"), evaluation=evaluation,
+            params=about.get("params", [""])[0], precision=about.get("precision", [""])[0],
+        )
+        if row.benchmark:  # what the record says it measures: its own words, no lookup
+            name, dataset = row.metric_label, row.dataset
+            row.benchmark_label = name if not dataset or dataset == name else (
+                f"{name} ({dataset})")
+        row.text = " ".join(getattr(row, name) for name in SEARCHED).casefold()
+        rows.append(row)
+    _add_verification({row.record: row for row in rows}, store)
+    return rows
+
+
+def _decimal(text: str) -> Decimal | None:
+    if not text:
+        return None
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        return None
+    return number if number.is_finite() else None
+
+
+def _add_verification(rows: dict[str, Row], store: GraphStore) -> None:
+    """Each record's state of source verification: the worst outcome of the checks of its
+    latest review that has checks (kg verify)."""
+    def text(row, name: str) -> str:
+        term = row[name]
+        return term.value if term is not None else ""
+
+    latest: dict[str, tuple[str, str]] = {}  # record -> (end time, review)
+    outcomes: dict[tuple[str, str], set[str]] = {}
+    labels: dict[str, str] = {}
+    for r in store.query(internal_query("index-checks").text):
+        record, review = text(r, "record"), text(r, "review")
+        outcome = text(r, "outcome").rsplit("#")[-1]
+        outcomes.setdefault((record, review), set()).add(outcome)
+        labels[outcome] = text(r, "outcomeLabel") or outcome
+        latest[record] = max(latest.get(record, ("", "")), (text(r, "ended"), review))
+    for record, (_, review) in latest.items():
+        if record in rows:
+            state = worst_outcome(outcomes[(record, review)])
+            rows[record].verification, rows[record].verification_label = state, labels[state]

@@ -1,0 +1,47 @@
+// The SPARQL page's editor: YASGUI (vendored under static/vendor/yasgui/, MIT) over the
+// plain form, which stays the page without JavaScript. Queries go to this server's
+// /sparql (its limits apply); autocompletion stays local (no Linked Open Vocabularies,
+// no prefix.cc); the canned queries open in the editor as examples. A static file, so that
+// the Content-Security-Policy's script-src 'self' allows it.
+"use strict";
+
+(function () {
+  var data = document.getElementById("kg-sparql-config");
+  var form = document.querySelector("form.sparql");
+  if (!data || !form || typeof window.Yasgui !== "function") { return; }
+  var config = JSON.parse(data.textContent);
+  var holder = document.createElement("div");
+  holder.id = "yasgui";
+  form.parentNode.insertBefore(holder, form);
+  form.hidden = true;
+
+  var Yasgui = window.Yasgui;
+  // Local completion only: variables, and prefixes from this registry's list.
+  Yasgui.Yasqe.defaults.autocompleters = ["prefixes", "variables"];
+  var yasgui = new Yasgui(holder, {
+    requestConfig: { endpoint: config.endpoint, method: "POST" },
+    copyEndpointOnNewTab: false,
+    endpointCatalogueOptions: { getData: function () { return [{ endpoint: config.endpoint }]; } },
+    persistenceId: null,
+    yasqe: { value: config.query, prefixCcApi: config.prefixes },
+    yasr: { pluginOrder: ["table", "response"], defaultPlugin: "table" },
+  });
+
+  function tab() { return yasgui.getTab(); }
+  if (!tab().getQuery().trim()) { tab().setQuery(config.query); }
+
+  document.querySelectorAll("form.canned").forEach(function (canned) {
+    var text = config.canned[canned.dataset.query];
+    if (!text) { return; }
+    var open = document.createElement("button");
+    open.type = "button";
+    open.className = "open-in-editor";
+    open.textContent = "Open in the editor";
+    open.addEventListener("click", function () {
+      tab().setQuery(text);
+      holder.scrollIntoView();
+      tab().getYasqe().focus();
+    });
+    canned.appendChild(open);
+  });
+})();

@@ -1,0 +1,70 @@
+"""The SPARQL page's editor (YASGUI, vendored) in Chromium against a real `kg serve`: it
+runs a canned query on our /sparql and shows its table, asks nothing of another host,
+logs no console error under the Content Security Policy, and without JavaScript the page
+is the plain form."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import requests
+
+from helpers import DATA
+from helpers.servers import running_server
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> str:
+    root = tmp_path_factory.mktemp("editor")
+    shutil.copytree(DATA, root / "data")
+    with running_server(root) as served:
+        yield served.url
+
+
+def test_the_editor_runs_a_canned_query_and_shows_its_table(page, site: str,
+                                                           tmp_path: Path) -> None:
+    errors, hosts = [], set()
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("request", lambda r: hosts.add(urlsplit(r.url).netloc))
+    page.goto(f"{site}/sparql")
+    page.wait_for_selector("#yasgui .CodeMirror")
+    assert page.locator("form.sparql").is_hidden()  # the editor stands in for the form
+    page.locator("form.canned[data-query=stats] button.open-in-editor").click()
+    assert "Registry statistics" in page.locator("#yasgui .CodeMirror").inner_text()
+    page.locator("#yasgui .yasqe_queryButton").click()
+    cells = page.locator("#yasgui table.dataTable tbody tr").first.locator("td")
+    cells.first.wait_for()
+    # the same query through the endpoint itself, as JSON
+    text = requests.get(f"{site}/sparql", params={"canned": "stats"},
+                        headers={"Accept": "application/sparql-results+json"}, timeout=30)
+    [row] = text.json()["results"]["bindings"]
+    shown = " ".join(cells.all_inner_texts())
+    assert row["records"]["value"] in shown and row["triples"]["value"] in shown
+    page.screenshot(path=str(tmp_path / "editor.png"), full_page=True)
+    # prefix completion offers the registry's own prefixes
+    page.evaluate("document.querySelector('#yasgui .CodeMirror').CodeMirror.setValue('')")
+    page.locator("#yasgui .CodeMirror").click()
+    page.keyboard.type("PREFIX kgv")
+    hint = page.locator(".CodeMirror-hints li").first
+    hint.wait_for()
+    assert hint.inner_text() == "kgv: <https://w3id.org/claimgraph/vocab#>"
+    assert hosts == {urlsplit(site).netloc}, hosts  # no CDN, no LOV, no prefix.cc
+    assert not errors, errors
+
+
+def test_without_javascript_the_page_is_the_form(browser, site: str) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{site}/sparql")
+    assert page.locator("form.sparql textarea[name=query]").is_visible()
+    assert page.locator("#yasgui").count() == 0
+    page.locator("form.sparql button[type=submit]").click()
+    page.wait_for_url("**/sparql?query=*")
+    assert page.locator("table.results tbody tr").count() > 0
+    context.close()

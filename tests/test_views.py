@@ -1,0 +1,230 @@
+"""What many records say together, in the app in this process: leaderboards (ranking, ties,
+filters, the table as CSV, JSON and JSON-LD, the chart), model pages, comparison,
+disagreements, the record page's other claims of the same quantity, the index's sorting.
+
+The data: the bundled slice of Every Eval Ever (higher-is-better benchmarks, a real
+disagreement between HELM Lite and HELM Classic) and a small generated lower-is-better board
+(`helpers.eee.LOWER_IS_BETTER`), imported beside it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import xml.etree.ElementTree as ET
+from decimal import Decimal
+from pathlib import Path
+from urllib.parse import parse_qs, quote, urlsplit
+
+import pytest
+from flask.testing import FlaskClient
+from pyld import jsonld
+
+from helpers import BASE
+from helpers.eee import LOWER_IS_BETTER, MMLU, TINY, kept_files, query, with_lower_is_better_board
+from helpers.web import app_over
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory) -> Path:
+    return with_lower_is_better_board(tmp_path_factory.mktemp("views"))
+
+
+@pytest.fixture(scope="module")
+def client(root: Path):
+    with app_over(root) as app:
+        yield app.test_client()
+
+
+def board(client: FlaskClient, ident: str, **args: str) -> dict:
+    response = client.get(f"/benchmark/{ident}/leaderboard.json", query_string=args)
+    assert response.status_code == 200, response.data[:400]
+    return response.get_json()
+
+
+def test_a_lower_is_better_board_ranks_the_lowest_first_and_ties_share_a_rank(client) -> None:
+    got = board(client, TINY)
+    assert got["lower_is_better"] is True
+    scores = sorted(Decimal(str(score)) for _, score, _, _ in LOWER_IS_BETTER)
+    assert [Decimal(r["value"]) for r in got["rows"]] == scores
+    # 0.05, 0.20, 0.20, 0.35, 0.50, 0.90: the tie shares rank 2 and rank 3 is skipped
+    assert [r["rank"] for r in got["rows"]] == [1, 2, 2, 4, 5, 6]
+    assert [r["tied"] for r in got["rows"]] == [False, True, True, False, False, False]
+
+
+def test_a_model_submitted_twice_appears_twice_marked(client) -> None:
+    rows = board(client, TINY)["rows"]
+    alpha = [r for r in rows if r["model"].casefold() == "tiny/alpha"]
+    assert len(alpha) == 2 and {r["model_rows"] for r in alpha} == {2}
+    assert {r["model_rows"] for r in rows if r not in alpha} == {1}
+    page = client.get(f"/benchmark/{TINY}").get_data(as_text=True)
+    assert page.count('class="tag repeat"') == 2
+
+
+def test_a_higher_is_better_board_of_the_snapshot_ranks_the_highest_first(client) -> None:
+    expected = sorted((Decimal(str(r["score_details"]["score"])) for raw in kept_files().values()
+                       for r in json.loads(raw)["evaluation_results"]
+                       if r["metric_config"]["evaluation_description"] == "EM on MMLU"
+                       and r["source_data"]["dataset_name"] == "MMLU"), reverse=True)
+    got = board(client, MMLU)
+    assert got["lower_is_better"] is False and len(expected) > 3
+    assert [Decimal(r["value"]) for r in got["rows"]] == expected
+    for row in got["rows"]:  # a rank is one more than the number of better rows
+        assert row["rank"] == 1 + sum(v > Decimal(row["value"]) for v in expected)
+
+
+def test_filters_change_rows_and_counts_and_stay_in_the_url(client) -> None:
+    everything = board(client, TINY)
+    small = board(client, TINY, params_max="7")
+    assert {r["model"] for r in small["rows"]} == {
+        m for m, _, params, _ in LOWER_IS_BETTER if params <= 7}
+    assert small["filter"] == {"params_max": "7"} and small["total"] < everything["total"]
+    assert [r["rank"] for r in small["rows"]] == [  # ranks stay those of the whole board
+        r["rank"] for r in everything["rows"] if r["id"] in {s["id"] for s in small["rows"]}]
+    half = board(client, TINY, precision="bfloat16")
+    assert {r["precision"] for r in half["rows"]} == {"bfloat16"}
+    page = client.get(f"/benchmark/{TINY}", query_string={"precision": "bfloat16"})
+    text = page.get_data(as_text=True)
+    assert f'{half["total"]} records' in text
+    # the precision facet counts the rows the other filters admit: both values, with counts
+    assert re.search(r'<option value="float16">float16 \(3\)</option>', text)
+    assert re.search(r'<option value="bfloat16" selected>bfloat16 \(3\)</option>', text)
+    downloads = re.findall(r'href="([^"]*/leaderboard\.csv[^"]*)"', text)
+    assert downloads and parse_qs(urlsplit(downloads[0].replace("&amp;", "&")).query) == {
+        "precision": ["bfloat16"]}
+    assert board(client, TINY, checked="1")["total"] == 0  # nothing is checked by machine
+
+
+def test_a_bad_filter_is_a_clear_400(client) -> None:
+    response = client.get(f"/benchmark/{TINY}", query_string={"params_min": "seven"})
+    assert response.status_code == 400 and b"params_min" in response.data
+    assert client.get("/benchmark/no-such-benchmark").status_code == 404
+
+
+def test_the_table_as_csv_and_json_ld_says_what_the_json_says(client) -> None:
+    rows = board(client, MMLU)["rows"]
+    response = client.get(f"/benchmark/{MMLU}/leaderboard.csv")
+    assert response.mimetype == "text/csv"
+    table = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
+    assert [(t["id"], t["rank"], t["printed_value"]) for t in table] == [
+        (r["id"], str(r["rank"]), r["printed_value"]) for r in rows]
+    response = client.get(f"/benchmark/{MMLU}/leaderboard.jsonld")
+    assert response.mimetype == "application/ld+json"
+    [doc] = jsonld.expand(response.get_json())
+    items = doc["https://schema.org/itemListElement"]
+    got = [(i["https://schema.org/item"][0]["@id"], i["https://schema.org/position"][0]["@value"])
+           for i in items]
+    assert got == [(r["record"], r["rank"]) for r in rows]
+    assert doc["https://schema.org/about"][0]["@id"] == f"{BASE}benchmark/{MMLU}"
+
+
+def chart(html: str) -> ET.Element:
+    return ET.fromstring(re.search(r"<svg .*?</svg>", html, re.S).group(0))
+
+
+def test_the_chart_has_a_mark_per_row_its_axis_named_and_the_record_marked(client) -> None:
+    rows = board(client, MMLU)["rows"]
+    current = rows[2]["id"]
+    html = client.get(f"/benchmark/{MMLU}", query_string={"record": current}).get_data(
+        as_text=True)
+    svg = chart(html)
+    marks = [r for r in svg.iter(f"{SVG}rect") if "mark" in r.get("class", "").split()]
+    assert [m.get("data-record") for m in marks] == [r["id"] for r in rows]
+    assert [m.get("data-record") for m in marks if "current" in m.get("class")] == [current]
+    titles = [t.text for t in svg.iter(f"{SVG}text") if t.get("class") == "axis-title"]
+    assert "MMLU" in titles and any(t.startswith("rank") for t in titles)
+    heights = [float(m.get("height")) for m in marks]
+    assert heights == sorted(heights, reverse=True)  # higher is better: the best is tallest
+
+
+def test_the_model_page_lists_its_results_from_every_source(client) -> None:
+    model = "mistralai/mistral-7b-instruct-v0.3"
+    expected = set()
+    for raw in kept_files().values():
+        doc = json.loads(raw)
+        if doc["model_info"]["id"].strip().casefold() == model:
+            expected |= {(doc["source_metadata"]["source_name"], str(r["score_details"]["score"]))
+                         for r in doc["evaluation_results"]}
+    html = client.get(f"/model/{quote(model, safe='')}").get_data(as_text=True)
+    shown = set(re.findall(r'<td class="num"><a href="/record/[^"]+">([^<]+)</a></td>\s*'
+                           r'<td><a href="/source/[^"]+">([^<]+)</a>', html))
+    assert {(source, value) for value, source in shown} == expected
+    assert len({source for source, _ in expected}) > 1
+    assert client.get(f"/model/{quote(model, safe='')}.ttl").mimetype == "text/turtle"
+
+
+def test_compare_marks_the_fields_that_differ(client) -> None:
+    alpha = [r for r in board(client, TINY)["rows"] if r["model"].casefold() == "tiny/alpha"]
+    ids = [r["id"] for r in alpha]
+    html = client.get("/compare", query_string={"record": ids}).get_data(as_text=True)
+    lines = {field: css for css, field in
+             re.findall(r'<tr class="([\w ]+)" data-field="([^"]+)">', html)}
+    assert "differs" in lines["Value as printed"] and "differs" not in lines["Metric"]
+    assert "differs" in lines["Evaluation"] and "differs" not in lines["Benchmark"]
+    response = client.get("/compare.csv", query_string={"record": ids})
+    table = {row[0]: row for row in csv.reader(io.StringIO(response.get_data(as_text=True)))}
+    assert table["Value as printed"][1:3] == [r["printed_value"] for r in alpha]
+    assert table["Value as printed"][-1] == "yes" and table["Metric"][-1] == ""
+    assert client.get("/compare", query_string={"record": ids[:1]}).status_code == 400
+    assert client.get("/compare", query_string={"record": [ids[0], "nope"]}).status_code == 404
+
+
+def test_disagreements_list_the_real_case_and_agree_with_the_canned_query(client, root) -> None:
+    html = client.get("/disagreements").get_data(as_text=True)
+    # HELM Classic and HELM Lite print different MMLU scores for one model
+    case = re.search(r"openai/gpt-3\.5-turbo-0613</a> on <a [^>]+>MMLU</a>.*?</table>", html, re.S)
+    assert case and "0.391" in case.group(0) and "0.614" in case.group(0)
+    assert "helm_classic" in case.group(0) and "helm_lite" in case.group(0)
+    rows = query(root / "store", (Path(__file__).parents[1] / "queries" /
+                                  "disagreements.rq").read_text())
+    from_query = {(r["model"], r["benchmark"]) for r in rows}
+    listed = set(re.findall(r'<h2><a href="/model/([^"]+)">.*?<a href="/benchmark/([^"]+)">',
+                            html))
+    assert {(f"{BASE}model/{m}", f"{BASE}benchmark/{b}") for m, b in listed} == from_query
+    assert (f"{BASE}model/tiny%2Falpha", f"{BASE}benchmark/{TINY}") in from_query
+
+
+def test_a_record_page_shows_its_rank_and_the_other_claims_of_its_quantity(client) -> None:
+    rows = board(client, MMLU)["rows"]
+    [lite, classic] = sorted((r for r in rows if r["model"] == "openai/gpt-3.5-turbo-0613"),
+                             key=lambda r: r["source_title"], reverse=True)
+    html = client.get(f"/record/{lite['id']}").get_data(as_text=True)
+    rank = re.search(r'<dd id="board-rank">(.*?)</dd>', html).group(1)
+    assert rank.startswith(f"{lite['rank']} of {len(rows)}") and f"record={lite['id']}" in rank
+    same = re.search(r'<section id="same-quantity">.*?</section>', html, re.S).group(0)
+    assert classic["id"] in same and classic["printed_value"] in same
+    assert f"{Decimal(classic['value']) - Decimal(lite['value']):+}" in same
+    seed = client.get("/").get_data(as_text=True)  # a hand-made record is on no board
+    assert "same-quantity" not in seed
+
+
+def test_a_benchmark_and_a_model_are_still_linked_data(client) -> None:
+    response = client.get(f"/benchmark/{TINY}", headers={"Accept": "text/turtle"})
+    assert response.mimetype == "text/turtle" and b"Benchmark" in response.data
+    assert client.get(f"/benchmark/{TINY}.nt").mimetype == "application/n-triples"
+
+
+def test_the_index_sorts_by_a_column_with_keyset_paging(client) -> None:
+    benchmark = f"{BASE}benchmark/{TINY}"
+    seen, url = [], "/records.json"
+    args = {"benchmark": benchmark, "sort": "-value", "limit": "4"}
+    while url:
+        got = client.get(url, query_string=args).get_json()
+        seen += [r["printed_value"] for r in got["rows"]]
+        url, args = got["next"], None
+    assert [Decimal(v) for v in seen] == sorted((Decimal(v) for v in seen), reverse=True)
+    assert len(seen) == len(LOWER_IS_BETTER)
+    html = client.get("/", query_string={"sort": "model"}).get_data(as_text=True)
+    assert 'aria-sort="ascending"' in html
+    assert client.get("/", query_string={"sort": "colour"}).status_code == 400
+
+
+def test_pages_are_reachable_from_the_index_and_the_record_pages(client) -> None:
+    rows = board(client, TINY)["rows"]
+    html = client.get("/", query_string={"q": rows[0]["id"]}).get_data(as_text=True)
+    assert f'/benchmark/{TINY}?record={rows[0]["id"]}' in html
+    assert 'action="/compare"' in html and 'href="/disagreements"' in html

@@ -1,0 +1,123 @@
+"""The leaderboards, model pages, comparison, disagreements and the index at two widths, in
+Chromium against a real `kg serve` over the bundled data and the generated lower-is-better
+board (`helpers.eee.LOWER_IS_BETTER`). Screenshots stay in each test's temporary directory;
+no page may log a console error."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from helpers.eee import MMLU, TINY, with_lower_is_better_board
+from helpers.servers import running_server
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> str:
+    root = with_lower_is_better_board(tmp_path_factory.mktemp("views-site"))
+    with running_server(root) as served:
+        yield served.url
+
+
+@pytest.fixture
+def visit(page):
+    """``page`` going to a path of the site, failing the test on any console error."""
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    assert not errors, errors
+
+
+def board_values(page) -> list[tuple[int, Decimal]]:
+    rows = page.locator("table.board tbody tr")
+    return [(int(rows.nth(i).get_attribute("data-rank")),
+             Decimal(rows.nth(i).locator("td").nth(2).inner_text()))
+            for i in range(rows.count())]
+
+
+def test_a_higher_is_better_board_in_order_with_its_chart(visit, site, tmp_path: Path) -> None:
+    visit.goto(f"{site}/benchmark/{MMLU}")
+    got = board_values(visit)
+    assert len(got) > 3
+    assert [v for _, v in got] == sorted((v for _, v in got), reverse=True)
+    assert [r for r, _ in got] == sorted(r for r, _ in got)
+    assert visit.locator("svg.board-chart rect.mark").count() == len(got)
+    assert "MMLU" in visit.locator("svg.board-chart text.axis-title").all_text_contents()
+    visit.screenshot(path=str(tmp_path / "mmlu-board.png"), full_page=True)
+
+
+def test_a_lower_is_better_board_in_order(visit, site, tmp_path: Path) -> None:
+    visit.goto(f"{site}/benchmark/{TINY}")
+    got = board_values(visit)
+    assert [v for _, v in got] == sorted(v for _, v in got)
+    assert [r for r, _ in got] == [1, 2, 2, 4, 5, 6]
+    visit.screenshot(path=str(tmp_path / "tiny-board.png"), full_page=True)
+
+
+def test_filters_change_the_rows_the_counts_and_the_url(visit, site, tmp_path: Path) -> None:
+    visit.goto(f"{site}/benchmark/{TINY}")
+    before = visit.locator("table.board tbody tr").count()
+    visit.select_option("select[name=precision]", "bfloat16")
+    visit.fill("input[name=params_max]", "10")
+    visit.click("form.board-filters button[type=submit]")
+    visit.wait_for_url(re.compile(r"precision=bfloat16.*params_max=10|params_max=10.*precision"))
+    after = visit.locator("table.board tbody tr").count()
+    assert 0 < after < before
+    assert visit.locator("#board-count").inner_text().startswith(f"{after} record")
+    assert visit.locator("svg.board-chart rect.mark").count() == after
+    visit.screenshot(path=str(tmp_path / "filtered.png"), full_page=True)
+    visit.reload()  # the URL is a permalink
+    assert visit.locator("table.board tbody tr").count() == after
+
+
+def test_the_model_page_lists_results_from_every_source(visit, site, tmp_path: Path) -> None:
+    model = "mistralai/mistral-7b-instruct-v0.3"
+    visit.goto(f"{site}/model/{quote(model, safe='')}")
+    sources = set(visit.locator("table.model-results td:nth-last-child(2) a:first-child")
+                  .all_inner_texts())
+    assert {"helm_lite", "helm_capabilities", "HF Open LLM v2"} <= sources
+    assert visit.locator("svg.model-chart circle.mark").count() == visit.locator(
+        "table.model-results tbody tr").count()
+    visit.screenshot(path=str(tmp_path / "model.png"), full_page=True)
+
+
+def test_compare_two_records_from_a_board(visit, site, tmp_path: Path) -> None:
+    visit.goto(f"{site}/benchmark/{MMLU}")
+    boxes = visit.locator("table.board input[name=record]")
+    boxes.nth(0).check()
+    boxes.nth(1).check()
+    visit.click("form.compare-form button[type=submit]")
+    visit.wait_for_url(re.compile(r"/compare\?record=.*&record="))
+    assert visit.locator("table.compare thead th").count() == 3
+    value = visit.locator('tr[data-field="Value as printed"]')
+    assert "differs" in value.get_attribute("class")
+    assert "differs" not in visit.locator('tr[data-field="Metric"]').get_attribute("class")
+    visit.screenshot(path=str(tmp_path / "compare.png"), full_page=True)
+
+
+def test_the_disagreements_page_shows_a_real_case(visit, site, tmp_path: Path) -> None:
+    visit.goto(f"{site}/disagreements")
+    case = visit.locator("section.disagreement", has_text="openai/gpt-3.5-turbo-0613").filter(
+        has=visit.locator("h2", has_text="MMLU")).first
+    values = case.locator("tbody td.num").all_inner_texts()
+    assert sorted(values) == ["0.391", "0.614"]
+    visit.screenshot(path=str(tmp_path / "disagreements.png"), full_page=True)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_index_is_readable_at_desktop_and_phone_widths(visit, site, width: int,
+                                                           tmp_path: Path) -> None:
+    visit.set_viewport_size({"width": width, "height": 900})
+    visit.goto(f"{site}/?sort=-value")
+    assert visit.evaluate("document.documentElement.scrollWidth") <= width
+    cells = visit.locator("table.index tbody tr").first.locator("td")
+    for i in range(4):  # every field of a record at least a few words wide
+        assert cells.nth(i).bounding_box()["width"] >= 80, i
+    visit.screenshot(path=str(tmp_path / f"index-{width}.png"), full_page=True)
