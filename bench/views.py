@@ -55,7 +55,7 @@ def largest(origin: Path) -> tuple[str, int, str, int]:
     results and theirs."""
     benchmarks: Counter[str] = Counter()
     models: Counter[str] = Counter()
-    for path in origin.rglob("*.json"):
+    for path in (p for p in origin.rglob("*.json") if p.is_file()):  # 5 folders end in .json
         doc = json.loads(path.read_bytes())
         models[model_key(doc["model_info"]["id"])] += len(doc["evaluation_results"])
         for r in doc["evaluation_results"]:

@@ -215,7 +215,7 @@ def test_the_disagreements_are_the_snapshots_quantities_with_two_values(imported
     expected = {key for key, found in values.items() if len(found) > 1}
     with open_test_store(store, read_only=True) as reader:
         boards = Catalog.from_store(reader).boards
-    found = boards.disagreements()
+    found = boards.disagreements
     assert {(d.model, d.benchmark) for d in found} == expected
     assert len(values) == 34_504 and len(expected) == 482
     assert len({m for m, b in expected if hfopenllm[(m, b)] == {"hfopenllm_v2"}}) == 80

@@ -121,3 +121,14 @@ def test_the_index_is_readable_at_desktop_and_phone_widths(visit, site, width: i
     for i in range(4):  # every field of a record at least a few words wide
         assert cells.nth(i).bounding_box()["width"] >= 80, i
     visit.screenshot(path=str(tmp_path / f"index-{width}.png"), full_page=True)
+
+
+def test_the_chart_is_reachable_by_keyboard(visit, site) -> None:
+    visit.goto(f"{site}/benchmark/{TINY}")
+    visit.focus("figure.chart")
+    assert visit.evaluate("document.activeElement.tagName") == "FIGURE"
+    visit.keyboard.press("Tab")  # a small board's bars are links, in rank order
+    focused = visit.evaluate("[document.activeElement.closest('svg') !== null,"
+                             " document.activeElement.getAttribute('href')]")
+    first = visit.locator("table.board tbody tr").first.locator("td").nth(2).locator("a")
+    assert focused == [True, first.get_attribute("href")]

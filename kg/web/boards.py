@@ -215,7 +215,7 @@ def compare(suffix: str | None = None) -> Response:
 
 @boards.get("/disagreements")
 def disagreements() -> Response:
-    found = state().catalog.boards.disagreements()
+    found = state().catalog.boards.disagreements
     start = int_param("start", 0, 0, max(len(found), 0))
     return respond(render_template(
         "disagreements.html", found=found[start:start + DISAGREEMENTS_PAGE], total=len(found),
