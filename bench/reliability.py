@@ -223,8 +223,8 @@ def parse(kind: str, body: str, tracked: int, added_per_load: int,
         return {int(TRACKED_TITLE.search(title.group(1)).group(2)),
                 generation_of_value(printed.group(1))}, ""
     if kind == "index":
-        rows = re.findall(r'<td><a href="/record/[^"]+">([^<]*)</a></td>\s*'
-                          r'<td class="num">([^ <]+)', body)
+        rows = re.findall(r'<td[^>]*><a href="/record/[^"]+">([^<]*)</a>[^\n]*</td>\s*'
+                          r'<td class="num"[^>]*>([^ <]+)', body)
     elif kind == "listing":
         rows = [(r["title"], r["printed_value"]) for r in json.loads(body)["rows"]]
     else:
