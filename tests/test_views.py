@@ -22,7 +22,7 @@ import pytest
 from flask.testing import FlaskClient
 from pyld import jsonld
 
-from helpers import BASE
+from helpers import BASE, SEED_ID
 from helpers.eee import LOWER_IS_BETTER, MMLU, TINY, kept_files, query, with_lower_is_better_board
 from helpers.web import app_over
 
@@ -198,8 +198,9 @@ def test_a_record_page_shows_its_rank_and_the_other_claims_of_its_quantity(clien
     same = re.search(r'<section id="same-quantity">.*?</section>', html, re.S).group(0)
     assert classic["id"] in same and classic["printed_value"] in same
     assert f"{Decimal(classic['value']) - Decimal(lite['value']):+}" in same
-    seed = client.get("/").get_data(as_text=True)  # a hand-made record is on no board
-    assert "same-quantity" not in seed
+    seed = client.get(f"/record/{SEED_ID}")  # a hand-made record is on no board
+    assert seed.status_code == 200 and b'id="imported"' not in seed.data
+    assert b"board-rank" not in seed.data and b"same-quantity" not in seed.data
 
 
 def test_a_benchmark_and_a_model_are_still_linked_data(client) -> None:

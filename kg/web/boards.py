@@ -23,7 +23,7 @@ from ..rdf.formats import RDF_SYNTAXES, media_type_of, media_types
 from ..rdf.jsonld import context
 from ..rdf.negotiation import negotiate, split_suffix
 from .browse import resource, respond
-from .request_rules import int_param, params
+from .request_rules import int_param, params, with_changes
 from .state import state
 from .views.base import path_of
 from .views.board import BOARD_FACETS, BoardFilter, BoardView, Ranked
@@ -36,8 +36,8 @@ HTML = media_type_of("html")
 PAGE_OFFERED = media_types("html", *RDF_SYNTAXES)
 #: Rows of a leaderboard's table per page (the chart shows them all).
 BOARD_PAGE = 100
-TABLE_FORMATS = {"csv": "text/csv", "json": "application/json",
-                 "jsonld": "application/ld+json"}
+TABLE_FORMATS = dict(zip(("csv", "json", "jsonld"), media_types("csv", "json", "jsonld"),
+                         strict=True))
 TABLE_COLUMNS = ("rank", "tied", "model", "model_rows", "printed_value", "value", "record",
                  "id", "source", "source_title", "evaluation", "evaluator_relationship",
                  "developer", "params_billions", "precision", "review_status", "verification")
@@ -80,7 +80,7 @@ def benchmark(name: str) -> Response:
         chart=board_chart(board.shown, board.label, board.lower_is_better, current_iri,
                           record_href),
         facet_titles={k: v[0] for k, v in BOARD_FACETS.items()}, args=args, current=current,
-        with_args=lambda **changes: _with(args, **changes), node_path=node_path,
+        with_args=lambda **changes: with_changes(args, **changes), node_path=node_path,
         record_href=record_href, formats=TABLE_FORMATS,
     ), HTML)
 
@@ -207,7 +207,7 @@ def compare(suffix: str | None = None) -> Response:
         writer.writerow(["field", *ids, "differs"])
         for line in view.lines:
             writer.writerow([line.label, *line.values, "yes" if line.differs else ""])
-        return respond(out.getvalue(), "text/csv")
+        return respond(out.getvalue(), TABLE_FORMATS["csv"])
     return respond(render_template("compare.html", c=view, ids=ids,
                                     csv_url=url_for("boards.compare", suffix="csv",
                                                     record=ids)), HTML)
@@ -221,16 +221,6 @@ def disagreements() -> Response:
         "disagreements.html", found=found[start:start + DISAGREEMENTS_PAGE], total=len(found),
         start=start, page_size=DISAGREEMENTS_PAGE, node_path=node_path,
         record_href=record_href), HTML)
-
-
-def _with(args: dict[str, str], **changes: Any) -> dict[str, str]:
-    out = dict(args)
-    for key, value in changes.items():
-        if value is None or value == "":
-            out.pop(key, None)
-        else:
-            out[key] = value
-    return out
 
 
 __all__ = ["boards"]

@@ -22,7 +22,7 @@ from ..store.archive import ReleaseInfo
 from ..store.records import describe, quote_siblings, record_closure
 from .catalog import FACETS, SORTS
 from .index_rows import LISTING_FIELDS
-from .request_rules import int_param, params
+from .request_rules import int_param, params, with_changes
 from .state import state
 from .views.base import path_of
 from .views.citation import citation_meta, schema_org
@@ -115,12 +115,7 @@ def _args(**changes: Any) -> dict[str, str]:
     args = {k: v for k, v in params().items() if v}
     if "after" not in changes:
         args.pop("after", None)
-    for key, value in changes.items():
-        if value is None or value == "":
-            args.pop(key, None)
-        else:
-            args[key] = value
-    return args
+    return with_changes(args, **changes)
 
 
 @browse.get("/<kind>/<path:name>")

@@ -80,7 +80,7 @@ class Row:
 
     @property
     def params_number(self) -> Decimal | None:
-        return _decimal(self.params)
+        return decimal_or_none(self.params)
 
 
 #: The columns of the JSON and CSV listings.
@@ -126,7 +126,8 @@ def read_rows(store: GraphStore) -> list[Row]:
             method_labels={m: label(m) or m for m in got.get("method", [])},
             benchmark=first("benchmark"), evaluator=first("evaluator"),
             evaluator_label=label(first("evaluator")), developer=first("developer"),
-            value=_decimal(first("value")), lower_is_better=first("direction") == LOWER_IS_BETTER,
+            value=decimal_or_none(first("value")),
+            lower_is_better=first("direction") == LOWER_IS_BETTER,
             model_node=first("modelNode"), evaluation=evaluation,
             params=about.get("params", [""])[0], precision=about.get("precision", [""])[0],
         )
@@ -140,7 +141,8 @@ def read_rows(store: GraphStore) -> list[Row]:
     return rows
 
 
-def _decimal(text: str) -> Decimal | None:
+def decimal_or_none(text: str) -> Decimal | None:
+    """``text`` as an exact finite decimal, or None (empty, not a number, infinite)."""
     if not text:
         return None
     try:

@@ -133,6 +133,21 @@ def params() -> Params:
     return g.kg_params
 
 
+def with_changes(args: Mapping[str, str], **changes: object) -> dict[str, str]:
+    """``args`` with ``changes`` made: a value sets its argument, None or "" removes it.
+
+    >>> with_changes({"q": "a", "after": "x"}, after=None, sort="value")
+    {'q': 'a', 'sort': 'value'}
+    """
+    out = dict(args)
+    for key, value in changes.items():
+        if value is None or value == "":
+            out.pop(key, None)
+        else:
+            out[key] = str(value)
+    return out
+
+
 def int_param(name: str, default: int, low: int, high: int) -> int:
     """The whole number parameter ``name`` (``default`` when it is not given).
 

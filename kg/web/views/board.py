@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from functools import cached_property
 
 from ...errors import UsageError
-from ..index_rows import Row
+from ..index_rows import Row, decimal_or_none
 
 
 @dataclass
@@ -144,11 +144,8 @@ def _bound(args: Mapping[str, str], name: str) -> Decimal | None:
     raw = args.get(name, "").strip()
     if not raw:
         return None
-    try:
-        number = Decimal(raw)
-    except InvalidOperation:
-        number = None
-    if number is None or not number.is_finite():
+    number = decimal_or_none(raw)
+    if number is None:
         raise UsageError(f"?{name}= takes a number of billions of parameters (got {raw!r})")
     return number
 
