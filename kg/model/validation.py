@@ -24,6 +24,7 @@ from .cascades import without_cascades
 from .datafiles import display_name, find_data_files, read_data_file
 from .mapping import MappedFile, intended_iris, map_file
 from .shacl import Engine, Index, Result
+from .shacl.reference import prepared_queries
 
 
 @cache
@@ -90,10 +91,11 @@ def shacl_results(
     data += load_terms().graph
     if context is not None:
         data += context
-    conforms, report, _ = shacl_validate(
-        data, shacl_graph=shapes_graph(), inference="none", advanced=True,
-        allow_warnings=True,
-    )
+    with prepared_queries():
+        conforms, report, _ = shacl_validate(
+            data, shacl_graph=shapes_graph(), inference="none", advanced=True,
+            allow_warnings=True,
+        )
     if conforms:
         return []
     results = []
