@@ -25,7 +25,8 @@ _NAME = "sparql"
 class PreparingProcessor(SPARQLProcessor):
     """rdflib's SPARQL processor, translating each query text once per context."""
 
-    #: what was translated in the current context, by query text, base and namespaces
+    #: What was translated in the current context, by query text, base and namespaces: on
+    #: the class, as rdflib makes a new processor for every query.
     prepared: ClassVar[dict[tuple, Any]] = {}
 
     def query(self, strOrQuery, initBindings=None, initNs: Mapping[str, Any] | None = None,
@@ -42,11 +43,12 @@ class PreparingProcessor(SPARQLProcessor):
 def prepared_queries() -> Iterator[None]:
     """Within the block, rdflib's default SPARQL processor keeps what it translated.
 
-    >>> from rdflib import Graph, Literal
+    >>> from rdflib import Graph
     >>> with prepared_queries():
-    ...     [len(Graph().query("SELECT ?x { BIND(1 AS ?x) }", initBindings={}))
-    ...      for _ in range(2)]
-    [1, 1]
+    ...     rows = [len(Graph().query("SELECT ?x { BIND(1 AS ?x) }")) for _ in range(2)]
+    ...     translated = len(PreparingProcessor.prepared)
+    >>> rows, translated, len(PreparingProcessor.prepared)
+    ([1, 1], 1, 0)
     """
     before = plugin.get(_NAME, Processor)
     plugin.register(_NAME, Processor, __name__, PreparingProcessor.__name__)
