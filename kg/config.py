@@ -59,6 +59,9 @@ class Settings:
         "The query parameter that makes a remote store's default graph the union of its named "
         "graphs (name or name=value; none when it already is); left out when a request or "
         "the query names its own dataset (default-graph-uri, named-graph-uri, FROM)"))
+    store_server: str = field(default="auto", metadata=_help(
+        "What kind of server a remote store is: auto (asked from its Server header), "
+        "standard (SPARQL 1.1 Protocol, one transaction per update) or virtuoso"))
     store_timeout: float = field(default=300.0, metadata=_help(
         "Seconds to wait for a remote store to answer one request"))
 

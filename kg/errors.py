@@ -104,6 +104,11 @@ class QueryTimeout(StoreError):
     http_status = 503
 
 
+class StoreBusy(StoreError):
+    """A remote store is being written in steps (a server without one transaction per
+    update request): readers wait rather than see half a load."""
+
+
 class StoreUnreachable(StoreError):
     """A remote store could not be reached (refused, unknown host, connection lost)."""
 

@@ -39,7 +39,8 @@ def kg(runner, data_copy: Path, monkeypatch, store_backend: Backend):
         assert store_backend.store == data_copy.parent / ".kg" / "store"
         monkeypatch.delenv("KG_STORE", raising=False)
     else:
-        monkeypatch.setenv("KG_STORE", str(store_backend.store))
+        for name, value in store_backend.environment().items():
+            monkeypatch.setenv(name, value)
 
     def run(*args: str):
         return runner.invoke(main, list(args))

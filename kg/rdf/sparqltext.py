@@ -38,3 +38,63 @@ def names_dataset(text: str) -> bool:
     """Whether a query names its own dataset (``FROM``, ``FROM NAMED``): FROM is a keyword
     of dataset clauses only."""
     return _FROM.search(tokens(text)) is not None
+
+
+_FORM = keywords("SELECT", "ASK", "CONSTRUCT", "DESCRIBE")
+
+
+def query_form(text: str) -> str | None:
+    """The form of a query (SELECT, ASK, CONSTRUCT, DESCRIBE): its first form keyword;
+    None when it has none (not a query).
+
+    >>> query_form('PREFIX s: <urn:select> CONSTRUCT { ?s ?p "ASK" } WHERE { ?s ?p ?o }')
+    'CONSTRUCT'
+    >>> query_form("# SELECT in a comment\\nASK { ?select ?p ?o }")
+    'ASK'
+    """
+    found = _FORM.search(tokens(text))
+    return found.group(1).upper() if found else None
+
+
+_WHERE = keywords("WHERE")
+
+
+def inside_where(text: str, clause: str) -> str:
+    """The query with ``clause`` (a ``VALUES`` block) placed first in its ``WHERE`` group,
+    for a server that applies a trailing ``VALUES`` wrongly (Virtuoso 7 joins it with part
+    of a ``UNION`` only); the query as it is when it has no group.
+
+    >>> inside_where('SELECT ?s WHERE { ?s ?p "WHERE {" }', "VALUES ?s { <urn:a> }")
+    'SELECT ?s WHERE { VALUES ?s { <urn:a> } ?s ?p "WHERE {" }'
+    >>> inside_where("ASK { ?s ?p ?o }", "VALUES ?s { <urn:a> }")
+    'ASK { VALUES ?s { <urn:a> } ?s ?p ?o }'
+    """
+    # blanked to the same length, so positions in it are positions in the text
+    blank = _BLANKED.sub(lambda found: " " * len(found.group()), text)
+    where = _WHERE.search(blank)
+    brace = blank.find("{", where.end() if where else 0)
+    if brace < 0:
+        return text
+    return f"{text[:brace + 1]} {clause}{text[brace + 1:]}"
+
+
+_DATASET_CLAUSE = re.compile(r"\s+(?:NAMED\s+)?(?:<[^<>\s]*>|[\w.-]*:[\w.-]*)", re.IGNORECASE)
+
+
+def without_dataset(text: str) -> str:
+    """The query without its ``FROM`` and ``FROM NAMED`` clauses: for a server that adds a
+    request's dataset to the query's own where the protocol says the request's replaces
+    it (SPARQL 1.1 Protocol 2.1.4; Virtuoso 7 adds them).
+
+    >>> without_dataset("SELECT * FROM <urn:a> FROM NAMED ex:b WHERE { ?s ?p '<x> FROM' }")
+    "SELECT * WHERE { ?s ?p '<x> FROM' }"
+    """
+    blank = _BLANKED.sub(lambda found: " " * len(found.group()), text)
+    cuts = []
+    for found in _FROM.finditer(blank):
+        clause = _DATASET_CLAUSE.match(text, found.end())
+        if clause:
+            cuts.append((found.start(), clause.end()))
+    for start, end in reversed(cuts):
+        text = text[:start].rstrip() + text[end:]
+    return text

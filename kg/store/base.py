@@ -20,6 +20,8 @@ Term: TypeAlias = ox.NamedNode | ox.BlankNode | ox.Literal
 
 
 Manifest: TypeAlias = dict[str, ManifestEntry]
+#: The manifest entry that records which shapes and ontology the data was validated with.
+SCHEMA_ENTRY = "urn:x-claimgraph:schema"
 
 
 def manifest_to_json(manifest: Manifest) -> str:

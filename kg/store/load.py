@@ -30,7 +30,7 @@ from ..model.datafiles import display_name, scan_data_files
 from ..model.ingest import Progress, ingest, worker_count
 from ..resources import resource_dir
 from . import GraphStore, open_store, published_version
-from .base import Manifest, ManifestEntry, StagedWrite
+from .base import SCHEMA_ENTRY, Manifest, ManifestEntry, StagedWrite
 from .queries import internal_query
 
 ONTOLOGY_GRAPHS = "https://w3id.org/claimgraph/ontology/"
@@ -41,8 +41,6 @@ STAGE_FROM = 300
 STAGE_UP_TO = 50_000
 #: The size of the spool files a staged write loads one by one.
 CHUNK_BYTES = 64 << 20
-#: The manifest entry that records which shapes and ontology the data was validated with.
-SCHEMA_ENTRY = "urn:x-claimgraph:schema"
 
 
 @dataclass

@@ -4,45 +4,45 @@
 ``/update``, ``/store``); ``KG_STORE_QUERY``, ``KG_STORE_UPDATE`` and ``KG_STORE_GRAPHS``
 name other endpoints (Fuseki: ``query``, ``update``, ``data`` under the dataset's URL).
 
-- Queries go to the query endpoint as ``application/sparql-query``. Results come back
-  as SPARQL JSON (graphs as JSON-LD) and are parsed into pyoxigraph's own result
-  objects, so callers cannot tell the stores apart. A JSON body cut short does not
-  parse, and is an error, never a partial result (the Oxigraph server answers a query
-  stopped by its time limit with HTTP 200 and a truncated body). SPARQL XML, RDF/XML
-  and the line-based formats are refused: some of their cuts still parse.
+- What differs between servers is declared in :mod:`kg.store.dialects` (found from the
+  server's ``Server`` header, or ``KG_STORE_SERVER``): how queries and updates are sent,
+  whether one update request is one transaction, which graphs are the server's own.
+- Queries go to the query endpoint as ``application/sparql-query`` (form-encoded where
+  the server answers only that). Results come back as JSON and are read strictly into
+  pyoxigraph's own result objects (:mod:`kg.store.answers`), so callers cannot tell the
+  stores apart.
 - Values are bound with a trailing ``VALUES`` clause (SPARQL 1.1), its terms written by
   pyoxigraph's serializer, never formatted by hand.
 - A whole graph is read with a Graph Store Protocol GET.
 - A write is one SPARQL Update request (one transaction: all of it or none), streamed
-  from the load's spool file rather than held in memory.
+  from the load's spool file rather than held in memory; on a server without that
+  transaction, it goes in steps behind a version marker that readers check
+  (:mod:`kg.store.stepwise`).
 - The load manifest and the version token live in the store itself, in the named graph
   ``<urn:x-claimgraph:manifest>``: the manifest as one JSON literal (``rdf:value``,
   datatype ``rdf:JSON``), the version as ``dcterms:identifier``. Both change in the
   same request as the data. Two triples are all the union default graph sees of it;
-  :meth:`RemoteStore.quads` and :meth:`RemoteStore.named_graphs` leave it out.
+  :meth:`RemoteStore.quads` and :meth:`RemoteStore.named_graphs` leave it (and the
+  pending graph of a stepwise write) out.
 """
 
 from __future__ import annotations
 
 import itertools
-import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urljoin
 
 import pyoxigraph as ox
 import requests
 from requests.adapters import HTTPAdapter
 
 from ..config import Settings
-from ..errors import (
-    BadStoreAnswer,
-    QueryError,
-    QueryTimeout,
-    StoreError,
-    StoreUnreachable,
-)
+from ..errors import QueryError, QueryTimeout, StoreError
 from ..rdf.namespaces import DCTERMS, RDF
+from ..rdf.sparqltext import inside_where, query_form, without_dataset
+from . import stepwise
+from .answers import ACCEPT, GRAPH_JSON, RDF_JSON, graph_triples, query_result
 from .base import (
     GraphStore,
     Manifest,
@@ -53,31 +53,26 @@ from .base import (
     union_default,
     update_chunks,
 )
+from .dialects import STANDARD, Dialect, detect, named
 from .queries import internal_query
+from .stepwise import JSON_DATATYPE, PENDING_GRAPH
+from .wire import redact, send
 
 MANIFEST_GRAPH = "urn:x-claimgraph:manifest"
-RDF_JSON = str(RDF) + "JSON"
-#: Asked for every query: SELECT and ASK as SPARQL JSON, graphs as JSON-LD. Both are
-#: JSON, which a cut cannot leave whole; SPARQL XML and RDF/XML are not asked for, as
-#: pyoxigraph reads some of their cuts without complaint.
-ACCEPT = "application/sparql-results+json, application/ld+json;q=0.9"
-RESULTS_JSON = ("application/sparql-results+json", "application/json")
-GRAPH_JSON = "application/ld+json"
+#: Our own graphs beside the data: never counted, dumped or shown.
+BOOKKEEPING = frozenset({MANIFEST_GRAPH, PENDING_GRAPH})
+#: A graph nothing is ever written to: a dataset of none.
+NO_GRAPH = "urn:x-claimgraph:no-graph"
+#: The kind of server at each query URL, once asked (one question per process).
+_DETECTED: dict[str, Dialect] = {}
 
-
-def redact(url: str) -> str:
-    """A URL without its user and password, for messages."""
-    parts = urlsplit(url)
-    if parts.username is None and parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = host + (f":{parts.port}" if parts.port else "")
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+__all__ = ["MANIFEST_GRAPH", "RemoteStore", "redact", "values_clause"]
 
 
 class RemoteStore(GraphStore):
-    """A SPARQL 1.1 store at a URL. Each write is one SPARQL Update request, so the
-    server's transaction makes it atomic; readers always see the newest version."""
+    """A SPARQL 1.1 store at a URL. Each write is one SPARQL Update request where the
+    server makes that one transaction, else a stepwise write readers never see half of;
+    readers always see the newest version."""
 
     def __init__(self, settings: Settings, *, read_only: bool = False,
                  timeout: float | None = None):
@@ -92,6 +87,7 @@ class RemoteStore(GraphStore):
         self.union = {name: value} if name and name != "none" else {}
         self.read_only = read_only
         self.timeout = timeout if timeout is not None else settings.store_timeout
+        self._dialect = named(settings.store_server)
         self.session = requests.Session()
         # as many kept-alive connections as a threaded server has threads
         self.session.mount("http://", HTTPAdapter(pool_maxsize=64))
@@ -99,6 +95,17 @@ class RemoteStore(GraphStore):
         self._manifest: Manifest | None = None
         #: The version the manifest was read at: a write checks nobody wrote since.
         self._read_at: str | None = None
+
+    @property
+    def dialect(self) -> Dialect:
+        """How this server is talked to (:mod:`kg.store.dialects`)."""
+        if self._dialect is None:
+            found = _DETECTED.get(self.query_url) or detect(
+                self.session, self.query_url, min(self.timeout, 30.0))
+            if found is None:
+                return STANDARD  # unreachable: the request that follows says so
+            self._dialect = _DETECTED[self.query_url] = found
+        return self._dialect
 
     # -- reading --------------------------------------------------------------------------
     def query(
@@ -115,9 +122,15 @@ class RemoteStore(GraphStore):
         :raises QueryError: when the server refuses the query (HTTP 400).
         :raises QueryTimeout: when no answer came within ``timeout`` seconds.
         :raises StoreUnreachable: when the server cannot be reached.
+        :raises StoreBusy: while a stepwise write holds the store.
         :raises BadStoreAnswer: for an error status or a body that does not parse.
         """
-        text = sparql + values_clause(bindings) if bindings else sparql
+        if not bindings:
+            text = sparql
+        elif self.dialect.values_inside:
+            text = inside_where(sparql, values_clause(bindings).strip())
+        else:
+            text = sparql + values_clause(bindings)
         if base_iri:
             # The protocol has no parameter for a base: a BASE before the query's own
             # prologue (a BASE of its own still wins), on its first line, so the store's
@@ -128,60 +141,106 @@ class RemoteStore(GraphStore):
                 raise QueryError(f"cannot resolve the query's IRIs against {base_iri}: {exc}") \
                     from None
         default_graphs, named_graphs = list(default_graphs), list(named_graphs)
+        dialect = self.dialect
+        union = union_default(sparql, default_graphs, named_graphs)
         # never the union parameter beside a dataset: it would override the query's FROM,
         # and a store refuses it beside the protocol's (Oxigraph: 400)
-        params: dict[str, object] = (
-            dict(self.union) if union_default(sparql, default_graphs, named_graphs) else {})
+        params: dict[str, object] = dict(self.union) if union else {}
+        if (default_graphs or named_graphs) and dialect.adds_datasets:
+            # the request's dataset replaces the query's, and is exactly what it names
+            text = without_dataset(text)
+            default_graphs = default_graphs or [NO_GRAPH]
+            named_graphs = named_graphs or [NO_GRAPH]
         if default_graphs:
             params["default-graph-uri"] = default_graphs
         if named_graphs:
             params["named-graph-uri"] = named_graphs
-        response = self._send("POST", self.query_url, params=params, data=text.encode(),
-                              headers={"Content-Type": "application/sparql-query; charset=utf-8",
-                                       "Accept": ACCEPT},
-                              timeout=timeout, what="query")
-        return _parse_result(response, redact(self.query_url))
+        # the server's own graphs are left out of the union; a named dataset has only
+        # what it names
+        run = self._asking((dialect.prologue() if union else "") + text, params, timeout)
+        if dialect.atomic_updates or not self.read_only:
+            # a writer reads without the check: it is the one that finishes an
+            # unfinished stepwise write (its manifest then asks for every file again)
+            return run()
+        return stepwise.consistent(run, self.version, redact(self.url))
+
+    def _asking(self, text: str, params: dict[str, object],
+                timeout: float | None) -> Callable[[], QueryResult]:
+        """The request of one query, to send (again, when a stepwise write came between)."""
+        dialect, form = self.dialect, query_form(text) or "SELECT"
+        if dialect.form_posts:
+            accept = (RDF_JSON if form in ("CONSTRUCT", "DESCRIBE")
+                      else "application/sparql-results+json")
+            request = {"data": {**params, "query": text},
+                       "headers": {"Accept": accept}}
+        else:
+            request = {"params": params, "data": text.encode(),
+                       "headers": {"Content-Type": "application/sparql-query; charset=utf-8",
+                                   "Accept": ACCEPT}}
+
+        def run() -> QueryResult:
+            response = self._send("POST", self.query_url, timeout=timeout, what="query",
+                                  **request)
+            if response.headers.get("X-SQL-State"):
+                # Virtuoso's "anytime" answer: what it found before its time limit
+                raise QueryTimeout(f"the SPARQL store at {redact(self.query_url)} stopped "
+                                   "the query at its time limit and sent a partial answer "
+                                   f"({response.headers.get('X-SQL-Message', '').strip()})")
+            return query_result(response, redact(self.query_url), form,
+                                virtuoso=dialect.virtuoso_json)
+        return run
+
+    def _raw(self, name: str, graph: str) -> list:
+        """An internal query about one of our own graphs, without the stepwise check."""
+        run = self._asking(self.dialect.prologue() + internal_query(name).text
+                           + values_clause({"graph": ox.NamedNode(graph)}), {}, None)
+        return list(run())
 
     def version(self) -> str | None:
-        rows = list(self.query(internal_query("store-version").text,
-                               {"graph": ox.NamedNode(MANIFEST_GRAPH)}))
+        rows = self._raw("store-version", MANIFEST_GRAPH)
         return rows[0]["version"].value if rows else None
 
     def manifest(self) -> Manifest:
         if self._manifest is None:
-            rows = list(self.query(internal_query("load-manifest").text,
-                                   {"graph": ox.NamedNode(MANIFEST_GRAPH)}))
+            rows = self._raw("load-manifest", MANIFEST_GRAPH)
             if rows:
                 self._manifest = manifest_from_json(rows[0]["manifest"].value)
                 self._read_at = rows[0]["version"].value
-            else:
-                self._manifest, self._read_at = {}, None
+                if stepwise.writing(self._read_at):
+                    # a stepwise write stopped part-way: nothing is known to be in place
+                    self._manifest = stepwise.recovering(self._manifest)
+            else:  # none yet, or a first stepwise write stopped before writing one
+                self._manifest, self._read_at = {}, self.version()
         return dict(self._manifest)
 
     def named_graphs(self) -> set[str]:
-        rows = self.query(internal_query("named-graphs").text)
+        rows = self.query(internal_query(self.dialect.graph_listing).text)
         return {row["graph"].value for row in rows
-                if isinstance(row["graph"], ox.NamedNode)} - {MANIFEST_GRAPH}
+                if isinstance(row["graph"], ox.NamedNode)} - BOOKKEEPING
 
     def quads(self, graphs: Iterable[str] | None = None) -> Iterator[ox.Quad]:
         if graphs is None:
             for row in self.query(internal_query("all-quads").text):
-                if row["graph"].value != MANIFEST_GRAPH:
+                if row["graph"].value not in BOOKKEEPING:
                     yield ox.Quad(row["s"], row["p"], row["o"], row["graph"])
             return
         for name in graphs:
             yield from self._graph(name)
 
     def _graph(self, name: str) -> list[ox.Quad]:
-        """One named graph, by a Graph Store Protocol GET (a missing graph is empty)."""
+        """One named graph, by a Graph Store Protocol GET (a missing graph is empty); by
+        a query where the server's GET answers in no format read strictly."""
+        graph = ox.NamedNode(name)
+        if self.dialect.form_posts:
+            rows = self.query(internal_query("graph-triples").text, {"graph": graph})
+            return [ox.Quad(row["s"], row["p"], row["o"], graph) for row in rows]
         response = self._send("GET", self.graphs_url, params={"graph": name},
                               headers={"Accept": GRAPH_JSON}, what="graph read",
                               missing_ok=True)
         if response.status_code == 404:
             return []
-        graph = ox.NamedNode(name)
         return [ox.Quad(t.subject, t.predicate, t.object, graph)
-                for t in _parse_triples(response, redact(self.graphs_url))]
+                for t in graph_triples(response, redact(self.graphs_url))]
 
     # -- writing --------------------------------------------------------------------------
     def replace_graphs(
@@ -210,56 +269,87 @@ class RemoteStore(GraphStore):
         # The server serializes transactions but cannot refuse a write made on stale
         # reads: check that no other writer published since this one read the manifest.
         if self.version() != self._read_at:
-            raise StoreError(f"the store at {redact(self.url)} changed while this write was "
-                             "prepared (another writer?); nothing was written, run it again")
-        version = f"v-{time.time_ns()}"
+            raise self._stale()
+        if self.dialect.atomic_updates:
+            version = self._write_at_once(content, drop, manifest)
+        else:
+            version = self._write_in_steps(content, drop, manifest)
+        self._manifest, self._read_at = dict(manifest), version
+
+    def _write_at_once(self, content: Iterable[tuple[str, Iterable[ox.Quad]]],
+                       drop: set[str], manifest: Manifest) -> str:
+        version = stepwise.new_marker("v")
         node = ox.NamedNode(MANIFEST_GRAPH)
         stamp = [ox.Quad(node, ox.NamedNode(RDF.value),
-                         ox.Literal(manifest_to_json(manifest), datatype=ox.NamedNode(RDF_JSON)),
-                         node),
+                         ox.Literal(manifest_to_json(manifest),
+                                    datatype=ox.NamedNode(JSON_DATATYPE)), node),
                  ox.Quad(node, ox.NamedNode(DCTERMS.identifier), ox.Literal(version), node)]
         chunks = update_chunks(itertools.chain(content, [(MANIFEST_GRAPH, stamp)]),
                                drop | {MANIFEST_GRAPH})
         self._send("POST", self.update_url, data=(c.encode() for c in chunks),
                    headers={"Content-Type": "application/sparql-update; charset=utf-8"},
                    what="update")
-        self._manifest, self._read_at = dict(manifest), version
+        return version
+
+    def _write_in_steps(self, content: Iterable[tuple[str, Iterable[ox.Quad]]],
+                        drop: set[str], manifest: Manifest) -> str:
+        """The steps of :mod:`kg.store.stepwise`; on failure the marker stays "writing"."""
+        current = self._read_at
+        left = ({row["member"].value for row in self._raw("pending-graphs", PENDING_GRAPH)}
+                if stepwise.writing(current) else set())
+        # each graph's triples: those with blank nodes go in one POST (a blank node's
+        # label is scoped to one request), the others in batched INSERT DATA requests
+        batch = stepwise.Batches()
+        for name, quads in content:
+            batch.add(name, quads)
+        marker = stepwise.new_marker("w")
+        self._update(stepwise.flip(MANIFEST_GRAPH, marker, current))
+        if self.version() != marker:
+            raise self._stale()
+        try:
+            touched = (drop | batch.graphs | left) - BOOKKEEPING
+            self._update(f"DROP SILENT GRAPH {ox.NamedNode(PENDING_GRAPH)}")
+            self._post(PENDING_GRAPH, stepwise.pending_ntriples(touched))
+            for update in stepwise.drops(touched):
+                self._update(update)
+            for update in batch.inserts():
+                self._update(update)
+            for name, body in batch.posts():
+                self._post(name, body)
+            # the manifest, the marker left as it is (still "writing"); by an update, as
+            # Virtuoso's Graph Store Protocol refuses a literal of over 64 KB
+            self._update(stepwise.replace_manifest(MANIFEST_GRAPH, manifest_to_json(manifest)))
+            version = stepwise.new_marker("v")
+            self._update(stepwise.flip(MANIFEST_GRAPH, version, marker))
+        except StoreError as exc:
+            raise type(exc)(f"{exc}; the load stopped part-way, so readers of the store get "
+                            "503 until kg load runs again, which completes it") from None
+        self._update(f"DROP SILENT GRAPH {ox.NamedNode(PENDING_GRAPH)}")
+        return version
+
+    def _stale(self) -> StoreError:
+        return StoreError(f"the store at {redact(self.url)} changed while this write was "
+                          "prepared (another writer?); nothing was written, run it again")
+
+    def _update(self, text: str) -> None:
+        if self.dialect.form_posts:
+            self._send("POST", self.update_url, data={"update": text}, what="update")
+        else:
+            self._send("POST", self.update_url, data=text.encode(), what="update",
+                       headers={"Content-Type": "application/sparql-update; charset=utf-8"})
+
+    def _post(self, graph: str, ntriples: str) -> None:
+        """Add triples to a graph by a Graph Store Protocol POST (which takes blank nodes and
+        any number of triples)."""
+        self._send("POST", self.graphs_url, params={"graph": graph}, data=ntriples.encode(),
+                   headers={"Content-Type": "application/n-triples"},
+                   what=f"graph write of <{graph}>")
 
     # -- the wire -------------------------------------------------------------------------
     def _send(self, method: str, url: str, *, what: str, timeout: float | None = None,
               missing_ok: bool = False, **kwargs) -> requests.Response:
-        """One request; every way it can fail becomes one of our errors."""
-        shown = redact(url)
-        try:
-            response = self.session.request(method, url, timeout=timeout or self.timeout,
-                                            **kwargs)
-        except requests.ConnectTimeout:
-            raise StoreUnreachable(f"cannot reach the SPARQL store at {shown} "
-                                   "(no answer to the connection)") from None
-        except requests.Timeout:
-            raise QueryTimeout(f"the SPARQL store at {shown} did not answer the {what} "
-                               f"within {timeout or self.timeout:g} s") from None
-        except requests.exceptions.ChunkedEncodingError:
-            raise BadStoreAnswer(f"the SPARQL store at {shown} cut its answer to the {what} "
-                                 "short") from None
-        except requests.ConnectionError as exc:
-            reason = _reason(exc)
-            raise StoreUnreachable(f"cannot reach the SPARQL store at {shown} ({reason})") \
-                from None
-        except requests.RequestException as exc:
-            raise StoreError(f"the {what} to the SPARQL store at {shown} failed: {exc}") from None
-        status = response.status_code
-        if status < 300 or (missing_ok and status == 404):
-            return response
-        message = response.text.strip()[:500] or response.reason
-        if status == 400 and what == "query":
-            raise QueryError(f"not a valid SPARQL query (the SPARQL store answered HTTP 400: "
-                             f"{message})")
-        if status in (401, 403):
-            raise StoreError(f"the SPARQL store at {shown} refused the {what} (HTTP {status}): "
-                             "give credentials in the store URL (http://user:password@host/...)")
-        raise BadStoreAnswer(f"the SPARQL store at {shown} answered the {what} with HTTP "
-                             f"{status}: {message}")
+        return send(self.session, method, url, what=what, timeout=timeout or self.timeout,
+                    missing_ok=missing_ok, **kwargs)
 
     def close(self) -> None:
         self.session.close()
@@ -277,57 +367,3 @@ def values_clause(bindings: Mapping[str, Term]) -> str:
     variables = " ".join(str(ox.Variable(name)) for name in names)
     terms = " ".join(str(bindings[name]) for name in names)
     return f"\nVALUES ({variables}) {{ ({terms}) }}\n"
-
-
-def _parse_result(response: requests.Response, shown: str) -> QueryResult:
-    """The body as pyoxigraph results; it must parse to its end."""
-    if _media_type(response) not in RESULTS_JSON:
-        triples = _parse_triples(response, shown)
-        graph = ox.Store()
-        graph.extend(ox.Quad(t.subject, t.predicate, t.object) for t in triples)
-        return graph.query("CONSTRUCT WHERE { ?s ?p ?o }")  # a real QueryTriples
-    body = response.content
-    try:
-        result = ox.parse_query_results(body, ox.QueryResultsFormat.JSON)
-        if isinstance(result, ox.QueryBoolean):
-            return result
-        for _ in result:  # the parser is lazy: read it all once to know it is whole
-            pass
-        return ox.parse_query_results(body, ox.QueryResultsFormat.JSON)
-    except SyntaxError as exc:
-        raise _unparsable(shown, exc) from None
-
-
-def _parse_triples(response: requests.Response, shown: str) -> list[ox.Triple]:
-    """A JSON-LD body as triples; it must parse to its end."""
-    media_type = _media_type(response)
-    if media_type != GRAPH_JSON:
-        raise BadStoreAnswer(f"the SPARQL store at {shown} answered in an unexpected format "
-                             f"({media_type or 'no Content-Type'}; asked for {ACCEPT})")
-    try:
-        return [q.triple for q in ox.parse(response.content, ox.RdfFormat.JSON_LD)]
-    except SyntaxError as exc:
-        raise _unparsable(shown, exc) from None
-
-
-def _media_type(response: requests.Response) -> str:
-    return response.headers.get("Content-Type", "").split(";")[0].strip().lower()
-
-
-def _unparsable(shown: str, exc: Exception) -> BadStoreAnswer:
-    return BadStoreAnswer(
-        f"the SPARQL store at {shown} sent an answer that does not parse, probably cut "
-        f"short by the store's own time limit ({_first_line(exc)})")
-
-
-def _first_line(exc: Exception) -> str:
-    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-
-
-def _reason(exc: Exception) -> str:
-    text = str(exc)
-    for known in ("Connection refused", "Name or service not known", "Connection reset",
-                  "Remote end closed connection", "No route to host", "timed out"):
-        if known in text:
-            return known.lower()
-    return _first_line(exc)[:200]

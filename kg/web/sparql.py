@@ -14,7 +14,7 @@ from ..errors import UsageError
 from ..rdf.formats import W3C_FORMATS, by_media_type, media_types
 from ..rdf.namespaces import KG, PREFIXES
 from ..rdf.negotiation import negotiate
-from ..rdf.sparqltext import tokens
+from ..rdf.sparqltext import query_form
 from ..store.queries import canned_queries, canned_query
 from .query_pool import QueryPool, QueryRequest, QueryRunner, open_query_runner
 from .request_rules import Params, params
@@ -141,10 +141,7 @@ def _query_text(values: Params, base: str
 
 
 def _is_graph_query(text: str) -> bool:
-    bare = tokens(text).upper()
-    forms = {form: bare.find(form) for form in ("SELECT", "ASK", "CONSTRUCT", "DESCRIBE")
-             if form in bare}
-    return bool(forms) and min(forms, key=forms.get) in ("CONSTRUCT", "DESCRIBE")
+    return query_form(text) in ("CONSTRUCT", "DESCRIBE")
 
 
 def _page(body: str | bytes, media_type: str, headers: dict[str, str] | None = None) -> Response:

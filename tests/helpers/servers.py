@@ -1,5 +1,6 @@
 """Real servers on 127.0.0.1 for the tests that need one: ``kg serve`` (serving,
-concurrency, remote stores, the browser) and ``oxigraph serve`` (the remote store).
+concurrency, remote stores, the browser), ``oxigraph serve`` and Virtuoso (the remote
+store; Virtuoso's fixture is in :mod:`helpers.virtuoso`).
 Each waits for its server to answer, never for a fixed time."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -66,20 +67,28 @@ def running_oxigraph(location: Path, *args: str) -> Iterator[str]:
 @dataclass(frozen=True)
 class Backend:
     """A store for the store test-suite: the embedded one in a directory, or a remote one
-    (a real `oxigraph serve` on loopback)."""
+    (a real `oxigraph serve` or Virtuoso on loopback)."""
 
     name: str
     #: What KG_STORE says: a directory or a URL.
     store: Path | str
+    #: More settings the store needs (a remote store's endpoints), by setting name.
+    options: dict[str, str] = field(default_factory=dict)
 
-    def settings(self):
+    @property
+    def remote(self) -> bool:
+        return not isinstance(self.store, Path)
+
+    def settings(self, **more: object):
         from kg.config import load_settings
 
-        return load_settings({"base": BASE, "store": str(self.store)}, environ={})
+        return load_settings({"base": BASE, "store": str(self.store), **self.options, **more},
+                             environ={})
 
     def environment(self) -> dict[str, str]:
         """The settings a `kg` process needs to use this store (for `running_server`)."""
-        return {"KG_STORE": str(self.store)}
+        return {"KG_STORE": str(self.store),
+                **{f"KG_{name.upper()}": value for name, value in self.options.items()}}
 
     def open(self, read_only: bool = False):
         from kg.store import open_store
@@ -115,13 +124,17 @@ def started_backend(name: str, root: Path) -> Iterator[Backend]:
     elif name == "remote":
         with running_oxigraph(root / "oxigraph") as url:
             yield Backend("remote", url)
+    elif name == "virtuoso":
+        from helpers.virtuoso import SETTINGS, virtuoso
+
+        yield Backend("virtuoso", virtuoso().url, dict(SETTINGS))
     else:
         raise ValueError(f"no store backend {name!r}")
 
 
 #: Every store backend the project supports: the store tests and the protocol suite run on
 #: each. A new backend is one name here and its branch in `started_backend`.
-BACKENDS = ("embedded", "remote")
+BACKENDS = ("embedded", "remote", "virtuoso")
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,137 @@
+"""A real Virtuoso Open Source 7 (Debian's virtuoso-opensource-7-bin) on 127.0.0.1 for the
+store tests: one server per test process, started on first use with its own database
+directory and free ports, given the grant that anonymous SPARQL updates need, emptied of
+our graphs before each test that asks for a new store, and stopped by its process id when
+the tests end."""
+
+from __future__ import annotations
+
+import atexit
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+VIRTUOSO = "/usr/bin/virtuoso-t"
+ISQL = "/usr/bin/isql-vt"
+#: What the remote store's settings say for Virtuoso's endpoints (docs/deployment.md).
+SETTINGS = {"store_query": "sparql", "store_update": "sparql",
+            "store_graphs": "sparql-graph-crud", "store_union": "none"}
+#: How long a fresh database may take to answer: a liveness bound for a loaded machine
+#: (it answers in seconds), not a measure of speed.
+START_S = 120
+
+_INI = """\
+[Database]
+DatabaseFile = {dir}/virtuoso.db
+ErrorLogFile = {dir}/virtuoso.log
+LockFile = {dir}/virtuoso.lck
+TransactionFile = {dir}/virtuoso.trx
+xa_persistent_file = {dir}/virtuoso.pxa
+ErrorLogLevel = 7
+FileExtend = 200
+Striping = 0
+TempStorage = TempDatabase
+
+[TempDatabase]
+DatabaseFile = {dir}/virtuoso-temp.db
+TransactionFile = {dir}/virtuoso-temp.trx
+Striping = 0
+
+[Parameters]
+ServerPort = 127.0.0.1:{sql_port}
+DisableUnixSocket = 1
+ServerThreads = 40
+CheckpointInterval = 60
+NumberOfBuffers = 10000
+MaxDirtyBuffers = 6000
+DirsAllowed = ., {dir}
+
+[HTTPServer]
+ServerPort = 127.0.0.1:{http_port}
+ServerRoot = {dir}
+; more threads than kept-alive connections: a client that keeps connections open (every
+; requests.Session does) must not hold every thread while it idles
+ServerThreads = 40
+MaxKeepAlives = 8
+KeepAliveTimeout = 2
+
+[SPARQL]
+ResultSetMaxRows = 10000000
+MaxQueryExecutionTime = 300
+MaxQueryCostEstimationTime = 0
+"""
+
+
+class Virtuoso:
+    """One running server."""
+
+    def __init__(self) -> None:
+        from helpers.servers import free_port
+
+        if not Path(VIRTUOSO).exists():
+            pytest.fail("the Virtuoso tests need Debian's virtuoso-opensource-7-bin "
+                        "(./scripts/test installs it)")
+        self.dir = Path(tempfile.mkdtemp(prefix="kg-virtuoso-"))
+        self.sql_port, http_port = free_port(), free_port()
+        self.url = f"http://127.0.0.1:{http_port}"
+        ini = self.dir / "virtuoso.ini"
+        ini.write_text(_INI.format(dir=self.dir, sql_port=self.sql_port, http_port=http_port))
+        # -f: in the foreground, so that the process id is the server's own
+        self.proc = subprocess.Popen([VIRTUOSO, "-f", "-c", str(ini)], cwd=self.dir,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        atexit.register(self.stop)
+        deadline = time.monotonic() + START_S
+        while True:
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                log = self.dir / "virtuoso.log"
+                pytest.fail("Virtuoso did not start:\n"
+                            + (log.read_text(errors="replace")[-3000:] if log.exists() else ""))
+            try:
+                requests.get(self.url + "/sparql", params={"query": "ASK {}"}, timeout=10)
+                break
+            except requests.ConnectionError:
+                time.sleep(0.1)
+        self.sql('GRANT SPARQL_UPDATE TO "SPARQL";')
+
+    def sql(self, statement: str) -> None:
+        """Run one SQL statement as the database's administrator."""
+        done = subprocess.run([ISQL, f"127.0.0.1:{self.sql_port}", "dba", "dba",
+                               f"exec={statement}"], capture_output=True, text=True,
+                              timeout=60)
+        if done.returncode != 0 or "Error" in done.stdout:
+            pytest.fail(f"isql-vt {statement!r} failed: {done.stdout}{done.stderr}")
+
+    def clear(self) -> None:
+        """Drop every graph but Virtuoso's own: a new, empty store (in SQL, at once: a
+        SPARQL DROP per graph takes seconds)."""
+        from kg.store.dialects import VIRTUOSO as DIALECT
+
+        kept = ", ".join(f"iri_to_id('{g}')" for g in DIALECT.system_graphs)
+        self.sql(f"DELETE FROM DB.DBA.RDF_QUAD WHERE G NOT IN ({kept});")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+_running: list[Virtuoso] = []
+
+
+def virtuoso() -> Virtuoso:
+    """This test process's Virtuoso, started on first use, emptied of our graphs."""
+    if not _running or _running[0].proc.poll() is not None:
+        _running[:] = [Virtuoso()]
+    server = _running[0]
+    server.clear()
+    return server
