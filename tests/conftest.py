@@ -105,8 +105,9 @@ PLAYWRIGHT_FIXTURES = {"page", "context", "browser", "browser_type"}
 #: ``--no-loadscope-reorder``, so files go to the workers in collection order and these
 #: start at once; by default xdist starts the files with the most tests first, and the
 #: whole-snapshot file (a few tests, six minutes) ran last, alone on one worker.
-LONG_FILES = ("test_import_snapshot.py", "test_hostile_input.py", "test_shacl_engine.py",
-              "test_gpu_sweep.py", "test_crash_safety.py", "test_reproduce.py")
+LONG_FILES = ("test_import_snapshot.py", "test_store_faults.py", "test_hostile_input.py",
+              "test_shacl_engine.py", "test_gpu_sweep.py", "test_crash_safety.py",
+              "test_reproduce.py")
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects

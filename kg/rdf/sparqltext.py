@@ -98,3 +98,19 @@ def without_dataset(text: str) -> str:
     for start, end in reversed(cuts):
         text = text[:start].rstrip() + text[end:]
     return text
+
+
+_GRAPH_CONSTANT = re.compile(r"(?<![?$:\w-])GRAPH\s+(?:<|[A-Za-z][\w.-]*:|:)", re.IGNORECASE)
+
+
+def names_a_graph(text: str) -> bool:
+    """Whether a query has a ``GRAPH`` pattern on a named graph (an IRI, not a variable).
+
+    >>> names_a_graph("ASK { GRAPH <urn:g> { ?s ?p ?o } }"), names_a_graph("ASK { GRAPH ?g {} }")
+    (True, False)
+    """
+    # on the text with strings and comments blanked but IRIs kept
+    return _GRAPH_CONSTANT.search(_STRINGS.sub(" ", text)) is not None
+
+
+_STRINGS = re.compile(_BLANKED.pattern.replace(r'|<[^<>\"{}|^`\\\s]*>', ""))

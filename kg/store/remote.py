@@ -40,7 +40,7 @@ from requests.adapters import HTTPAdapter
 from ..config import Settings
 from ..errors import QueryError, QueryTimeout, StoreError
 from ..rdf.namespaces import DCTERMS, RDF
-from ..rdf.sparqltext import inside_where, query_form, without_dataset
+from ..rdf.sparqltext import inside_where, names_a_graph, query_form, without_dataset
 from . import stepwise
 from .answers import ACCEPT, GRAPH_JSON, RDF_JSON, graph_triples, query_result
 from .base import (
@@ -156,8 +156,10 @@ class RemoteStore(GraphStore):
         if named_graphs:
             params["named-graph-uri"] = named_graphs
         # the server's own graphs are left out of the union; a named dataset has only
-        # what it names
-        run = self._asking((dialect.prologue() if union else "") + text, params, timeout)
+        # what it names; and Virtuoso 7.2 answers a GRAPH <iri> pattern wrongly under
+        # its exclusion pragmas (it matches in a graph that does not exist)
+        prologue = dialect.prologue() if union and not names_a_graph(sparql) else ""
+        run = self._asking(prologue + text, params, timeout)
         if dialect.atomic_updates or not self.read_only:
             # a writer reads without the check: it is the one that finishes an
             # unfinished stepwise write (its manifest then asks for every file again)
