@@ -232,6 +232,7 @@ def measure_queries(stores: dict[str, GraphStore], repeat: int, limit: int) -> l
             out.append({"query": name, "skip": "no value in the synthetic corpus for "
                         + ", ".join(f"?{p.name}" for p in params)})
             continue
+        print(f"  {name}", file=sys.stderr, flush=True)  # progress: the part that takes long
         row: dict = {"query": name, "values": {k: v.value for k, v in bindings.items()},
                      "s": {}, "rows": {}, "errors": {}}
         runs: dict[str, list[float]] = {s: [] for s in stores}

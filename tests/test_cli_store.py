@@ -199,3 +199,32 @@ def test_store_url_setting(kg_embedded, remote_backend: Backend) -> None:
 def test_queries_lists_canned_queries(kg_embedded) -> None:
     result = kg_embedded("queries")
     assert "results-for-model  --param model=<literal>" in result.stdout
+
+
+@pytest.mark.parametrize("store_backend", ["virtuoso"], indirect=True)
+def test_serve_and_export_all_on_virtuoso(kg, data_copy: Path, tmp_path: Path) -> None:
+    """kg serve's first start fills the store from data/ and its pages read it; kg export
+    --all dumps exactly what the store holds. On Virtuoso; the embedded store and oxigraph
+    serve have these in tests/test_serving.py and tests/test_dumps.py (a kg serve start
+    costs seconds)."""
+    import requests
+
+    from helpers.servers import running_server
+    from kg.rdf.canonical import canonical_nquads
+
+    with running_server(data_copy.parent, kg.backend.environment()) as served:
+        page = requests.get(f"{served.url}/record/{SEED_ID}", timeout=60)
+        assert page.status_code == 200 and "11.49" in page.text and "NVIDIA H200" in page.text
+        index = requests.get(served.url + "/records.json", params={"q": "ZeRO"}, timeout=60)
+        assert index.json()["total"] == 2  # both numbers of the ZeRO-offload sentence
+        canned = requests.get(served.url + "/sparql", timeout=60, params={
+            "canned": "results-for-model", "model": "NT 2.5B"},
+            headers={"Accept": "application/sparql-results+json"})
+        assert {b["printed"]["value"] for b in canned.json()["results"]["bindings"]} \
+            == {"11.49", "33.88"}
+    dumped = kg("export", "--all", "--format", "nquads", "-o", str(tmp_path / "dump"))
+    assert dumped.exit_code == 0, dumped.output
+    [path] = [p for p in (tmp_path / "dump").iterdir() if p.suffix == ".nq"]
+    with kg.backend.open(read_only=True) as store:
+        held = canonical_nquads(store.quads())
+    assert canonical_nquads(ox.parse(path=str(path), format=ox.RdfFormat.N_QUADS)) == held

@@ -23,9 +23,9 @@ from kg.rdf.canonical import canonical_nquads
 
 REMOTE = [name for name in BACKENDS if name != "embedded"]
 #: The writes a load is cut at, per backend: Oxigraph's load is one update request; a
-#: stepwise write (Virtuoso) is cut before its first step, and after its marker and
-#: pending list (its fourth write: the first drop).
-CUTS = {"remote": (1,), "virtuoso": (1, 4)}
+#: stepwise write (Virtuoso) is cut after its marker and pending list (its fourth write,
+#: the first drop), when readers must be told to wait.
+CUTS = {"remote": (1,), "virtuoso": (4,)}
 #: Seconds a store may take per request in the slow case (the proxy waits longer than
 #: either): for kg and /sparql, and for the pages.
 TIMEOUT, PAGE_TIMEOUT = 2, 10

@@ -38,7 +38,7 @@ from typing import TypeVar
 import pyoxigraph as ox
 
 from ..errors import StoreBusy
-from ..rdf.namespaces import DCTERMS, RDF, RDFS
+from ..rdf.namespaces import DCTERMS, RDF
 from .base import SCHEMA_ENTRY, Manifest
 
 PENDING_GRAPH = "urn:x-claimgraph:pending"
@@ -96,8 +96,9 @@ def flip(graph: str, to: str, current: str | None) -> str:
 
 
 def pending_ntriples(graphs: Iterable[str]) -> str:
-    """The pending graph's content: one ``rdfs:member`` triple per graph a write touches."""
-    node, member = ox.NamedNode(PENDING_GRAPH), ox.NamedNode(RDFS.member)
+    """The pending graph's content: one ``dcterms:hasPart`` triple per graph a write
+    touches."""
+    node, member = ox.NamedNode(PENDING_GRAPH), ox.NamedNode(DCTERMS.hasPart)
     return "".join(f"{node} {member} {ox.NamedNode(g)} .\n" for g in sorted(set(graphs)))
 
 

@@ -16,6 +16,9 @@ import requests
 
 from ..errors import BadStoreAnswer, QueryError, QueryTimeout, StoreError, StoreUnreachable
 
+#: How a server says it stopped a request at its own time limit (Virtuoso: SQL states
+#: S1T00 "Transaction timed out", and S1TAT).
+TIMED_OUT = ("Virtuoso S1T00 Error", "Virtuoso S1TAT Error")
 _TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
 _TAG = re.compile(r"<[^>]+>")
 
@@ -64,6 +67,9 @@ def send(session: requests.Session, method: str, url: str, *, what: str, timeout
     if status < 300 or (missing_ok and status == 404):
         return response
     message = said(response)
+    if any(state in message for state in TIMED_OUT):
+        raise QueryTimeout(f"the SPARQL store at {shown} stopped the {what} at its own time "
+                           f"limit (HTTP {status}: {message[:300]})")
     if status == 400 and what == "query":
         raise QueryError(f"not a valid SPARQL query (the SPARQL store answered HTTP 400: "
                          f"{message})")

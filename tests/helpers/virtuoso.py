@@ -7,7 +7,9 @@ the tests end."""
 from __future__ import annotations
 
 import atexit
+import ctypes
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -67,6 +69,12 @@ MaxQueryCostEstimationTime = 0
 """
 
 
+def _stop_with_parent() -> None:
+    """In the child: SIGTERM when the test process dies, even when it is killed and its
+    exit handlers never run (Linux's PR_SET_PDEATHSIG)."""
+    ctypes.CDLL(None).prctl(1, signal.SIGTERM)
+
+
 class Virtuoso:
     """One running server."""
 
@@ -83,7 +91,8 @@ class Virtuoso:
         ini.write_text(_INI.format(dir=self.dir, sql_port=self.sql_port, http_port=http_port))
         # -f: in the foreground, so that the process id is the server's own
         self.proc = subprocess.Popen([VIRTUOSO, "-f", "-c", str(ini)], cwd=self.dir,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+                                     preexec_fn=_stop_with_parent)
         atexit.register(self.stop)
         deadline = time.monotonic() + START_S
         while True:
