@@ -54,7 +54,7 @@ VIRTUOSO, ISQL = "/usr/bin/virtuoso-t", "/usr/bin/isql-vt"
 VIRTUOSO_ENV = {"KG_STORE_QUERY": "sparql", "KG_STORE_UPDATE": "sparql",
                 "KG_STORE_GRAPHS": "sparql-graph-crud", "KG_STORE_UNION": "none"}
 START_S = 120  # a liveness bound for a server to start on a loaded machine, not a speed
-# tests/helpers/virtuoso.py's template (Debian's default buffers), with our query limit
+# the Virtuoso configuration of this bench and of the tests (tests/helpers/virtuoso.py)
 INI = """\
 [Database]
 DatabaseFile = {dir}/virtuoso.db

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import os
 import shutil
 import signal
 import subprocess
@@ -18,6 +19,8 @@ from pathlib import Path
 import pytest
 import requests
 
+from bench.remote_stores import INI  # one server configuration, for the bench and the tests
+
 VIRTUOSO = "/usr/bin/virtuoso-t"
 ISQL = "/usr/bin/isql-vt"
 #: What the remote store's settings say for Virtuoso's endpoints (docs/deployment.md).
@@ -27,46 +30,9 @@ SETTINGS = {"store_query": "sparql", "store_update": "sparql",
 #: (it answers in seconds), not a measure of speed.
 START_S = 120
 
-_INI = """\
-[Database]
-DatabaseFile = {dir}/virtuoso.db
-ErrorLogFile = {dir}/virtuoso.log
-LockFile = {dir}/virtuoso.lck
-TransactionFile = {dir}/virtuoso.trx
-xa_persistent_file = {dir}/virtuoso.pxa
-ErrorLogLevel = 7
-FileExtend = 200
-Striping = 0
-TempStorage = TempDatabase
-
-[TempDatabase]
-DatabaseFile = {dir}/virtuoso-temp.db
-TransactionFile = {dir}/virtuoso-temp.trx
-Striping = 0
-
-[Parameters]
-ServerPort = 127.0.0.1:{sql_port}
-DisableUnixSocket = 1
-ServerThreads = 40
-CheckpointInterval = 60
-NumberOfBuffers = 10000
-MaxDirtyBuffers = 6000
-DirsAllowed = ., {dir}
-
-[HTTPServer]
-ServerPort = 127.0.0.1:{http_port}
-ServerRoot = {dir}
-; more threads than kept-alive connections: a client that keeps connections open (every
-; requests.Session does) must not hold every thread while it idles
-ServerThreads = 40
-MaxKeepAlives = 8
-KeepAliveTimeout = 2
-
-[SPARQL]
-ResultSetMaxRows = 10000000
-MaxQueryExecutionTime = 300
-MaxQueryCostEstimationTime = 0
-"""
+_MEMORY = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+#: The query time limit of the tests' server, in seconds.
+QUERY_LIMIT_S = 300
 
 
 def _stop_with_parent() -> None:
@@ -84,11 +50,14 @@ class Virtuoso:
         if not Path(VIRTUOSO).exists():
             pytest.fail("the Virtuoso tests need Debian's virtuoso-opensource-7-bin "
                         "(./scripts/test installs it)")
-        self.dir = Path(tempfile.mkdtemp(prefix="kg-virtuoso-"))
+        # in memory where there is a tmpfs: a database that lives for one test run needs
+        # no disk syncs
+        self.dir = Path(tempfile.mkdtemp(prefix="kg-virtuoso-", dir=_MEMORY))
         self.sql_port, http_port = free_port(), free_port()
         self.url = f"http://127.0.0.1:{http_port}"
         ini = self.dir / "virtuoso.ini"
-        ini.write_text(_INI.format(dir=self.dir, sql_port=self.sql_port, http_port=http_port))
+        ini.write_text(INI.format(dir=self.dir, sql_port=self.sql_port, http_port=http_port,
+                                  limit=QUERY_LIMIT_S))
         # -f: in the foreground, so that the process id is the server's own
         self.proc = subprocess.Popen([VIRTUOSO, "-f", "-c", str(ini)], cwd=self.dir,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
