@@ -54,6 +54,7 @@ KINDS: tuple[Kind, ...] = (
          file_rank=1),
     Kind("review", "activity", "reviews", history_rank=4, file_rank=4),
     Kind("run", "activity", "runs", history_rank=4, file_rank=5),
+    Kind("standing", "activity", "standing", history_rank=4, file_rank=8),
     Kind("release", "release", browsed=False),
     # Results other registries publish (docs/imports.md): the import that kept them, and
     # the files, each an evaluation whose results are records. Models and benchmarks are

@@ -46,7 +46,7 @@ def test_the_orders_each_place_uses() -> None:
     """Messages, prefixes, query parameters, differences and pages list kinds in these
     orders today: a change of the table must not reorder what users see."""
     assert kinds.FILE_KINDS == ("record", "evaluation", "source", "agent", "review", "run",
-                                "import")
+                                "import", "standing")
     assert kinds.SEGMENTS == ("record", "source", "agent", "evaluation", "activity", "release",
                               "import", "model", "benchmark")
     assert kinds.HISTORY_SEGMENTS == ("record", "source", "evaluation", "agent", "activity",

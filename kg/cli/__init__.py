@@ -17,7 +17,7 @@ import click
 from .. import __version__
 from ..config import SETTINGS, load_settings
 from ..errors import KgError
-from . import data, export, imports, release, reproduce, serve, settings, verify
+from . import data, export, imports, release, reproduce, serve, settings, standing, verify
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -71,5 +71,5 @@ def main(ctx: click.Context, **options: object) -> None:
 for _command in (data.validate, data.load, imports.import_group, data.query, data.queries,
                  data.show, reproduce.reproduce, verify.verify, export.export, serve.serve,
                  release.release, release.releases, release.diff, release.history, data.stats,
-                 settings.settings):
+                 settings.settings, *standing.COMMANDS):
     main.add_command(_command)

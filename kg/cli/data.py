@@ -22,7 +22,7 @@ from ..rdf.output import (
 from ..registry import Registry
 from ..store.load import load_paths
 from ..store.queries import canned_queries, canned_query, read_sparql_file
-from ..store.records import record_closure
+from ..store.records import record_with_standing
 from .common import progress, split_params
 
 
@@ -157,7 +157,8 @@ def queries(settings: Settings) -> None:
 @click.pass_obj
 def show(settings: Settings, ident: str, fmt: str, release_id: str | None) -> None:
     """Print a record with everything it links to: its own graph, its source, evaluation
-    and agents, and the reviews and runs about it.
+    and agents, the reviews, runs and changes of standing about it, and its standing
+    where it is not current (docs/standing.md).
 
     \b
     Example:
@@ -165,7 +166,7 @@ def show(settings: Settings, ident: str, fmt: str, release_id: str | None) -> No
 flashattention-checkpointing-zero2 --format nq
     """
     with Registry(settings, read_only=True, release=release_id) as registry:
-        quads = record_closure(registry.store, registry.base, ident)
+        quads = record_with_standing(registry.store, registry.base, ident)
     write_graph(quads, fmt, sys.stdout.buffer, settings.base)
 
 @click.command()

@@ -84,8 +84,9 @@ def diff(settings: Settings, old: str, new: str, brief: bool) -> None:
               help="What ID names.")
 @click.pass_obj
 def history(settings: Settings, ident: str, kind: str) -> None:
-    """The releases that held a record: each with the record's hash in it, and what
-    changed from the version before (statements removed - and added +).
+    """The releases that held a record: each with the record's hash in it, what
+    changed from the version before (statements removed - and added +), and the
+    record's standing in that release (docs/standing.md).
 
     The upstream registry's releases a record names (upstream_releases) are the source
     registry's, not claimgraph's: kg show lists them.
@@ -100,8 +101,11 @@ flashattention-checkpointing-zero2
     if not entries:
         raise NotFoundError(f"no release holds {kind} {ident!r}")
     for entry in entries:
-        click.echo(f"{entry.release.id}  {(entry.hash or '-' * 12)[:12]}  {entry.status}")
+        standing = f"  standing {entry.standing.summary()}" if entry.standing else ""
+        click.echo(f"{entry.release.id}  {(entry.hash or '-' * 12)[:12]}  {entry.status}"
+                   f"{standing}")
         for line in entry.removed:
             click.echo(f"    - {line}")
         for line in entry.added:
             click.echo(f"    + {line}")
+

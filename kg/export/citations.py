@@ -9,7 +9,8 @@ citation is two items:
   processor to put on the cite. ``note`` carries the locator in words.
 - the record itself, CSL type ``dataset``: its IRI, the claimgraph release it is cited
   in as ``version`` (the newest release that holds it, or the release being browsed;
-  none before a first release), the date it was accessed.
+  none before a first release), the date it was accessed; a record that is not current
+  (docs/standing.md) has its standing as CSL ``status`` and in words in ``note``.
 
 A source's citation is the source alone. BibTeX and RIS (:mod:`kg.export.citeformats`) are
 written from these items, so the three formats say the same.
@@ -28,6 +29,7 @@ from ..registry import Registry
 from ..store.archive import ReleaseInfo
 from ..store.queries import to_term
 from ..store.records import citable
+from ..store.standing import standing
 
 #: Who publishes a record: the registry (a record has no personal author).
 PUBLISHER = "claimgraph"
@@ -60,7 +62,14 @@ def csl_items(registry: Registry, ident: str, accessed: dt.date | None = None,
     source = facts.one(record, PROV.wasQuotedFrom)
     if source is not None:
         items.append(source_item(facts, source, facts.one(record, KG.locator)))
-    items.append(record_item(facts, record, release, accessed or dt.datetime.now(dt.UTC).date()))
+    item = record_item(facts, record, release, accessed or dt.datetime.now(dt.UTC).date())
+    found = standing(registry.store, record.value)
+    if found.standing != "current":
+        # CSL's "status" (as "retracted" or "in press"); the words go in the note, which
+        # BibTeX and RIS carry too.
+        item["status"] = found.standing
+        item["note"] = f"Standing in claimgraph: {found.summary()}"
+    items.append(item)
     return items
 
 

@@ -9,7 +9,7 @@ without one) as ``DIR/claimgraph/<evaluation or record id>.json``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
@@ -17,10 +17,12 @@ from urllib.parse import unquote
 import pyoxigraph as ox
 
 from ..errors import NotFoundError
+from ..model.standing import Standing
 from ..rdf.facts import Facts
 from ..registry import Registry
 from ..store.queries import internal_query, to_term
 from ..store.records import record_closure
+from ..store.standing import standings
 from .every_eval_ever import eee_file, text
 
 Progress = Callable[[Iterable, int], Iterable]
@@ -43,30 +45,32 @@ def export_one(registry: Registry, ident: str) -> bytes:
     try:
         quads = record_closure(registry.store, registry.base, ident)
         record = ox.NamedNode(registry.iri("record", ident))
-        return text(eee_file(Facts(quads), [record])).encode()
+        return text(eee_file(Facts(quads), [record],
+                             standings(registry.store, record.value))).encode()
     except NotFoundError:
         pass
     groups = _groups(registry, to_term("evaluation", ident, registry.base))
     if not groups:
         raise NotFoundError(f"no record or evaluation with id {ident!r}")
     [group] = groups
-    return text(_document(registry, group)).encode()
+    return text(_document(registry, group, standings(registry.store))).encode()
 
 
 def export_all(registry: Registry, output: Path, progress: Progress | None = None) -> int:
     """Write a file per evaluation (and per record without one) under ``output``; return
     how many were written."""
     groups = _groups(registry, None)
+    every = standings(registry.store)
     stream = progress(groups, len(groups)) if progress else groups
     for group in stream:
         target = output / group.path
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text(_document(registry, group)), encoding="utf-8")
+        target.write_text(text(_document(registry, group, every)), encoding="utf-8")
     return len(groups)
 
 
-def _document(registry: Registry, group: _Group) -> dict:
-    return eee_file(Facts(registry.store.quads(group.graphs)), group.records)
+def _document(registry: Registry, group: _Group, found: Mapping[str, Standing]) -> dict:
+    return eee_file(Facts(registry.store.quads(group.graphs)), group.records, found)
 
 
 def _groups(registry: Registry, evaluation: ox.NamedNode | None) -> list[_Group]:

@@ -16,11 +16,13 @@ said in the result's ``score_details.details``. A file whose schema version is n
 from __future__ import annotations
 
 import calendar
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
 import pyoxigraph as ox
 
+from ..model.standing import Standing
 from ..model.upstream.every_eval_ever.schema import schema
 from ..model.upstream.jsondoc import JsonNumber, JsonSyntaxError, dumps, loads
 from ..rdf.facts import Facts, Term
@@ -32,9 +34,13 @@ RELATIONSHIPS = {"self-reported": "first_party", "independent-external-evaluatio
 SCHEMA_VERSION = "0.2.0"
 
 
-def eee_file(facts: Facts, records: list[ox.NamedNode]) -> dict[str, Any]:
+def eee_file(facts: Facts, records: list[ox.NamedNode],
+             standings: Mapping[str, Standing] | None = None) -> dict[str, Any]:
     """One Every Eval Ever document of ``records`` (those of one evaluation, or one record),
-    read from ``facts`` (their graphs, their evaluation's, their source's, their import's)."""
+    read from ``facts`` (their graphs, their evaluation's, their source's, their import's).
+
+    A record whose standing (``standings``, by IRI) is not current says so in its result's
+    ``score_details.details.claimgraph_standing``: a retraction travels with the number."""
     first = records[0]
     evaluation = facts.one(first, KG.evaluation)
     imported = facts.one(first, KG.importedBy) is not None
@@ -48,6 +54,11 @@ def eee_file(facts: Facts, records: list[ox.NamedNode]) -> dict[str, Any]:
                                      for result, r in zip(doc["evaluation_results"], records,
                                                           strict=True)]
         _tuck_unknown(doc)
+    for result, record in zip(doc["evaluation_results"], records, strict=True):
+        found = (standings or {}).get(record.value)
+        if found is not None and found.standing != "current":
+            details = result["score_details"].setdefault("details", {})
+            details["claimgraph_standing"] = found.summary()
     return doc
 
 

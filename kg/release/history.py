@@ -17,10 +17,12 @@ from dataclasses import dataclass, field
 
 import pyoxigraph as ox
 
-from ..kinds import HISTORY_SEGMENTS
+from ..kinds import HISTORY_SEGMENTS, iri_prefix
+from ..model.standing import Standing
 from ..rdf.namespaces import PREFIXES, RDF, XSD_STRING
 from ..registry import Registry
 from ..store.archive import ReleaseInfo
+from ..store.standing import standing
 
 _RDF_TYPE = f"{RDF}type"
 _PREFIXES = {**PREFIXES, "rdf": str(RDF)}
@@ -37,6 +39,9 @@ class GraphChange:
     new: str | None
     removed: list[str] = field(default_factory=list)
     added: list[str] = field(default_factory=list)
+    #: A record's standing in the release (the rule over the release's data; None for
+    #: another kind of graph, or a release that dropped it).
+    standing: Standing | None = None
 
     @property
     def status(self) -> str:
@@ -156,6 +161,10 @@ def graph_history(registry: Registry, graph: str) -> list[HistoryEntry]:
                                            archive.version_quads(digest), graph, base)
             entries.append(HistoryEntry(release, digest, "changed", removed, added))
         previous = digest
+    if graph.startswith(iri_prefix(base, "record")):
+        for entry in entries:
+            if entry.hash is not None:
+                entry.standing = standing(archive.release_store(entry.release.id), graph)
     return entries
 
 

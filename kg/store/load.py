@@ -26,6 +26,7 @@ import pyoxigraph as ox
 
 from ..config import Settings
 from ..errors import InvalidDataError, Problem
+from ..kinds import data_directory
 from ..model.datafiles import display_name, scan_data_files
 from ..model.ingest import Progress, ingest, worker_count
 from ..resources import resource_dir
@@ -110,6 +111,7 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
         changed = sorted(path for path, stat in files.items()
                          if known.get(path) != stat and not _same_bytes(path, stat, manifest,
                                                                          by_file))
+    changed = _with_standing(changed, files)
     replaced = {g for f in changed for g in by_file.get(f, ())}
     changed = [Path(f) for f in changed]
 
@@ -254,6 +256,16 @@ def _ids_taken(outcomes, manifest: Manifest, batch: set[str],
             problems.append(Problem(o.name, label, "id", "the id is already used by "
                                     f"{display_name(Path(owner.file))}"))
     return problems
+
+
+def _with_standing(changed: list[str], files: dict) -> list[str]:
+    """``changed``, with every other standing file when one of them is in it: their shapes
+    join them (a cycle of supersessions runs through several files), and they are few."""
+    folder = data_directory("standing")
+    if not any(os.path.basename(os.path.dirname(f)) == folder for f in changed):
+        return changed
+    more = [f for f in files if os.path.basename(os.path.dirname(f)) == folder]
+    return sorted({*changed, *more})
 
 
 def _dependents(store: GraphStore, removed: list[str], replaced: set[str], outcomes,

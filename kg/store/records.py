@@ -9,6 +9,7 @@ import pyoxigraph as ox
 from ..errors import NotFoundError
 from . import GraphStore
 from .queries import internal_query, to_term
+from .standing import standing, standing_quads
 
 
 def record_closure(store: GraphStore, base: str, ident: str) -> list[ox.Quad]:
@@ -23,6 +24,17 @@ def record_closure(store: GraphStore, base: str, ident: str) -> list[ox.Quad]:
     if not graphs:
         raise NotFoundError(f"no record with id {ident!r}")
     return list(store.quads(sorted(graphs)))
+
+
+def record_with_standing(store: GraphStore, base: str, ident: str) -> list[ox.Quad]:
+    """:func:`record_closure` and the claim's derived standing where it is not current
+    (kg.store.standing.standing_quads): what a record's RDF, JSON-LD and ``kg show`` hold.
+
+    :raises NotFoundError: when no record has the id.
+    """
+    quads = record_closure(store, base, ident)
+    record = to_term("record", ident, base).value
+    return quads + standing_quads(record, standing(store, record))
 
 
 def quote_siblings(store: GraphStore, base: str, ident: str) -> list[str]:
@@ -43,7 +55,7 @@ def describe(store: GraphStore, base: str, kind: str, ident: str) -> list[ox.Qua
     :raises NotFoundError: when nothing is known about the IRI.
     """
     if kind == "record":
-        return record_closure(store, base, ident)
+        return record_with_standing(store, base, ident)
     iri = to_term(kind, ident, base)
     own = list(store.quads([iri.value]))  # a node with a graph of its own (not listing all)
     if own:
@@ -82,7 +94,7 @@ def citable(store: GraphStore, base: str, ident: str) -> tuple[str, list[ox.Quad
     :raises NotFoundError: when neither a record nor a source has the id.
     """
     try:
-        return "record", record_closure(store, base, ident)
+        return "record", record_with_standing(store, base, ident)
     except NotFoundError:
         pass
     try:

@@ -20,6 +20,7 @@ from ..rdf.output import write_graph
 from ..registry import Registry
 from ..store.archive import ReleaseInfo
 from ..store.records import describe, quote_siblings, record_closure
+from ..store.standing import standing
 from .catalog import FACETS, SORTS
 from .index_rows import LISTING_FIELDS
 from .request_rules import int_param, params, with_changes
@@ -29,6 +30,7 @@ from .views.citation import citation_meta, schema_org
 from .views.node import node_rows
 from .views.quote import QuoteView
 from .views.record import RecordView
+from .views.standing import standing_view
 
 browse = Blueprint("browse", __name__)
 
@@ -157,6 +159,7 @@ def resource(kind: str, name: str) -> Response:
             "record.html", r=view, alternates=alternates, citations=citations,
             meta=citation_meta(view.quoted_from), schema=schema_org(view, request.url_root),
             evidence_filters=_evidence_filters(view), history=app.history(iri.value),
+            standing=standing_view(standing(store, iri.value), settings.base, release),
             at_release=at, quote=_quote_view(registry, ident, iri, facts, release),
             placement=None if release else _placement(iri.value),
         ), HTML)

@@ -19,6 +19,7 @@ from .record import map_record
 from .review import map_review_file
 from .run import map_run
 from .shared import map_agent, map_evaluation, map_source
+from .standing import map_standing
 from .upstream import map_kept
 
 #: kind of file (kg.kinds.FILE_KINDS) -> its mapper
@@ -29,6 +30,7 @@ MAPPERS: dict[str, Callable[[Node], None]] = {
     "agent": map_agent,
     "review": map_review_file,
     "run": map_run,
+    "standing": map_standing,
     "import": map_import,
 }
 
