@@ -54,6 +54,24 @@ def standing_lines(kg, ident: str = SEED_ID, *more: str) -> dict[str, list[str]]
     return lines
 
 
+def assert_the_query_agrees(kg, store: Path) -> None:
+    """The canned query ``current-claims`` (the rule in SPARQL) lists exactly the claims
+    the rule (kg.model.standing) gives a current standing."""
+    import json
+
+    from kg.store.standing import CURRENT as NOTHING
+    from kg.store.standing import standings
+
+    result = kg("query", "current-claims", "--format", "json")
+    assert result.exit_code == 0, result.output
+    listed = {b["record"]["value"] for b in json.loads(result.stdout)["results"]["bindings"]}
+    with EmbeddedStore(store, read_only=True) as reader:
+        found = standings(reader)
+        records = {row["r"].value for row in reader.query(
+            "SELECT ?r WHERE { ?r a <https://w3id.org/claimgraph/ns#Claim> }")}
+    assert listed == {r for r in records if found.get(r, NOTHING).is_current}
+
+
 def written(data: Path) -> list[dict]:
     return [parse_yaml(p.read_text()) for p in sorted((data / "standing").glob("*.yaml"))]
 
@@ -96,6 +114,7 @@ def test_each_change_is_a_file_and_gives_its_standing(kg, written_copy, command,
     # The record itself is not edited: its printed value stays as printed.
     record = parse_yaml((written_copy / "records" / f"{SEED_ID}.yaml").read_text())
     assert record["printed_value"] == "11.49"
+    assert_the_query_agrees(kg, written_copy.parent / "store")
 
 
 def test_a_source_retraction_retracts_every_record_quoted_from_it(kg, written_copy) -> None:
@@ -106,6 +125,7 @@ def test_a_source_retraction_retracts_every_record_quoted_from_it(kg, written_co
     [doc] = written(written_copy)
     assert doc["source"] == SOURCE_ID and "records" not in doc
     assert standing_lines(kg, OTHER_ID)["standing"] == ["retracted"]
+    assert_the_query_agrees(kg, written_copy.parent / "store")
 
 
 def test_supersede_and_reinstate(kg, written_copy) -> None:
@@ -123,6 +143,15 @@ def test_supersede_and_reinstate(kg, written_copy) -> None:
     # Nothing is lost: both changes are listed, oldest first.
     assert [c.split("\t")[1] for c in lines["change"]] == ["superseded", "reinstated"]
     assert len(written(written_copy)) == 2
+    assert_the_query_agrees(kg, written_copy.parent / "store")
+    # What changed standing since a date: both changes, newest first; the runs are older.
+    since = kg("query", "standing-changes", "-p", "since=2026-12-02", "--format", "csv")
+    assert since.exit_code == 0, since.output
+    rows = since.stdout.splitlines()[1:]
+    assert [row.split(",")[3] for row in rows] == ["reinstated", "superseded"]
+    assert all(f"{BASE}record/{SEED_ID}" in row for row in rows)
+    earlier = kg("query", "standing-changes", "-p", "since=2026-11-30", "--format", "csv")
+    assert "run consistent" in earlier.stdout and "run inconsistent" in earlier.stdout
 
 
 def _refused(kg, written_copy, args: list[str], code: int, *phrases: str) -> None:
@@ -228,6 +257,7 @@ def test_a_failed_value_check_on_the_pinned_file_disputes_until_a_curator_reinst
     write_data(data, sha256(pdf))
     assert kg("verify", RECORD, "--pdf", str(pdf)).exit_code == 1
     assert standing() == "disputed"
+    assert_the_query_agrees(kg, store)
     reason = kg("standing", RECORD).stdout
     assert "a check of the pinned file failed (quote-check, value-check)" in reason
 
@@ -237,6 +267,7 @@ def test_a_failed_value_check_on_the_pinned_file_disputes_until_a_curator_reinst
         reason="the erratum prints 11.49; the PDF's 11.94 is a typesetting error"))
     assert result.exit_code == 0, result.output
     assert standing() == "current"
+    assert_the_query_agrees(kg, store)
 
 
 def test_a_release_keeps_the_standing_it_had(kg, written_copy) -> None:
@@ -349,3 +380,59 @@ def test_the_banner_in_chromium(page, runner, written_copy: Path, tmp_path: Path
         page.goto(f"{served.url}/record/{OTHER_ID}")
         assert page.locator("#standing-banner").count() == 0
     assert not errors, errors
+
+
+def test_leaderboards_show_current_claims_and_the_rest_one_click_away(runner, data_copy) -> None:
+    """The index has a standing facet and says each record's standing; a leaderboard ranks
+    current claims only by default, and ``standing=all`` lists the others, unranked."""
+    import json
+
+    from helpers.eee import MMLU
+    from helpers.web import app_over
+
+    root = data_copy.parent
+    (data_copy / "agents" / f"{CURATOR}.yaml").write_text(
+        f"kind: agent\nid: {CURATOR}\nagent_type: person\nlabel: A test curator\n")
+    board = f"/benchmark/{MMLU}/leaderboard.json"
+    with app_over(root) as app:
+        before = json.loads(app.test_client().get(board).data)["rows"]
+    top, second = before[0], before[1]
+    assert top["rank"] == 1 and second["rank"] == 2
+    result = runner.invoke(main, ["--store", str(root / "store"), "--base", BASE, "--data",
+                                  str(data_copy), "withdraw", top["id"], *change()])
+    assert result.exit_code == 0, result.output
+    with app_over(root) as app:
+        client = app.test_client()
+        rows = json.loads(client.get(board).data)["rows"]
+        assert top["id"] not in [r["id"] for r in rows]
+        assert rows[0]["id"] == second["id"] and rows[0]["rank"] == 1
+        every = json.loads(client.get(board, query_string={"standing": "all"}).data)["rows"]
+        [gone] = [r for r in every if r["id"] == top["id"]]
+        assert gone["rank"] is None and gone["standing"] == "withdrawn"
+        assert len(every) == len(before)
+        page = client.get(f"/benchmark/{MMLU}", headers={"Accept": "text/html"})
+        assert 'id="not-current"' in page.get_data(as_text=True)
+        listing = json.loads(client.get("/records.json", query_string={"standing": "withdrawn"}).data)
+        assert [r["id"] for r in listing["rows"]] == [top["id"]]
+        index = client.get("/", headers={"Accept": "text/html"}).get_data(as_text=True)
+        assert 'data-facet="standing"' in index
+
+
+def test_runs_that_contradict_under_every_setting_tried_dispute(kg, written_copy) -> None:
+    """The 33.88 GB claim is reproduced by one precision setting only (bf16 weights with
+    fp32 Adam moments). Without that run, every setting tried contradicts it: disputed by
+    the rule, until a curator rules otherwise; a later run could dispute it again."""
+    (written_copy / "runs" / "nt-peak-memory-20261201t221327z-9e572747.yaml").unlink()
+    assert kg("load").exit_code == 0
+    lines = standing_lines(kg, OTHER_ID)
+    assert lines["standing"] == ["disputed"]
+    assert lines["reason"][0].startswith(
+        "reproduction runs contradict it under every setting tried (precision=")
+    assert "bf16-fp32-adam" not in lines["reason"][0]
+    assert_the_query_agrees(kg, written_copy.parent / "store")
+    # The seed keeps its consistent runs: current.
+    assert standing_lines(kg)["standing"] == ["current"]
+    result = kg("reinstate", OTHER_ID, *change(reason="the precision is left open"))
+    assert result.exit_code == 0, result.output
+    assert standing_lines(kg, OTHER_ID)["standing"] == ["current"]
+    assert_the_query_agrees(kg, written_copy.parent / "store")

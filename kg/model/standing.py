@@ -165,7 +165,8 @@ def _dispute(failed: list[FailedCheck], verdicts: list[Verdict]
         times += [f.at for f in failed]
     against = [v for v in verdicts if v.outcome == "inconsistent"]
     if against and not any(v.outcome == "consistent" for v in verdicts):
-        settings = sorted({_setting(v) for v in against})
+        names = _varying(verdicts)
+        settings = sorted({_setting(v, names) for v in against})
         tried = "; ".join(s for s in settings if s) or "the one setting tried"
         reasons.append(f"reproduction runs contradict it under every setting tried ({tried})")
         evidence += [v.run for v in against]
@@ -175,8 +176,15 @@ def _dispute(failed: list[FailedCheck], verdicts: list[Verdict]
     return "; ".join(reasons), evidence, max(times, key=moment)
 
 
-def _setting(verdict: Verdict) -> str:
-    return ", ".join(f"{name}={value}" for name, value in verdict.setting)
+def _varying(verdicts: list[Verdict]) -> list[str]:
+    """The open parameters whose settings differ among the runs: what tells them apart."""
+    return [n for n in dict.fromkeys(n for v in verdicts for n, _ in v.setting)
+            if len({dict(v.setting).get(n) for v in verdicts}) > 1]
+
+
+def _setting(verdict: Verdict, names: list[str]) -> str:
+    values = dict(verdict.setting)
+    return ", ".join(f"{n}={values.get(n, '(not given)')}" for n in names)
 
 
 def _runs_summary(verdicts: list[Verdict]) -> tuple[str, ...]:
@@ -184,12 +192,10 @@ def _runs_summary(verdicts: list[Verdict]) -> tuple[str, ...]:
     ``precision=fp32: 1 inconsistent``."""
     if not verdicts:
         return ()
-    names = [n for n in dict.fromkeys(n for v in verdicts for n, _ in v.setting)
-             if len({dict(v.setting).get(n) for v in verdicts}) > 1]
+    names = _varying(verdicts)
     by_setting: dict[str, dict[str, int]] = {}
     for v in verdicts:
-        values = dict(v.setting)
-        key = ", ".join(f"{n}={values.get(n, '(not given)')}" for n in names) or "every run"
+        key = _setting(v, names) or "every run"
         counts = by_setting.setdefault(key, {})
         counts[v.outcome] = counts.get(v.outcome, 0) + 1
     return tuple(

@@ -271,6 +271,8 @@ def _with_standing(changed: list[str], files: dict) -> list[str]:
 def _dependents(store: GraphStore, removed: list[str], replaced: set[str], outcomes,
                 by_file: dict[str, list[str]], batch: set[str]) -> list[Path]:
     """Unchanged files that refer to a node which the batch removes."""
+    if all(file in batch for file in by_file):
+        return []  # every loaded file is in the batch (a forced or first load): none is left
     old_nodes: set[str] = set()
     query = internal_query("graph-subjects").text
     for graph in (*removed, *replaced):

@@ -40,7 +40,8 @@ TABLE_FORMATS = dict(zip(("csv", "json", "jsonld"), media_types("csv", "json", "
                          strict=True))
 TABLE_COLUMNS = ("rank", "tied", "model", "model_rows", "printed_value", "value", "record",
                  "id", "source", "source_title", "evaluation", "evaluator_relationship",
-                 "developer", "params_billions", "precision", "review_status", "verification")
+                 "developer", "params_billions", "precision", "review_status", "verification",
+                 "standing")
 #: How many records a comparison takes.
 MOST_COMPARED = 12
 DISAGREEMENTS_PAGE = 50
@@ -125,6 +126,7 @@ def _table_row(entry: Ranked) -> dict[str, Any]:
         "evaluation": row.evaluation, "evaluator_relationship": row.evaluator_label,
         "developer": row.developer, "params_billions": row.params, "precision": row.precision,
         "review_status": row.status_label, "verification": row.verification_label,
+        "standing": row.standing,
     }
 
 

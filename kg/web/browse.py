@@ -107,7 +107,7 @@ FACET_TITLES = {
     "review_status": "Review status", "source": "Source", "method": "Review method",
     "verification": "Source verification", "benchmark": "Benchmark",
     "evaluator": "Evaluator relationship", "developer": "Model developer",
-    "precision": "Precision",
+    "precision": "Precision", "standing": "Standing",
 }
 
 

@@ -35,6 +35,7 @@ FACETS: dict[str, tuple[str, str]] = {
     "method": ("methods", "method_labels"),
     "verification": ("verification", "verification_label"),
     "precision": ("precision", "precision"),
+    "standing": ("standing", "standing_label"),
 }
 #: The orders the index sorts by (besides ids): a row's key; rows without a value last.
 SORTS: dict[str, Callable[[Row], Any]] = {

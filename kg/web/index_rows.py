@@ -6,10 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
+from ..model.standing import CURRENT
 from ..rdf.namespaces import KGV, RDFS, SKOS
 from ..rdf.vocabulary import load_terms, statement_index
 from ..store import GraphStore
 from ..store.queries import internal_query
+from ..store.standing import standings
 from ..verify.checks import worst_outcome
 
 SEARCHED = ("title", "model", "dataset", "quote", "id")
@@ -63,7 +65,15 @@ class Row:
     evaluation: str = ""
     params: str = ""
     precision: str = ""
+    #: Its standing by the rule (docs/standing.md): current, corrected, disputed, ...
+    standing: str = "current"
+    standing_label: str = "current"
     text: str = ""
+
+    @property
+    def is_current(self) -> bool:
+        """Whether it counts as current (current or corrected): what "current only" keeps."""
+        return self.standing in CURRENT
 
     def as_dict(self) -> dict[str, object]:
         """The row for JSON and CSV listings (keys: :data:`LISTING_FIELDS`)."""
@@ -75,7 +85,7 @@ class Row:
             "benchmark": self.benchmark, "evaluator_relationship": self.evaluator_label,
             "developer": self.developer,
             "methods": sorted(self.method_labels.get(m, m) for m in self.methods),
-            "verification": self.verification_label,
+            "verification": self.verification_label, "standing": self.standing,
         }
 
     @property
@@ -86,7 +96,7 @@ class Row:
 #: The columns of the JSON and CSV listings.
 LISTING_FIELDS = ("record", "id", "title", "metric", "model", "printed_value", "unit",
                   "evidence_kind", "review_status", "source", "source_title", "benchmark",
-                  "evaluator_relationship", "developer", "methods", "verification")
+                  "evaluator_relationship", "developer", "methods", "verification", "standing")
 
 
 def read_rows(store: GraphStore) -> list[Row]:
@@ -137,7 +147,13 @@ def read_rows(store: GraphStore) -> list[Row]:
                 f"{name} ({dataset})")
         row.text = " ".join(getattr(row, name) for name in SEARCHED).casefold()
         rows.append(row)
-    _add_verification({row.record: row for row in rows}, store)
+    by_record = {row.record: row for row in rows}
+    _add_verification(by_record, store)
+    for record, found in standings(store).items():
+        if record in by_record:
+            row = by_record[record]
+            row.standing, row.standing_label = found.standing, label(
+                str(KGV[found.standing])) or found.standing
     return rows
 
 

@@ -118,7 +118,7 @@ def sha256(path: Path) -> str:
 #: A value for each canned query's parameter that the bundled data has.
 SAMPLE_PARAMS = {"model": "NT 2.5B", "status": "source-checked", "method": "pdf-text-parse",
                  "sha256": "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60",
-                 "benchmark": "ifeval-ccb018"}
+                 "benchmark": "ifeval-ccb018", "since": "2026-11-30"}
 #: Where a parameter's name means another thing in one query: model-results takes a model's
 #: id (of the imported results), results-for-model the name a record prints.
 SAMPLE_FOR = {"model-results": {"model": "mistralai/mistral-7b-instruct-v0.3"}}

@@ -49,7 +49,9 @@ def rank(rows: Iterable[Row]) -> list[Ranked]:
     [('b', 1, False), ('a1', 2, True), ('c', 2, True), ('d', 4, False)]
     """
     rows = list(rows)
-    numbered = [r for r in rows if r.value is not None]
+    # A claim that is not current (retracted, superseded, disputed, ...) holds no rank: it
+    # is listed after the ranked ones, as a row without a number is (docs/standing.md).
+    numbered = [r for r in rows if r.value is not None and r.is_current]
     lower = bool(numbered) and numbered[0].lower_is_better
     numbered.sort(key=lambda r: r.id)
     numbered.sort(key=lambda r: r.value, reverse=not lower)  # stable: ties stay by id
@@ -60,7 +62,8 @@ def rank(rows: Iterable[Row]) -> list[Ranked]:
             ranked.append(Ranked(row, ranked[-1].rank, tied=True))
         else:
             ranked.append(Ranked(row, position))
-    ranked += [Ranked(r, None) for r in sorted(rows, key=lambda r: r.id) if r.value is None]
+    ranked += [Ranked(r, None) for r in sorted(rows, key=lambda r: r.id)
+               if r.value is None or not r.is_current]
     per_model: dict[str, int] = {}
     for entry in ranked:
         per_model[_model(entry.row)] = per_model.get(_model(entry.row), 0) + 1
@@ -81,7 +84,11 @@ BOARD_FACETS: dict[str, tuple[str, str, str]] = {
     "precision": ("Precision", "precision", "precision"),
     "review_status": ("Review status", "status", "status_label"),
     "verification": ("Check against the source", "verification", "verification_label"),
+    "standing": ("Standing", "standing", "standing_label"),
 }
+#: ``standing`` of a filter that keeps every row, whatever its standing (the default keeps
+#: the current ones: current and corrected).
+EVERY_STANDING = "all"
 #: ``verification`` of a row no machine check has read: a facet value of its own.
 UNCHECKED = "none"
 UNCHECKED_LABEL = "not checked by machine"
@@ -110,8 +117,12 @@ class BoardFilter:
 
     def admits(self, row: Row, skip: str = "") -> bool:
         for name, wanted in self.values.items():
+            if name == "standing" and wanted == EVERY_STANDING:
+                continue
             if name != skip and _facet_value(row, name) != wanted:
                 return False
+        if "standing" not in self.values and skip != "standing" and not row.is_current:
+            return False  # current only, unless a standing is asked for
         if self.checked_only and row.verification != "passed":
             return False
         if self.params_min is not None or self.params_max is not None:
@@ -179,6 +190,11 @@ class BoardView:
     @property
     def models(self) -> int:
         return len({_model(r.row) for r in self.shown})
+
+    @property
+    def not_current(self) -> int:
+        """How many rows of the whole board are not current (the default view hides them)."""
+        return sum(not r.row.is_current for r in self.ranked)
 
 
 class Boards:
