@@ -16,10 +16,10 @@ import pytest
 from helpers import (
     AGENTS,
     BASE,
-    DATA_FILES,
-    NODE_GRAPHS,
-    RECORDS,
     RUNS,
+    SAMPLE_FILES,
+    SAMPLE_NODE_GRAPHS,
+    SAMPLE_RECORDS,
     SEED_ID,
     SEED_SOURCE,
     SOURCES,
@@ -30,13 +30,13 @@ from kg.cli import main
 
 
 @pytest.fixture
-def kg(runner, data_copy: Path, monkeypatch, store_backend: Backend):
+def kg(runner, sampled_copy: Path, monkeypatch, store_backend: Backend):
     """Run kg in a fresh directory holding data/, with the embedded store where it is by
     default (.kg/store) or the remote store named by KG_STORE."""
-    monkeypatch.chdir(data_copy.parent)
+    monkeypatch.chdir(sampled_copy.parent)
     monkeypatch.delenv("KG_DATA", raising=False)
     if store_backend.name == "embedded":
-        assert store_backend.store == data_copy.parent / ".kg" / "store"
+        assert store_backend.store == sampled_copy.parent / ".kg" / "store"
         monkeypatch.delenv("KG_STORE", raising=False)
     else:
         for name, value in store_backend.environment().items():
@@ -49,9 +49,9 @@ def kg(runner, data_copy: Path, monkeypatch, store_backend: Backend):
 
 
 @pytest.fixture
-def kg_embedded(runner, data_copy: Path, monkeypatch):
+def kg_embedded(runner, sampled_copy: Path, monkeypatch):
     """kg with the embedded store only, for what only it does."""
-    monkeypatch.chdir(data_copy.parent)
+    monkeypatch.chdir(sampled_copy.parent)
     monkeypatch.delenv("KG_STORE", raising=False)
     monkeypatch.delenv("KG_DATA", raising=False)
     return lambda *args: runner.invoke(main, list(args))
@@ -61,7 +61,7 @@ def test_load_then_query(kg) -> None:
     loaded = kg("load")
     assert loaded.exit_code == 0, loaded.output
     assert loaded.stdout == ""
-    assert loaded.stderr.startswith(f"kg: loaded {DATA_FILES} of {DATA_FILES} file(s), ")
+    assert loaded.stderr.startswith(f"kg: loaded {SAMPLE_FILES} of {SAMPLE_FILES} file(s), ")
     assert Path(".kg/store").is_dir() == (kg.backend.name == "embedded")
 
     result = kg("query", "results-for-model", "--param", "model=NT 2.5B", "--format", "csv")
@@ -75,7 +75,7 @@ def test_load_then_query(kg) -> None:
 
     raw = kg("query", "SELECT (COUNT(*) AS ?n) WHERE { ?s a <https://w3id.org/claimgraph/ns#Claim> }",
              "--format", "json")
-    assert json.loads(raw.stdout)["results"]["bindings"][0]["n"]["value"] == str(RECORDS)
+    assert json.loads(raw.stdout)["results"]["bindings"][0]["n"]["value"] == str(SAMPLE_RECORDS)
 
 
 def test_query_from_a_file_with_params(kg, tmp_path: Path) -> None:
@@ -137,15 +137,15 @@ def test_show_prints_the_closure(kg) -> None:
     assert len(list(ox.parse(jsonld.stdout_bytes, ox.RdfFormat.JSON_LD))) == len(quads)
 
 
-def test_show_includes_reviews_and_runs_about_the_record(kg, data_copy: Path) -> None:
-    (data_copy / "reviews").mkdir(exist_ok=True)
-    review = data_copy / "reviews" / "r1.yaml"
+def test_show_includes_reviews_and_runs_about_the_record(kg, sampled_copy: Path) -> None:
+    (sampled_copy / "reviews").mkdir(exist_ok=True)
+    review = sampled_copy / "reviews" / "r1.yaml"
     review.write_text(
         f"kind: review\nid: r1\nrecord: {SEED_ID}\nsource: saadat-fellay-2026-genomic-lm-efficiency\n"
         "agent: verifier\nrole: verifier\nreviewed_at: '2026-11-30T09:00:00Z'\n"
         "methods: [source-hash-verification]\n"
         "artifact_sha256: 4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60\n")
-    (data_copy / "agents" / "verifier.yaml").write_text(
+    (sampled_copy / "agents" / "verifier.yaml").write_text(
         "kind: agent\nid: verifier\nagent_type: software\nlabel: claimgraph verifier\n")
     assert kg("load").exit_code == 0
     result = kg("show", SEED_ID, "--format", "nq")
@@ -164,14 +164,14 @@ def test_stats(kg) -> None:
     kg("load")
     result = kg("stats", "--format", "json")
     counts = {k: v["value"] for k, v in json.loads(result.stdout)["results"]["bindings"][0].items()}
-    assert counts["records"] == str(RECORDS) and counts["graphs"] == str(NODE_GRAPHS)
+    assert counts["records"] == str(SAMPLE_RECORDS) and counts["graphs"] == str(SAMPLE_NODE_GRAPHS)
     assert counts["runs"] == str(RUNS)
 
 
-def test_invalid_load_exits_1_and_changes_nothing(kg, data_copy: Path) -> None:
+def test_invalid_load_exits_1_and_changes_nothing(kg, sampled_copy: Path) -> None:
     assert kg("load").exit_code == 0
     before = kg("show", SEED_ID, "--format", "nq").stdout
-    source = data_copy / SEED_SOURCE
+    source = sampled_copy / SEED_SOURCE
     source.write_text(source.read_text().replace("4bc2452110f2", "XXXX"))
     result = kg("load")
     assert result.exit_code == 1
@@ -193,7 +193,7 @@ def test_store_url_setting(kg_embedded, remote_backend: Backend) -> None:
     assert kg_embedded("--store", url + "/", "load").exit_code == 0
     assert not Path(".kg").exists()  # a URL is never taken for a directory
     stats = kg_embedded("--store", url, "stats", "--format", "csv")
-    assert stats.exit_code == 0 and stats.stdout.splitlines()[1].startswith(f"{RECORDS},{SOURCES},{AGENTS},")
+    assert stats.exit_code == 0 and stats.stdout.splitlines()[1].startswith(f"{SAMPLE_RECORDS},{SOURCES},{AGENTS},")
 
 
 def test_queries_lists_canned_queries(kg_embedded) -> None:
@@ -202,7 +202,7 @@ def test_queries_lists_canned_queries(kg_embedded) -> None:
 
 
 @pytest.mark.parametrize("store_backend", ["virtuoso"], indirect=True)
-def test_serve_and_export_all_on_virtuoso(kg, data_copy: Path, tmp_path: Path) -> None:
+def test_serve_and_export_all_on_virtuoso(kg, sampled_copy: Path, tmp_path: Path) -> None:
     """kg serve's first start fills the store from data/ and its pages read it; kg export
     --all dumps exactly what the store holds. On Virtuoso; the embedded store and oxigraph
     serve have these in tests/test_serving.py and tests/test_dumps.py (a kg serve start
@@ -212,7 +212,7 @@ def test_serve_and_export_all_on_virtuoso(kg, data_copy: Path, tmp_path: Path) -
     from helpers.servers import running_server
     from kg.rdf.canonical import canonical_nquads
 
-    with running_server(data_copy.parent, kg.backend.environment()) as served:
+    with running_server(sampled_copy.parent, kg.backend.environment()) as served:
         page = requests.get(f"{served.url}/record/{SEED_ID}", timeout=60)
         assert page.status_code == 200 and "11.49" in page.text and "NVIDIA H200" in page.text
         index = requests.get(served.url + "/records.json", params={"q": "ZeRO"}, timeout=60)

@@ -11,8 +11,8 @@ import pytest
 from helpers import (
     AGENT_FILE,
     BASE,
-    DATA_FILES,
-    GRAPHS,
+    SAMPLE_FILES,
+    SAMPLE_GRAPHS,
     SEED_ID,
     SEED_RECORD,
     SEED_SOURCE,
@@ -42,55 +42,55 @@ def load(backend: Backend, *paths: Path):
         return load_paths(store, list(paths), BASE)
 
 
-def test_load_writes_the_graphs_of_each_file(data_copy: Path, store_backend: Backend) -> None:
+def test_load_writes_the_graphs_of_each_file(sampled_copy: Path, store_backend: Backend) -> None:
     """A YAML file is one graph; a kept upstream file is its evaluation's and one per result;
     an import adds its models and benchmarks. The manifest has an entry for each."""
-    report = load(store_backend, data_copy)
-    assert report.files == DATA_FILES and report.triples > 100
+    report = load(store_backend, sampled_copy)
+    assert report.files == SAMPLE_FILES and report.triples > 100
     with store_backend.open(read_only=True) as store:
         graphs = store.named_graphs()
         assert f"{BASE}record/{SEED_ID}" in graphs
         assert any(g.startswith("https://w3id.org/claimgraph/ontology/") for g in graphs)
         manifest = set(store.manifest()) - {SCHEMA_ENTRY}
-        assert len(manifest) == GRAPHS
+        assert len(manifest) == SAMPLE_GRAPHS
         assert {f"{BASE}record/{SEED_ID}", f"{BASE}source/saadat-fellay-2026-genomic-lm-efficiency",
                 f"{BASE}agent/claude", f"{BASE}evaluation/nt-2-5b-training-peak-memory-stage-deepspeed",
                 } <= manifest
 
 
 @REFUSALS
-def test_a_batch_with_one_broken_file_loads_nothing(data_copy: Path, store_backend: Backend) -> None:
-    load(store_backend, data_copy)
+def test_a_batch_with_one_broken_file_loads_nothing(sampled_copy: Path, store_backend: Backend) -> None:
+    load(store_backend, sampled_copy)
     before = dump(store_backend)
     # A good change and a broken file in one batch: neither may land.
-    record = data_copy / SEED_RECORD
+    record = sampled_copy / SEED_RECORD
     record.write_text(record.read_text().replace("display_value: \"11.5\"", "display_value: \"11.490\""))
-    source = data_copy / SEED_SOURCE
+    source = sampled_copy / SEED_SOURCE
     source.write_text(source.read_text().replace("page_count: \"11\"", "page_count: \"eleven\""))
     with pytest.raises(InvalidDataError) as info:
-        load(store_backend, data_copy)
+        load(store_backend, sampled_copy)
     assert "artifact.page_count" in "\n".join(info.value.lines())
     assert dump(store_backend) == before
 
 
-def test_a_broken_first_load_creates_nothing(data_copy: Path, store_backend: Backend) -> None:
-    (data_copy / "agents" / "bad.yaml").write_text("kind: agent\nid: bad\nagent_type: robot\nlabel: x\n")
+def test_a_broken_first_load_creates_nothing(sampled_copy: Path, store_backend: Backend) -> None:
+    (sampled_copy / "agents" / "bad.yaml").write_text("kind: agent\nid: bad\nagent_type: robot\nlabel: x\n")
     with pytest.raises(InvalidDataError):
-        load(store_backend, data_copy)
+        load(store_backend, sampled_copy)
     assert published_version(store_backend.settings()) is None  # no version was made
 
 
-def test_reload_is_idempotent(data_copy: Path, store_backend: Backend) -> None:
-    load(store_backend, data_copy)
+def test_reload_is_idempotent(sampled_copy: Path, store_backend: Backend) -> None:
+    load(store_backend, sampled_copy)
     first = dump(store_backend)
-    load(store_backend, data_copy)
-    load(store_backend, data_copy / SEED_RECORD)
+    load(store_backend, sampled_copy)
+    load(store_backend, sampled_copy / SEED_RECORD)
     assert dump(store_backend) == first
 
 
-def test_reloading_a_changed_file_replaces_its_graph(data_copy: Path, store_backend: Backend) -> None:
-    load(store_backend, data_copy)
-    record = data_copy / SEED_RECORD
+def test_reloading_a_changed_file_replaces_its_graph(sampled_copy: Path, store_backend: Backend) -> None:
+    load(store_backend, sampled_copy)
+    record = sampled_copy / SEED_RECORD
     record.write_text(record.read_text().replace("scope_note: Peak allocated GPU memory (Appendix A.3)",
                                                  "scope_note: Changed scope"))
     load(store_backend, record)
@@ -101,52 +101,52 @@ def test_reloading_a_changed_file_replaces_its_graph(data_copy: Path, store_back
     assert notes == ["Changed scope"]
 
 
-def test_full_reload_removes_deleted_files(data_copy: Path, store_backend: Backend) -> None:
-    extra = data_copy / "agents" / "second.yaml"
+def test_full_reload_removes_deleted_files(sampled_copy: Path, store_backend: Backend) -> None:
+    extra = sampled_copy / "agents" / "second.yaml"
     extra.write_text("kind: agent\nid: second\nagent_type: person\nlabel: A second agent\n")
-    load(store_backend, data_copy)
+    load(store_backend, sampled_copy)
     with store_backend.open(read_only=True) as store:
         assert f"{BASE}agent/second" in store.named_graphs()
     extra.unlink()
-    report = load(store_backend, data_copy)
+    report = load(store_backend, sampled_copy)
     assert report.removed == [f"{BASE}agent/second"]
     with store_backend.open(read_only=True) as store:
         assert f"{BASE}agent/second" not in store.named_graphs()
         assert f"{BASE}agent/second" not in store.manifest()
 
 
-def test_loading_one_file_does_not_remove_the_others(data_copy: Path, store_backend: Backend) -> None:
-    load(store_backend, data_copy)
-    report = load(store_backend, data_copy / AGENT_FILE)
+def test_loading_one_file_does_not_remove_the_others(sampled_copy: Path, store_backend: Backend) -> None:
+    load(store_backend, sampled_copy)
+    report = load(store_backend, sampled_copy / AGENT_FILE)
     assert report.removed == []
     with store_backend.open(read_only=True) as store:
         assert len(store.named_graphs()) >= 4
 
 
 @REFUSALS
-def test_deleting_a_source_that_records_cite_is_refused(data_copy: Path, store_backend: Backend) -> None:
-    load(store_backend, data_copy)
+def test_deleting_a_source_that_records_cite_is_refused(sampled_copy: Path, store_backend: Backend) -> None:
+    load(store_backend, sampled_copy)
     before = dump(store_backend)
-    (data_copy / SEED_SOURCE).unlink()
+    (sampled_copy / SEED_SOURCE).unlink()
     with pytest.raises(InvalidDataError) as info:
-        load(store_backend, data_copy)
+        load(store_backend, sampled_copy)
     assert "refers to a source that no source file defines" in "\n".join(info.value.lines())
     assert dump(store_backend) == before
 
 
 def test_a_partial_load_resolves_references_against_the_store(
-    data_copy: Path, store_backend: Backend, tmp_path: Path,
+    sampled_copy: Path, store_backend: Backend, tmp_path: Path,
 ) -> None:
     shared = tmp_path / "shared"
-    shutil.copytree(data_copy, shared)
+    shutil.copytree(sampled_copy, shared)
     shutil.rmtree(shared / "records")
     shutil.rmtree(shared / "runs")  # runs need their record
     load(store_backend, shared)
-    load(store_backend, data_copy / SEED_RECORD)  # its source, agent and evaluation are in the store
+    load(store_backend, sampled_copy / SEED_RECORD)  # its source, agent and evaluation are in the store
     with store_backend.open(read_only=True) as store:
         assert len(record_closure(store, BASE, SEED_ID)) > 100
     lonely = tmp_path / "lonely.yaml"
-    lonely.write_text((data_copy / SEED_RECORD).read_text()
+    lonely.write_text((sampled_copy / SEED_RECORD).read_text()
                       .replace("source: saadat-fellay-2026-genomic-lm-efficiency\nevaluation",
                                "source: nowhere\nevaluation"))
     with pytest.raises(InvalidDataError) as info:
@@ -155,22 +155,22 @@ def test_a_partial_load_resolves_references_against_the_store(
         "\n".join(info.value.lines()))
 
 
-def test_one_writer_at_a_time(data_copy: Path, store_dir: Path) -> None:
+def test_one_writer_at_a_time(sampled_copy: Path, store_dir: Path) -> None:
     with open_test_store(store_dir) as store:
-        load_paths(store, [data_copy], BASE)
+        load_paths(store, [sampled_copy], BASE)
     with open_test_store(store_dir), pytest.raises(StoreError) as info:
         open_test_store(store_dir)
     assert "open for writing in another process" in str(info.value)
 
 
-def test_a_write_prepared_on_stale_reads_is_refused(data_copy: Path, remote_backend: Backend) -> None:
+def test_a_write_prepared_on_stale_reads_is_refused(sampled_copy: Path, remote_backend: Backend) -> None:
     """A remote store serializes transactions but cannot lock out a second writer: a write
     prepared before another writer published must not land over it."""
     store_backend = remote_backend
-    load(store_backend, data_copy)
+    load(store_backend, sampled_copy)
     slow = store_backend.open()
     slow.manifest()
-    record = data_copy / SEED_RECORD
+    record = sampled_copy / SEED_RECORD
     record.write_text(record.read_text().replace("hardware: NVIDIA H100", "hardware: NVIDIA  H100"))
     assert load(store_backend, record).changed == 1  # another writer publishes meanwhile
     before = dump(store_backend)
@@ -186,32 +186,32 @@ def test_reading_a_missing_store_says_how_to_make_one(tmp_path: Path) -> None:
     assert "kg load" in str(info.value)
 
 
-def test_only_changed_files_are_loaded_again(data_copy: Path, store_backend: Backend) -> None:
-    first = load(store_backend, data_copy)
-    assert first.changed == first.files == DATA_FILES
-    again = load(store_backend, data_copy)
-    assert again.changed == 0 and again.files == DATA_FILES
-    record = data_copy / SEED_RECORD
+def test_only_changed_files_are_loaded_again(sampled_copy: Path, store_backend: Backend) -> None:
+    first = load(store_backend, sampled_copy)
+    assert first.changed == first.files == SAMPLE_FILES
+    again = load(store_backend, sampled_copy)
+    assert again.changed == 0 and again.files == SAMPLE_FILES
+    record = sampled_copy / SEED_RECORD
     record.write_text(record.read_text().replace("hardware: NVIDIA H100", "hardware: NVIDIA  H100"))
-    one = load(store_backend, data_copy)
+    one = load(store_backend, sampled_copy)
     assert one.changed == 1
     record.touch()  # a new time but the same bytes: the hash says unchanged
-    source = data_copy / SEED_SOURCE
+    source = sampled_copy / SEED_SOURCE
     source.write_text(source.read_text())
-    assert load(store_backend, data_copy).changed == 0
+    assert load(store_backend, sampled_copy).changed == 0
 
 
 @REFUSALS
-def test_a_change_that_breaks_unchanged_files_is_refused(data_copy: Path, store_backend: Backend) -> None:
-    load(store_backend, data_copy)
+def test_a_change_that_breaks_unchanged_files_is_refused(sampled_copy: Path, store_backend: Backend) -> None:
+    load(store_backend, sampled_copy)
     before = dump(store_backend)
     # A new hash for the source's artifact: the record's review (unchanged) names the old one.
-    source = data_copy / SEED_SOURCE
+    source = sampled_copy / SEED_SOURCE
     source.write_text(source.read_text().replace(
         "sha256: 4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60",
         "sha256: " + "0" * 64))
     with pytest.raises(InvalidDataError) as info:
-        load(store_backend, data_copy / "sources")
+        load(store_backend, sampled_copy / "sources")
     text = "\n".join(info.value.lines())
     assert f"record {SEED_ID}: reviews[0].artifact_sha256: matches no artifact" in text
     assert dump(store_backend) == before
@@ -219,46 +219,46 @@ def test_a_change_that_breaks_unchanged_files_is_refused(data_copy: Path, store_
 
 @REFUSALS
 def test_deleting_a_source_that_unchanged_records_cite_is_refused(
-    data_copy: Path, store_backend: Backend,
+    sampled_copy: Path, store_backend: Backend,
 ) -> None:
-    load(store_backend, data_copy)
+    load(store_backend, sampled_copy)
     before = dump(store_backend)
-    (data_copy / SEED_SOURCE).unlink()
+    (sampled_copy / SEED_SOURCE).unlink()
     with pytest.raises(InvalidDataError) as info:
-        load(store_backend, data_copy / "sources")
+        load(store_backend, sampled_copy / "sources")
     assert "source: refers to a source that no source file defines" in "\n".join(info.value.lines())
     assert dump(store_backend) == before
 
 
 @REFUSALS
 def test_an_id_that_another_loaded_file_holds_is_refused(
-    data_copy: Path, store_backend: Backend,
+    sampled_copy: Path, store_backend: Backend,
 ) -> None:
-    load(store_backend, data_copy)
+    load(store_backend, sampled_copy)
     before = dump(store_backend)
-    copy = data_copy / "agents" / "claude-copy.yaml"
-    shutil.copy(data_copy / AGENT_FILE, copy)
-    for path in (data_copy, copy):  # a full reload, and the new file alone
+    copy = sampled_copy / "agents" / "claude-copy.yaml"
+    shutil.copy(sampled_copy / AGENT_FILE, copy)
+    for path in (sampled_copy, copy):  # a full reload, and the new file alone
         with pytest.raises(InvalidDataError) as info:
             load(store_backend, path)
         assert "agent claude: id: the id is already used by" in "\n".join(info.value.lines())
         assert dump(store_backend) == before
     # Renaming a file keeps its id: the old file is gone, so the id is free.
-    (data_copy / AGENT_FILE).unlink()
-    assert load(store_backend, data_copy).changed == 1
+    (sampled_copy / AGENT_FILE).unlink()
+    assert load(store_backend, sampled_copy).changed == 1
     with store_backend.open(read_only=True) as store:
         assert store.manifest()[f"{BASE}agent/claude"].file == str(copy)
 
 
 def test_a_partial_load_under_new_shapes_leaves_the_rest_to_revalidate(
-    data_copy: Path, store_backend: Backend,
+    sampled_copy: Path, store_backend: Backend,
 ) -> None:
-    load(store_backend, data_copy)
+    load(store_backend, sampled_copy)
     with store_backend.open() as store:  # as if the data was loaded under other shapes
         manifest = store.manifest()
         manifest[SCHEMA_ENTRY] = manifest[SCHEMA_ENTRY]._replace(sha256="0" * 64)
         store.replace_graphs({}, (), manifest)
-    assert load(store_backend, data_copy / AGENT_FILE).changed == 1
+    assert load(store_backend, sampled_copy / AGENT_FILE).changed == 1
     # the other files were not validated under the current shapes: a full load does them
-    assert load(store_backend, data_copy).changed == DATA_FILES
-    assert load(store_backend, data_copy).changed == 0
+    assert load(store_backend, sampled_copy).changed == SAMPLE_FILES
+    assert load(store_backend, sampled_copy).changed == 0

@@ -11,7 +11,15 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from helpers import BASE, DATA, GRAPHS, NEW_HARDWARE, OLD_HARDWARE, RUNS, SEED_ID, SEED_RECORD
+from helpers import (
+    BASE,
+    NEW_HARDWARE,
+    OLD_HARDWARE,
+    RUNS,
+    SAMPLE_GRAPHS,
+    SEED_ID,
+    SEED_RECORD,
+)
 from kg.cli import main
 from kg.model.validation import shapes_graph
 from kg.rdf.canonical import graph_version
@@ -23,9 +31,10 @@ SEED_GRAPH = f"{BASE}record/{SEED_ID}"
 
 
 @pytest.fixture
-def kg(runner, data_copy: Path, monkeypatch):
-    """kg in a fresh directory holding data/; store .kg/store, archive .kg/store-archive."""
-    monkeypatch.chdir(data_copy.parent)
+def kg(runner, sampled_copy: Path, monkeypatch):
+    """kg in a fresh directory holding data/ (a kept file of each origin folder); store
+    .kg/store, archive .kg/store-archive."""
+    monkeypatch.chdir(sampled_copy.parent)
     for name in ("KG_STORE", "KG_DATA", "KG_ARCHIVE"):
         monkeypatch.delenv(name, raising=False)
 
@@ -48,7 +57,7 @@ def test_release_twice_gives_the_same_id(kg) -> None:
     first = kg("release", "--date", "2026-12-01", "--note", "first")
     ident = first.stdout.strip()
     assert ident.startswith("2026-12-01-") and len(ident) == len("2026-12-01-") + 12
-    assert f"released {ident}: {GRAPHS} graph(s)" in first.stderr
+    assert f"released {ident}: {SAMPLE_GRAPHS} graph(s)" in first.stderr
     again = kg("release", "--date", "2026-12-01")
     assert again.stdout.strip() == ident
     assert "nothing changed" in again.stderr
@@ -57,10 +66,10 @@ def test_release_twice_gives_the_same_id(kg) -> None:
     assert kg("releases").stdout.splitlines() == [f"{ident}  2026-12-01  first"]
 
 
-def test_a_changed_value_makes_a_new_release_and_diff_names_it(kg, data_copy: Path) -> None:
+def test_a_changed_value_makes_a_new_release_and_diff_names_it(kg, sampled_copy: Path) -> None:
     kg("load")
     old = kg("release", "--date", "2026-12-01").stdout.strip()
-    change_hardware(data_copy)
+    change_hardware(sampled_copy)
     kg("load")
     new = kg("release", "--date", "2026-12-02").stdout.strip()
     assert new != old and new.startswith("2026-12-02-")
@@ -89,14 +98,14 @@ def test_a_changed_value_makes_a_new_release_and_diff_names_it(kg, data_copy: Pa
     assert OLD_HARDWARE in kg("show", SEED_ID, "--release", old, "-f", "nt").stdout
 
 
-def test_added_and_removed_graphs(kg, data_copy: Path) -> None:
+def test_added_and_removed_graphs(kg, sampled_copy: Path) -> None:
     kg("load")
     old = kg("release", "--date", "2026-12-01").stdout.strip()
-    (data_copy / "agents" / "claimgraph-runner.yaml").rename(data_copy / "runner.yaml.off")
-    for run in (data_copy / "runs").glob("*.yaml"):
+    (sampled_copy / "agents" / "claimgraph-runner.yaml").rename(sampled_copy / "runner.yaml.off")
+    for run in (sampled_copy / "runs").glob("*.yaml"):
         run.unlink()  # runs name the runner agent: they go with it
-    extra = data_copy / "evaluations" / "copy.yaml"
-    source = next((data_copy / "evaluations").glob("*.yaml")).read_text()
+    extra = sampled_copy / "evaluations" / "copy.yaml"
+    source = next((sampled_copy / "evaluations").glob("*.yaml")).read_text()
     extra.write_text(source.replace("id: nt-2-5b-training", "id: copy-nt-2-5b-training", 1))
     kg("load")
     new = kg("release", "--date", "2026-12-02").stdout.strip()
@@ -112,7 +121,7 @@ def test_the_release_is_kept_with_its_node_dump_and_manifest(kg) -> None:
     folder = Path(".kg/store-archive/releases") / ident
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["id"] == ident and manifest["note"] == "a note"
-    assert len(manifest["graphs"]) == GRAPHS and manifest["previous"] is None
+    assert len(manifest["graphs"]) == SAMPLE_GRAPHS and manifest["previous"] is None
 
     # The dump gives back every graph version: each hashes to its manifest entry, and the
     # lexical forms are those the files wrote (the store would write "6"^^xsd:integer).
@@ -172,20 +181,20 @@ def test_the_release_node_passes_the_shapes(kg) -> None:
     assert any("issued" in line for line in failed.value.lines())
 
 
-def test_same_content_same_id_anywhere(kg, tmp_path: Path) -> None:
+def test_same_content_same_id_anywhere(kg, sampled_copy: Path, tmp_path: Path) -> None:
     """Another copy of the data, another store and archive (other paths, other blank-node
     labels): the same id."""
     kg("load")
     here = kg("release", "--date", "2026-12-01").stdout.strip()
     other = tmp_path / "elsewhere"
-    shutil.copytree(DATA, other / "data")
+    shutil.copytree(sampled_copy, other / "data")
     kg("--store", str(other / "store"), "--data", str(other / "data"), "load")
     there = kg("--store", str(other / "store"), "release", "--date", "2026-12-01").stdout.strip()
     assert there == here
     assert (other / "store-archive" / "releases" / there).is_dir()
 
 
-def test_refusals(kg, data_copy: Path) -> None:
+def test_refusals(kg, sampled_copy: Path) -> None:
     assert "no store at" in kg("release", code=1).stderr
     Path("empty").mkdir()
     kg("load", "empty")  # a store with the ontology and no data
@@ -194,7 +203,7 @@ def test_refusals(kg, data_copy: Path) -> None:
     kg("load")
     assert "takes a date as YYYY-MM-DD" in kg("release", "--date", "2026-02-30", code=2).stderr
     # A file changed since it was loaded, whose version the archive does not hold yet.
-    change_hardware(data_copy)
+    change_hardware(sampled_copy)
     stale = kg("release", code=1)
     assert f"records/{SEED_ID}.yaml: changed since it was loaded (run 'kg load' first)" in stale.stderr
     assert "nothing was released" in stale.stderr and "Traceback" not in stale.output
@@ -235,7 +244,7 @@ def test_the_documented_verification_holds(kg, monkeypatch) -> None:
     monkeypatch.chdir(Path(".kg/store-archive/releases") / ident)
     scope: dict = {}
     exec(snippet, scope)
-    assert len(scope["hashes"]) == GRAPHS
+    assert len(scope["hashes"]) == SAMPLE_GRAPHS
     from kg.rdf.canonical import content_hash
     assert ident.endswith(content_hash(scope["hashes"].values())[:12])
 
@@ -262,7 +271,7 @@ def test_a_release_holds_what_the_store_holds(kg) -> None:
             assert canonical_nquads(released.quads([graph])) == expected
 
 
-def test_releases_of_either_store(kg, store_backend, data_copy: Path, tmp_path: Path,
+def test_releases_of_either_store(kg, store_backend, sampled_copy: Path, tmp_path: Path,
                                   monkeypatch) -> None:
     """The embedded store and a remote one (oxigraph serve, Virtuoso) give the same ids; a
     release of a remote one gets its queryable copy from its dump."""
@@ -274,7 +283,7 @@ def test_releases_of_either_store(kg, store_backend, data_copy: Path, tmp_path: 
     old = kg(*where, "release", "--date", "2026-12-01").stdout.strip()
     kg("load")  # the embedded store of the fixture's directory, for comparison
     assert kg("release", "--date", "2026-12-01").stdout.strip() == old
-    change_hardware(data_copy)
+    change_hardware(sampled_copy)
     kg(*where, "load")
     new = kg(*where, "release", "--date", "2026-12-02").stdout.strip()
     assert kg(*where, "diff", old, new).stdout.splitlines()[1:] == [
@@ -285,7 +294,7 @@ def test_releases_of_either_store(kg, store_backend, data_copy: Path, tmp_path: 
     assert NEW_HARDWARE in kg(*where, "query", query, "-f", "csv").stdout
 
 
-def test_a_record_citation_names_the_newest_release_holding_it(kg, data_copy: Path) -> None:
+def test_a_record_citation_names_the_newest_release_holding_it(kg, sampled_copy: Path) -> None:
     def cited() -> dict:
         return json.loads(kg("export", SEED_ID, "--format", "csl-json").stdout)[-1]
 
@@ -296,8 +305,8 @@ def test_a_record_citation_names_the_newest_release_holding_it(kg, data_copy: Pa
     assert record["version"] == old and record["issued"] == {"date-parts": [[2026, 12, 1]]}
     assert f"version = {{{old}}}" in kg("export", SEED_ID, "--format", "bibtex").stdout
     assert f"ET  - {old}" in kg("export", SEED_ID, "--format", "ris").stdout
-    change_hardware(data_copy)
-    kg("load", str(data_copy))
+    change_hardware(sampled_copy)
+    kg("load", str(sampled_copy))
     assert cited()["version"] == old  # the change is in no release yet
     new = kg("release", "--date", "2026-12-02").stdout.strip()
     assert new != old and cited()["version"] == new

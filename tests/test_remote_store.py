@@ -37,12 +37,13 @@ def remote(url: str, **settings) -> RemoteStore:
 
 
 @pytest.fixture
-def both(data_copy: Path, tmp_path: Path, remote_backend: Backend):
-    """The bundled data loaded into an embedded store and into a remote one."""
+def both(sampled_copy: Path, tmp_path: Path, remote_backend: Backend):
+    """The bundled data (a kept file of each origin folder) loaded into an embedded store
+    and into a remote one."""
     with open_test_store(tmp_path / "embedded") as store:
-        load_paths(store, [data_copy], BASE)
+        load_paths(store, [sampled_copy], BASE)
     with remote_backend.open() as store:
-        load_paths(store, [data_copy], BASE)
+        load_paths(store, [sampled_copy], BASE)
     embedded = open_test_store(tmp_path / "embedded", read_only=True)
     other = remote_backend.open(read_only=True)
     yield embedded, other

@@ -279,11 +279,33 @@ def test_a_release_keeps_the_standing_it_had(kg, written_copy) -> None:
     assert then["standing"] == ["corrected"] and then["corrected value"] == ["11.29"]
     history = kg("history", SEED_ID)
     assert history.exit_code == 0, history.output
-    lines = [line.split("  standing ", 1)[1] for line in history.stdout.splitlines()
-             if line.startswith((first, second))]
-    assert lines[0] == "current"
-    assert lines[1].startswith("corrected since ")
-    assert lines[1].endswith(": a reason; corrected value 11.29")
+    lines = history.stdout.splitlines()
+    assert [line.split()[0] for line in lines if not line.startswith(" ")] == [first, second]
+    # the standing where it changed: current at first (not said), corrected in the second
+    [said] = [line.strip() for line in lines if line.strip().startswith("standing ")]
+    assert lines.index(said.join(["    ", ""])) > lines.index(
+        next(line for line in lines if line.startswith(second)))
+    assert said.startswith("standing corrected since ")
+    assert said.endswith(": a reason; corrected value 11.29")
+    # The record page at each release: the standing it had, and the table of releases.
+    from helpers.web import app_over
+
+    root = written_copy.parent
+    with app_over(root, archive=root / "archive") as app:
+        client = app.test_client()
+
+        def page(release: str) -> str:
+            answer = client.get(f"/record/{SEED_ID}", query_string={"release": release},
+                                headers={"Accept": "text/html"})
+            assert answer.status_code == 200
+            return answer.get_data(as_text=True)
+
+        assert 'id="standing-banner"' not in page(first)
+        then = page(second)
+        assert 'id="standing-banner"' in then and "Corrected value: <strong>11.29</strong>" in then
+        cells = client.get(f"/record/{SEED_ID}", headers={"Accept": "text/html"}).get_data(
+            as_text=True).split('<td class="standing">')[1:]
+        assert [c.split("</td>")[0] for c in cells] == ["current", "corrected (11.29)"]
 
 
 def test_the_store_holds_the_change_as_provenance(kg, written_copy, tmp_path) -> None:

@@ -61,7 +61,7 @@ def test_the_index_facets_flag_the_failed_verification(verified: FlaskClient) ->
     assert [r["id"] for r in flagged["rows"]] == [BAD]
     assert flagged["rows"][0]["verification"] == "failed"
     csv = verified.get("/records.csv").text
-    assert csv.splitlines()[0].endswith(",verification")
+    assert "verification" in csv.splitlines()[0].split(",")
 
 
 def test_the_record_page_lists_every_check(verified: FlaskClient) -> None:

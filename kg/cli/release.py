@@ -86,7 +86,7 @@ def diff(settings: Settings, old: str, new: str, brief: bool) -> None:
 def history(settings: Settings, ident: str, kind: str) -> None:
     """The releases that held a record: each with the record's hash in it, what
     changed from the version before (statements removed - and added +), and the
-    record's standing in that release (docs/standing.md).
+    record's standing where it changed from the release before (docs/standing.md).
 
     The upstream registry's releases a record names (upstream_releases) are the source
     registry's, not claimgraph's: kg show lists them.
@@ -100,12 +100,16 @@ flashattention-checkpointing-zero2
         entries = graph_history(registry, registry.iri(kind, ident))
     if not entries:
         raise NotFoundError(f"no release holds {kind} {ident!r}")
+    shown: str | None = None
     for entry in entries:
-        standing = f"  standing {entry.standing.summary()}" if entry.standing else ""
-        click.echo(f"{entry.release.id}  {(entry.hash or '-' * 12)[:12]}  {entry.status}"
-                   f"{standing}")
+        click.echo(f"{entry.release.id}  {(entry.hash or '-' * 12)[:12]}  {entry.status}")
         for line in entry.removed:
             click.echo(f"    - {line}")
         for line in entry.added:
             click.echo(f"    + {line}")
+        # The standing where it changed (a first version's where it is not current).
+        said = entry.standing.summary() if entry.standing else None
+        if said is not None and said != shown and (shown is not None or said != "current"):
+            click.echo(f"    standing {said}")
+        shown = said if said is not None else shown
 

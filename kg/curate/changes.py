@@ -144,7 +144,8 @@ def _kind_of(registry: Registry, ident: str, kinds: tuple[str, ...]) -> str:
     :raises NotFoundError: when it knows none.
     """
     for kind in kinds:
-        if _has_type(registry, *_EVIDENCE_TYPES[kind][:1], ident, _EVIDENCE_TYPES[kind][1]):
+        segment, cls = _EVIDENCE_TYPES[kind]
+        if _has_type(registry, segment, ident, cls):
             return kind
     raise NotFoundError(f"no {' or '.join(kinds)} with id {ident!r}")
 

@@ -29,7 +29,6 @@ from ..registry import Registry
 from ..store.archive import ReleaseInfo
 from ..store.queries import to_term
 from ..store.records import citable
-from ..store.standing import standing
 
 #: Who publishes a record: the registry (a record has no personal author).
 PUBLISHER = "claimgraph"
@@ -63,12 +62,12 @@ def csl_items(registry: Registry, ident: str, accessed: dt.date | None = None,
     if source is not None:
         items.append(source_item(facts, source, facts.one(record, KG.locator)))
     item = record_item(facts, record, release, accessed or dt.datetime.now(dt.UTC).date())
-    found = standing(registry.store, record.value)
-    if found.standing != "current":
-        # CSL's "status" (as "retracted" or "in press"); the words go in the note, which
-        # BibTeX and RIS carry too.
-        item["status"] = found.standing
-        item["note"] = f"Standing in claimgraph: {found.summary()}"
+    # The derived standing the closure holds (none for a current claim): CSL's "status"
+    # (as "retracted" or "in press"); the words go in the note, which BibTeX and RIS carry.
+    standing = facts.one(record, KG.standing)
+    if standing is not None:
+        item["status"] = standing.value.rsplit("#", 1)[-1]
+        item["note"] = f"Standing in claimgraph: {facts.text(record, KG.standingSummary)}"
     items.append(item)
     return items
 

@@ -7,6 +7,7 @@ from urllib.parse import unquote
 import pyoxigraph as ox
 
 from ..errors import NotFoundError
+from ..model.standing import Standing
 from . import GraphStore
 from .queries import internal_query, to_term
 from .standing import standing, standing_quads
@@ -26,15 +27,23 @@ def record_closure(store: GraphStore, base: str, ident: str) -> list[ox.Quad]:
     return list(store.quads(sorted(graphs)))
 
 
-def record_with_standing(store: GraphStore, base: str, ident: str) -> list[ox.Quad]:
-    """:func:`record_closure` and the claim's derived standing where it is not current
-    (kg.store.standing.standing_quads): what a record's RDF, JSON-LD and ``kg show`` hold.
+def record_and_standing(store: GraphStore, base: str, ident: str
+                        ) -> tuple[list[ox.Quad], Standing]:
+    """:func:`record_closure` with the claim's derived standing as statements where it is
+    not current (kg.store.standing.standing_quads): what a record's RDF, JSON-LD and
+    ``kg show`` hold; and the standing itself.
 
     :raises NotFoundError: when no record has the id.
     """
     quads = record_closure(store, base, ident)
     record = to_term("record", ident, base).value
-    return quads + standing_quads(record, standing(store, record))
+    found = standing(store, record)
+    return quads + standing_quads(record, found), found
+
+
+def record_with_standing(store: GraphStore, base: str, ident: str) -> list[ox.Quad]:
+    """The quads of :func:`record_and_standing`."""
+    return record_and_standing(store, base, ident)[0]
 
 
 def quote_siblings(store: GraphStore, base: str, ident: str) -> list[str]:

@@ -11,8 +11,9 @@ name other endpoints (Fuseki: ``query``, ``update``, ``data`` under the dataset'
   the server answers only that). Results come back as JSON and are read strictly into
   pyoxigraph's own result objects (:mod:`kg.store.answers`), so callers cannot tell the
   stores apart.
-- Values are bound with a trailing ``VALUES`` clause (SPARQL 1.1), its terms written by
-  pyoxigraph's serializer, never formatted by hand.
+- Values are bound with a ``VALUES`` clause (SPARQL 1.1) first in a SELECT's or ASK's
+  WHERE group (trailing for the other forms), its terms written by pyoxigraph's
+  serializer, never formatted by hand.
 - A whole graph is read with a Graph Store Protocol GET.
 - A write is one SPARQL Update request (one transaction: all of it or none), streamed
   from the load's spool file rather than held in memory; on a server without that
@@ -127,7 +128,9 @@ class RemoteStore(GraphStore):
         """
         if not bindings:
             text = sparql
-        elif self.dialect.values_inside:
+        elif self.dialect.values_inside or query_form(sparql) in _PATTERN_FORMS:
+            # First in the WHERE group, as substitution binds them (the embedded store):
+            # a FILTER on a parameter sees it, where a trailing VALUES joins only after.
             text = inside_where(sparql, values_clause(bindings).strip())
         else:
             text = sparql + values_clause(bindings)
@@ -355,6 +358,11 @@ class RemoteStore(GraphStore):
 
     def close(self) -> None:
         self.session.close()
+
+
+#: The query forms whose WHERE group a VALUES block may open (a short-form CONSTRUCT's
+#: may hold triple patterns only; a DESCRIBE may have none): the others get a trailing one.
+_PATTERN_FORMS = ("SELECT", "ASK")
 
 
 def values_clause(bindings: Mapping[str, Term]) -> str:

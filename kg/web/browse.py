@@ -19,8 +19,7 @@ from ..rdf.negotiation import negotiate, split_suffix
 from ..rdf.output import write_graph
 from ..registry import Registry
 from ..store.archive import ReleaseInfo
-from ..store.records import describe, quote_siblings, record_closure
-from ..store.standing import standing
+from ..store.records import describe, quote_siblings, record_and_standing, record_closure
 from .catalog import FACETS, SORTS
 from .index_rows import LISTING_FIELDS
 from .request_rules import int_param, params, with_changes
@@ -132,8 +131,12 @@ def resource(kind: str, name: str) -> Response:
     at = app.archive.release(release) if release else None
     registry = app.registry(release)
     store = registry.store
-    try:
-        quads = describe(store, settings.base, kind, ident)  # an unknown id is 404 before 406
+    found = None
+    try:  # an unknown id is 404 before 406
+        if kind == "record":
+            quads, found = record_and_standing(store, settings.base, ident)
+        else:
+            quads = describe(store, settings.base, kind, ident)
     except NotFoundError:
         if release:
             raise NotFoundError(f"release {release} holds no {kind} {ident!r}") from None
@@ -159,7 +162,7 @@ def resource(kind: str, name: str) -> Response:
             "record.html", r=view, alternates=alternates, citations=citations,
             meta=citation_meta(view.quoted_from), schema=schema_org(view, request.url_root),
             evidence_filters=_evidence_filters(view), history=app.history(iri.value),
-            standing=standing_view(standing(store, iri.value), settings.base, release),
+            standing=standing_view(found, settings.base, release),
             at_release=at, quote=_quote_view(registry, ident, iri, facts, release),
             placement=None if release else _placement(iri.value),
         ), HTML)

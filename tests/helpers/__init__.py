@@ -64,6 +64,12 @@ RUNS = len(list((DATA / "runs").glob("*.yaml")))
 #: A kept file of each folder of the origin (each benchmark family's shape of file): the
 #: imported records of the tests where every imported record would only be weight.
 KEPT_SAMPLE = sorted({p.relative_to(DATA).parts[:4]: p for p in reversed(KEPT_JSON)}.values())
+#: The counts of the ``sampled_copy`` fixture's data (the written files, the import record and
+#: :data:`KEPT_SAMPLE`): the tests of the store that need every kind of file, not every file.
+SAMPLE_IMPORTED = sum(_results(p) for p in KEPT_SAMPLE)
+SAMPLE_FILES = len(YAML_FILES) + len(KEPT_SAMPLE)
+SAMPLE_NODE_GRAPHS = len(YAML_FILES) + len(KEPT_SAMPLE) + SAMPLE_IMPORTED
+SAMPLE_GRAPHS = SAMPLE_NODE_GRAPHS + 2 * IMPORTS
 #: What copying data/ leaves out to keep only the files people write: the import's kept
 #: upstream files and its import record (tests of broken YAML files, where 423 imported
 #: results are only weight for both SHACL engines and every ``kg`` process).
@@ -72,6 +78,7 @@ WITHOUT_IMPORT = shutil.ignore_patterns(UPSTREAM, IMPORTS_FOLDER)
 WRITTEN = len(list((DATA / "records").glob("*.yaml")))
 #: Every record: the written ones and the imported results.
 RECORDS = WRITTEN + IMPORTED
+SAMPLE_RECORDS = WRITTEN + SAMPLE_IMPORTED
 
 
 def _count(folder: str) -> int:
