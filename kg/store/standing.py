@@ -1,6 +1,7 @@
 """Reading the standing of claims: the rule's inputs from a store, and the rule applied.
 
-Three internal queries give the inputs (``queries/internal/standing-*.rq``); the rule is
+Internal queries give the inputs (``queries/internal/standing-*.rq`` and
+``run-open-parameters.rq``); the rule is
 :func:`kg.model.standing.standing_of`. The same works on a release's store
 (``Archive.release_store``), so a release shows the standing it had.
 """
@@ -34,20 +35,7 @@ def standings(store: GraphStore, record: str | None = None) -> dict[str, Standin
     """The standing of every claim with anything that bears on it (or of the claim with
     IRI ``record`` only), by the claim's IRI; a claim not in the answer is current
     (:data:`CURRENT`)."""
-    changes: dict[str, dict[str, dict]] = defaultdict(dict)
-    for row in _rows(store, "standing-changes", record):
-        claim, activity = row["record"].value, row["activity"].value
-        seen = changes[claim].get(activity)
-        if seen is None:
-            seen = changes[claim][activity] = {
-                "activity": activity, "ident": row["id"].value, "change": row["change"].value,
-                "at": row["at"].value, "reason": row["reason"].value,
-                "agent": row["agent"].value, "evidence": [], "value": _value(row, "value"),
-                "superseded_by": _value(row, "newer"), "source": _value(row, "source"),
-                "notice": _value(row, "notice")}
-        evidence = _value(row, "evidence")
-        if evidence is not None and evidence not in seen["evidence"]:
-            seen["evidence"].append(evidence)
+    changes = _changes(store, record)
     failed: dict[str, set[FailedCheck]] = defaultdict(set)
     for row in _rows(store, "standing-failed-checks", record):
         failed[row["record"].value].add(FailedCheck(
@@ -55,13 +43,14 @@ def standings(store: GraphStore, record: str | None = None) -> dict[str, Standin
     runs: dict[str, dict[str, dict]] = defaultdict(dict)
     for row in _rows(store, "standing-verdicts", record):
         claim, run = row["record"].value, row["run"].value
-        seen = runs[claim].setdefault(run, {
+        runs[claim].setdefault(run, {
             "run": run, "at": row["at"].value, "outcome": row["outcome"].value,
-            "measured": _value(row, "measured"), "claimed": _value(row, "claimed"),
-            "setting": {}})
-        name = _value(row, "name")
-        if name is not None:
-            seen["setting"][name] = row["setting"].value
+            "measured": _value(row, "measured"), "claimed": _value(row, "claimed")})
+    settings = _open_parameters(store, {run for found in runs.values() for run in found},
+                                every=record is None)
+    for found in runs.values():
+        for run, seen in found.items():
+            seen["setting"] = settings.get(run, {})
     found = {}
     for claim in {*changes, *failed, *runs}:
         found[claim] = standing_of(
@@ -71,6 +60,66 @@ def standings(store: GraphStore, record: str | None = None) -> dict[str, Standin
             [Verdict(v["run"], v["at"], v["outcome"], tuple(sorted(v["setting"].items())),
                      v["measured"], v["claimed"])
              for v in sorted(runs.get(claim, {}).values(), key=lambda v: (v["at"], v["run"]))])
+    return found
+
+
+def _changes(store: GraphStore, record: str | None) -> dict[str, dict[str, dict]]:
+    """record -> activity -> the change's fields: the changes that name the record, and
+    the retractions of its source as a whole."""
+    def pairs(name: str, key: str, value: str | None):
+        bindings = {key: ox.NamedNode(value)} if value is not None else None
+        return [(row[key].value, row["activity"].value)
+                for row in store.query(internal_query(name).text, bindings)]
+
+    concerns = pairs("standing-of-records", "record", record)
+    if record is not None:
+        rows = store.query(internal_query("record-source").text, {"record": ox.NamedNode(record)})
+        for source in {row["source"].value for row in rows}:
+            concerns += [(record, activity) for _, activity in
+                         pairs("source-retractions", "source", source)]
+    else:
+        quoting = internal_query("records-of-source").text
+        for source, activity in pairs("source-retractions", "source", None):
+            concerns += [(row["record"].value, activity) for row in
+                         store.query(quoting, {"source": ox.NamedNode(source)})]
+    query = internal_query("standing-changes").text
+    activities = sorted({activity for _, activity in concerns})
+    if record is not None:  # a few: each read by its IRI
+        rows = [row for activity in activities
+                for row in store.query(query, {"activity": ox.NamedNode(activity)})]
+    else:
+        wanted = set(activities)
+        rows = [row for row in store.query(query) if row["activity"].value in wanted]
+    fields: dict[str, dict] = {}
+    for row in rows:
+        activity = row["activity"].value
+        seen = fields.get(activity)
+        if seen is None:
+            seen = fields[activity] = {
+                "activity": activity, "ident": row["id"].value, "change": row["change"].value,
+                "at": row["at"].value, "reason": row["reason"].value,
+                "agent": row["agent"].value, "evidence": [], "value": _value(row, "value"),
+                "superseded_by": _value(row, "newer"), "source": _value(row, "source"),
+                "notice": _value(row, "notice")}
+        evidence = _value(row, "evidence")
+        if evidence is not None and evidence not in seen["evidence"]:
+            seen["evidence"].append(evidence)
+    found: dict[str, dict[str, dict]] = defaultdict(dict)
+    for claim, activity in concerns:
+        if activity in fields:
+            found[claim][activity] = fields[activity]
+    return found
+
+
+def _open_parameters(store: GraphStore, runs: set[str], every: bool
+                     ) -> dict[str, dict[str, str]]:
+    """run -> the open parameters it set: one query for every run, else one per run."""
+    query = internal_query("run-open-parameters").text
+    rows = (store.query(query) if every else
+            (row for run in sorted(runs) for row in store.query(query, {"run": ox.NamedNode(run)})))
+    found: dict[str, dict[str, str]] = defaultdict(dict)
+    for row in rows:
+        found[row["run"].value][row["name"].value] = row["setting"].value
     return found
 
 
