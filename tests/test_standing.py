@@ -438,6 +438,11 @@ def test_leaderboards_show_current_claims_and_the_rest_one_click_away(runner, da
         assert [r["id"] for r in listing["rows"]] == [top["id"]]
         index = client.get("/", headers={"Accept": "text/html"}).get_data(as_text=True)
         assert 'data-facet="standing"' in index
+        tagged = 'class="tag standing-tag standing-withdrawn"'
+        assert tagged in client.get("/", query_string={"standing": "withdrawn"},
+                                    headers={"Accept": "text/html"}).get_data(as_text=True)
+        assert tagged in client.get(f"/benchmark/{MMLU}", query_string={"standing": "all"},
+                                    headers={"Accept": "text/html"}).get_data(as_text=True)
 
 
 def test_runs_that_contradict_under_every_setting_tried_dispute(kg, written_copy) -> None:
