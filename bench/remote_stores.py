@@ -138,12 +138,19 @@ class Server:
         raise SystemExit(f"{self.name} did not start: {' '.join(command)}")
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        stop_process(self.proc)
+
+
+def stop_process(proc: subprocess.Popen) -> None:
+    """Stop a server: SIGTERM, a minute to exit, then SIGKILL (the tests' Virtuoso too)."""
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 class Oxigraph(Server):

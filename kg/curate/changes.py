@@ -62,9 +62,10 @@ def change_standing(registry: Registry, data: Path, request: Request) -> Done:
     """Load the data directory, write the file for ``request`` into ``data/standing/``,
     and load it.
 
-    :raises UsageError: for an id that names no record (or, for a retraction, source), an
-        evidence item that is neither a node of the registry nor a web address, a time
-        without a time zone, or a data directory that cannot be written.
+    :raises NotFoundError: for an id that names no record (or, for a retraction, source).
+    :raises UsageError: for an evidence item that is neither a node of the registry nor a
+        web address, a time without a time zone, or a data directory that cannot be
+        written.
     :raises InvalidDataError: when the shapes refuse the change (no reason, superseding
         itself, a cycle of supersessions, ...): the file is removed again and the store
         is unchanged.

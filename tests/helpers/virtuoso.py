@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from bench.remote_stores import INI  # one server configuration, for the bench and the tests
+from bench.remote_stores import INI, stop_process  # one configuration, for the bench and the tests
 
 VIRTUOSO = "/usr/bin/virtuoso-t"
 ISQL = "/usr/bin/isql-vt"
@@ -93,13 +93,7 @@ class Virtuoso:
         self.sql(f"DELETE FROM DB.DBA.RDF_QUAD WHERE G NOT IN ({kept});")
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
