@@ -46,10 +46,10 @@ def standings(store: GraphStore, record: str | None = None) -> dict[str, Standin
         runs[claim].setdefault(run, {
             "run": run, "at": row["at"].value, "outcome": row["outcome"].value,
             "measured": _value(row, "measured"), "claimed": _value(row, "claimed")})
-    settings = _open_parameters(store, {run for found in runs.values() for run in found},
+    settings = _open_parameters(store, {run for judged in runs.values() for run in judged},
                                 every=record is None)
-    for found in runs.values():
-        for run, seen in found.items():
+    for judged in runs.values():
+        for run, seen in judged.items():
             seen["setting"] = settings.get(run, {})
     found = {}
     for claim in {*changes, *failed, *runs}:
