@@ -12,11 +12,12 @@ import click
 
 from ..config import Settings
 from ..curate import Request, change_standing, parse_time
-from ..kinds import iri_prefix
+from ..errors import NotFoundError
+from ..kinds import iri_prefix, minted_iri
 from ..model.standing import Standing
+from ..rdf.namespaces import KG
 from ..registry import Registry
-from ..store.queries import to_term
-from ..store.records import record_closure
+from ..store.load import store_types
 from ..store.standing import standing as standing_of
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -157,8 +158,10 @@ def show_standing(settings: Settings, ident: str, release: str | None) -> None:
     why, what it rests on, what the runs say, and every change of standing, oldest first."""
     with Registry(settings, read_only=True) as registry:
         store = registry.archive.release_store(release) if release else registry.store
-        record = str(to_term("record", ident, registry.base).value)
-        record_closure(store, registry.base, ident)  # NotFoundError for an unknown id
+        record = minted_iri(registry.base, "record", ident)
+        if str(KG.Claim) not in store_types(store, {record}, exclude=set()).get(record, set()):
+            raise NotFoundError(f"no record with id {ident!r}"
+                                + (f" in release {release}" if release else ""))
         found = standing_of(store, record)
     click.echo(f"standing\t{found.standing}")
     if found.reason:

@@ -21,9 +21,8 @@ from ..model.standing import Standing, moment
 from ..model.yamltext import dump_yaml
 from ..rdf.namespaces import KG
 from ..registry import Registry
-from ..store.load import LoadReport, load_paths
-from ..store.queries import internal_query, to_term
-from ..store.standing import standing
+from ..store.load import LoadReport, load_paths, store_types
+from ..store.standing import records_of_source, standing
 
 #: The changes a curator can make, as the ``change:`` of a standing file.
 CHANGES = ("retracted", "withdrawn", "superseded", "disputed", "corrected", "reinstated")
@@ -97,7 +96,8 @@ def change_standing(registry: Registry, data: Path, request: Request) -> Done:
         raise
     records = [minted_iri(registry.base, "record", r) for r in document.get("records", [])]
     if "source" in document:
-        records = _records_of_source(registry, document["source"])
+        records = records_of_source(registry.store,
+                                    minted_iri(registry.base, "source", document["source"]))
     return Done(path, report, {r: standing(registry.store, r) for r in records})
 
 
@@ -134,9 +134,8 @@ def _document(registry: Registry, request: Request, at: datetime) -> dict:
 
 
 def _has_type(registry: Registry, segment: str, ident: str, cls) -> bool:
-    node = to_term(segment, ident, registry.base)
-    rows = registry.store.query(internal_query("types-of").text, {"node": node})
-    return any(row["type"].value == str(cls) for row in rows)
+    iri = minted_iri(registry.base, segment, ident)
+    return str(cls) in store_types(registry.store, {iri}, exclude=set()).get(iri, set())
 
 
 def _kind_of(registry: Registry, ident: str, kinds: tuple[str, ...]) -> str:
@@ -169,12 +168,6 @@ def _evidence(registry: Registry, item: str) -> dict[str, str]:
             return {kind: ident}
     raise UsageError(f"--evidence {item}: no run, review, record or source has that id, and "
                      "it is not a web address (http or https)")
-
-
-def _records_of_source(registry: Registry, source: str) -> list[str]:
-    node = to_term("source", source, registry.base)
-    rows = registry.store.query(internal_query("records-of-source").text, {"source": node})
-    return sorted(row["record"].value for row in rows)
 
 
 def parse_time(text: str) -> datetime:

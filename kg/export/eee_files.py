@@ -21,7 +21,7 @@ from ..model.standing import Standing
 from ..rdf.facts import Facts
 from ..registry import Registry
 from ..store.queries import internal_query, to_term
-from ..store.records import record_closure
+from ..store.records import record_and_standing
 from ..store.standing import standings
 from .every_eval_ever import eee_file, text
 
@@ -43,10 +43,9 @@ def export_one(registry: Registry, ident: str) -> bytes:
     :raises NotFoundError: when neither a record nor an evaluation has the id.
     """
     try:
-        quads = record_closure(registry.store, registry.base, ident)
+        quads, found = record_and_standing(registry.store, registry.base, ident)
         record = ox.NamedNode(registry.iri("record", ident))
-        return text(eee_file(Facts(quads), [record],
-                             standings(registry.store, record.value))).encode()
+        return text(eee_file(Facts(quads), [record], {record.value: found})).encode()
     except NotFoundError:
         pass
     groups = _groups(registry, to_term("evaluation", ident, registry.base))

@@ -40,8 +40,9 @@ class Dialect:
     #: Its SPARQL JSON needs :func:`kg.store.answers.virtuoso_results`; graphs come as
     #: RDF/JSON.
     virtuoso_json: bool = False
-    #: Parameters go first in the WHERE group, not in a trailing ``VALUES`` (which
-    #: Virtuoso 7 joins with one branch of a ``UNION`` only, and refuses outside SELECT).
+    #: Parameters go first in the WHERE group in every query form, never in a trailing
+    #: ``VALUES`` (which Virtuoso 7 joins with one branch of a ``UNION`` only, and refuses
+    #: outside SELECT). Elsewhere only a SELECT's and an ASK's do (kg.store.remote).
     values_inside: bool = False
     #: A request's ``default-graph-uri``/``named-graph-uri`` are added to the query's
     #: ``FROM`` (the protocol: they replace it), and naming only one kind leaves the other

@@ -366,7 +366,8 @@ _PATTERN_FORMS = ("SELECT", "ASK")
 
 
 def values_clause(bindings: Mapping[str, Term]) -> str:
-    """A trailing ``VALUES`` clause giving each variable its term (SPARQL 1.1 §10.2.2).
+    """A ``VALUES`` clause giving each variable its term (SPARQL 1.1 §10.2.2), to trail a
+    query or to open its WHERE group.
 
     :raises StoreError: for a blank node, which no protocol request can name.
     """

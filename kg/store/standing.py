@@ -78,10 +78,8 @@ def _changes(store: GraphStore, record: str | None) -> dict[str, dict[str, dict]
             concerns += [(record, activity) for _, activity in
                          pairs("source-retractions", "source", source)]
     else:
-        quoting = internal_query("records-of-source").text
         for source, activity in pairs("source-retractions", "source", None):
-            concerns += [(row["record"].value, activity) for row in
-                         store.query(quoting, {"source": ox.NamedNode(source)})]
+            concerns += [(claim, activity) for claim in records_of_source(store, source)]
     query = internal_query("standing-changes").text
     activities = sorted({activity for _, activity in concerns})
     if record is not None:  # a few: each read by its IRI
@@ -109,6 +107,13 @@ def _changes(store: GraphStore, record: str | None) -> dict[str, dict[str, dict]
         if activity in fields:
             found[claim][activity] = fields[activity]
     return found
+
+
+def records_of_source(store: GraphStore, source: str) -> list[str]:
+    """The records quoted from the source with IRI ``source``, in IRI order (what a
+    retraction of the whole source changes)."""
+    rows = store.query(internal_query("records-of-source").text, {"source": ox.NamedNode(source)})
+    return sorted(row["record"].value for row in rows)
 
 
 def _open_parameters(store: GraphStore, runs: set[str], every: bool
