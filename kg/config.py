@@ -64,6 +64,16 @@ class Settings:
         "standard (SPARQL 1.1 Protocol, one transaction per update) or virtuoso"))
     store_timeout: float = field(default=300.0, metadata=_help(
         "Seconds to wait for a remote store to answer one request"))
+    licence: str = field(default="", metadata=_help(
+        "The IRI of the licence the registry's data is published under, as its VoID "
+        "description states it (dcterms:license), e.g. "
+        "https://creativecommons.org/publicdomain/zero/1.0/",
+        shown="none stated"))
+    feed_page: int = field(default=100, metadata=_help(
+        "Entries in each Atom feed document: the subscription document and each archive page"))
+    sitemap_urls: int = field(default=50_000, metadata=_help(
+        "URLs in one sitemap file (at most the sitemaps protocol's 50000); past them, "
+        "/sitemap.xml is a sitemap index"))
 
     @property
     def archive_dir(self) -> Path:
@@ -79,6 +89,12 @@ class Settings:
             raise ConfigError(
                 f"base IRI must be an http(s) IRI ending in '/' (got {self.base!r})"
             )
+        if self.licence and not urlsplit(self.licence).scheme:
+            raise ConfigError(f"licence must be an absolute IRI (got {self.licence!r})")
+        if self.feed_page < 1:
+            raise ConfigError(f"feed_page must be 1 or more (got {self.feed_page})")
+        if not 1 <= self.sitemap_urls <= 50_000:
+            raise ConfigError(f"sitemap_urls must be from 1 to 50000 (got {self.sitemap_urls})")
         if isinstance(self.store, str) and not is_store_url(self.store):
             raise ConfigError(f"store must be a directory or an http(s) URL (got {self.store!r})")
 

@@ -40,6 +40,21 @@ class NotFoundError(KgError):
     http_status = 404
 
 
+class GoneError(NotFoundError):
+    """A record that was in the registry and is no longer: HTTP's 410 Gone, with what it
+    was, when and why it went, and the last release that held it."""
+
+    http_status = 410
+
+    def __init__(self, message: str, details: list[tuple[str, str, str | None]]):
+        #: What the tombstone says: (what, text, link or None), for the page and as JSON.
+        self.details = list(details)
+        super().__init__(message)
+
+    def lines(self) -> list[str]:
+        return [str(self), *(f"{what}: {text}" for what, text, _ in self.details)]
+
+
 @dataclass(frozen=True, order=True)
 class Problem:
     """One problem with one data file, located by file, record and field."""

@@ -16,7 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import settings
 
-from helpers import DATA, IMPORTS_FOLDER, KEPT_SAMPLE, ROOT, WITHOUT_IMPORT
+from helpers import DATA, ROOT, WITHOUT_IMPORT, copy_sampled
 from helpers.servers import (
     BACKENDS,
     Backend,
@@ -62,14 +62,7 @@ def written_copy(tmp_path: Path) -> Path:
 @pytest.fixture
 def sampled_copy(tmp_path: Path) -> Path:
     """A private copy of data/ with one kept file of each origin folder (KEPT_SAMPLE)."""
-    target = tmp_path / "data"
-    shutil.copytree(DATA, target, ignore=WITHOUT_IMPORT)
-    shutil.copytree(DATA / IMPORTS_FOLDER, target / IMPORTS_FOLDER)
-    for path in KEPT_SAMPLE:
-        copy = target / path.relative_to(DATA)
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(path, copy)
-    return target
+    return copy_sampled(tmp_path / "data")
 
 
 @pytest.fixture

@@ -57,6 +57,9 @@ ACCEPTED = {
     # another registry's own format (issue 19): a record or an evaluation as its file
     "eee.json": "application/x-every-eval-ever+json",
     "every-eval-ever": "application/x-every-eval-ever+json",
+    # a record as a W3C Web Annotation: JSON-LD with the Web Annotation profile
+    "wa.jsonld": 'application/ld+json;profile="http://www.w3.org/ns/anno.jsonld"',
+    "web-annotation": 'application/ld+json;profile="http://www.w3.org/ns/anno.jsonld"',
 }
 RDF_ROWS = [fmt for fmt in FORMATS if fmt.rdf]
 RESULT_ROWS = [fmt for fmt in FORMATS if fmt.results and fmt.name != "json"]
@@ -109,7 +112,8 @@ def test_groups_keep_their_order() -> None:
     assert CITATIONS == ("csl.json", "bib", "ris")
     assert {name for name in RDF_SYNTAXES if NAMES[name].quads} == {"nq", "trig", "jsonld"}
     assert list(CITATION_WRITERS) == media_types(*CITATIONS)
-    assert list(EXPORT_MEDIA_TYPES) == media_types("jsonld", *CITATIONS, "every-eval-ever")
+    assert list(EXPORT_MEDIA_TYPES) == media_types("jsonld", *CITATIONS, "every-eval-ever",
+                                                         "wa.jsonld")
 
 
 RDF = ["text/html", "text/turtle", "application/n-triples", "application/n-quads",
@@ -157,7 +161,8 @@ def test_cli_choices_resolve() -> None:
     assert _choices(data_commands.show) == list(RDF_SYNTAXES) == list(GRAPH_FORMATS)
     assert _choices(data_commands.stats) == ["table", "json", "xml", "csv", "tsv"]
     assert _choices(export_commands.export) == ["jsonld", "csl-json", "bibtex", "ris",
-                                                "every-eval-ever", "ro-crate", "nquads", "trig"]
+                                                "web-annotation", "every-eval-ever", "ro-crate",
+                                                "nquads", "trig"]
     assert RESULT_FORMATS == {"json": ox.QueryResultsFormat.JSON,
                               "xml": ox.QueryResultsFormat.XML,
                               "csv": ox.QueryResultsFormat.CSV,

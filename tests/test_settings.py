@@ -78,7 +78,8 @@ SAMPLES = {"str": "other", "Path": "elsewhere", "Path | None": "elsewhere",
 @pytest.mark.parametrize("name", list(SETTINGS))
 def test_each_variable_sets_its_setting(name: str) -> None:
     setting = SETTINGS[name]
-    text = "http://other.example/" if name == "base" else SAMPLES[setting.type]
+    text = {"base": "http://other.example/", "licence": "https://example.org/licence"}.get(
+        name, SAMPLES[setting.type])
     value = getattr(load_settings(environ={setting.env: text}), name)
     assert value == setting.convert(text)
     assert value != setting.default
@@ -89,6 +90,13 @@ def test_text_of_the_wrong_type_is_a_config_error() -> None:
     for name in ("query_timeout", "max_rows"):
         with pytest.raises(ConfigError, match=name):
             load_settings(environ={SETTINGS[name].env: "soon"})
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("licence", "CC0"), ("feed_page", "0"), ("sitemap_urls", "50001"), ("sitemap_urls", "0")])
+def test_a_value_out_of_range_is_a_config_error(name: str, text: str) -> None:
+    with pytest.raises(ConfigError, match=name):
+        load_settings(environ={SETTINGS[name].env: text})
 
 
 def test_options_take_help_and_default_from_the_declaration() -> None:

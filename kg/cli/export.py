@@ -14,7 +14,7 @@ from ..registry import Registry
 from .common import progress
 
 #: What one record or source exports as (kg.export.render, by these format names).
-RECORD_FORMATS = ["jsonld", "csl-json", "bibtex", "ris"]
+RECORD_FORMATS = ["jsonld", "csl-json", "bibtex", "ris", "web-annotation"]
 #: A record (or an evaluation's records) as an upstream registry's file, one or all.
 EEE = "every-eval-ever"
 #: Then a reproduction run as an RO-Crate (a directory), and the whole store's dumps.
@@ -30,7 +30,9 @@ EXPORT_FORMATS = [*RECORD_FORMATS, EEE, "ro-crate",
 @click.option("--format", "-f", "fmt", required=True, type=click.Choice(EXPORT_FORMATS),
               help="jsonld: a record as framed JSON-LD (with --all: the store as expanded "
                    "JSON-LD); csl-json, bibtex, ris: the citation of a record (its source at "
-                   "the cited place, and the record) or of a source; every-eval-ever: a record, "
+                   "the cited place, and the record) or of a source; web-annotation: a record "
+                   "as a W3C Web Annotation (JSON-LD: its quote, page or JSON Pointer on the "
+                   "file named by its SHA-256); every-eval-ever: a record, "
                    "or an evaluation's records, as an Every Eval Ever file (schema 0.2.0; with "
                    "--all: a file per evaluation); ro-crate: a reproduction run as a Process "
                    "Run Crate (a directory); nquads, trig: with --all.")
@@ -48,6 +50,8 @@ def export(settings: Settings, ident: str | None, everything: bool, fmt: str, pa
       kg export saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-\
 flashattention-checkpointing-zero2 --format bibtex
       kg export saadat-fellay-2026-genomic-lm-efficiency --format ris -o source.ris
+      kg export saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-\
+flashattention-checkpointing-zero2 --format web-annotation -o claim.wa.jsonld
       kg export nt-peak-memory-20261130t084842z-c90d873f --format ro-crate -o crate/
       kg export --all --format nquads --gzip -o dumps/
       kg export --all --format every-eval-ever -o eee/

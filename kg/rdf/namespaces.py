@@ -114,13 +114,16 @@ OA = Terms("http://www.w3.org/ns/oa#")
 CITO = Terms("http://purl.org/spar/cito/")
 FABIO = Terms("http://purl.org/spar/fabio/")
 SH = Terms("http://www.w3.org/ns/shacl#")
+#: VoID, the vocabulary of interlinked datasets (/.well-known/void), and FOAF, which it uses.
+VOID = Terms("http://rdfs.org/ns/void#")
+FOAF = Terms("http://xmlns.com/foaf/0.1/")
 
 #: Prefixes bound when graphs are serialized for people.
 PREFIXES: dict[str, str] = {
     name: str(ns) for name, ns in {
         "kg": KG, "kgv": KGV, "prov": PROV, "dcterms": DCTERMS, "dcat": DCAT, "schema": SCHEMA,
         "spdx": SPDX, "qudt": QUDT, "unit": UNIT, "oa": OA, "cito": CITO, "fabio": FABIO,
-        "skos": SKOS, "rdfs": RDFS, "owl": OWL, "xsd": XSD,
+        "skos": SKOS, "rdfs": RDFS, "owl": OWL, "xsd": XSD, "void": VOID, "foaf": FOAF,
     }.items()
 }
 
@@ -129,6 +132,7 @@ __all__ = [
     "DCAT",
     "DCTERMS",
     "FABIO",
+    "FOAF",
     "KG",
     "KGV",
     "OA",
@@ -143,6 +147,7 @@ __all__ = [
     "SKOS",
     "SPDX",
     "UNIT",
+    "VOID",
     "XSD",
     "XSD_STRING",
     "ClosedTerms",

@@ -24,6 +24,7 @@ import secrets
 import shutil
 import time
 import weakref
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .manifests import remove_manifest
@@ -40,6 +41,22 @@ def live_version(root: Path) -> Path | None:
         return None
     target = root / os.readlink(link)
     return target if target.is_dir() else None
+
+
+def version_time(version: str | None) -> datetime | None:
+    """When the write that made ``version`` ran: every store's version token ends in the
+    nanoseconds of its write (``v-<ns>`` here, ``<kind>-<ns>`` on a remote store); None
+    for a token without one (an in-memory store's).
+
+    >>> version_time("v-1764491234567890123").isoformat()
+    '2025-11-30T08:27:14.567890+00:00'
+    >>> version_time("memory-3") is None
+    True
+    """
+    digits = (version or "").rpartition("-")[2]
+    if len(digits) < 16 or not digits.isdigit():
+        return None
+    return datetime.fromtimestamp(int(digits) / 1e9, UTC)
 
 
 def new_version(root: Path) -> Path:

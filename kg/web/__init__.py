@@ -19,11 +19,13 @@ from .boards import boards
 from .browse import browse
 from .downloads import downloads
 from .errors import register_error_handlers
+from .feeds import feeds
 from .releases import releases
 from .request_rules import register_request_rules
 from .security import register_security
 from .sparql import sparql
 from .state import AppState
+from .void import void
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -41,6 +43,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(downloads)
     app.register_blueprint(sparql)
     app.register_blueprint(releases)
+    app.register_blueprint(feeds)
+    app.register_blueprint(void)
     register_request_rules(app)
     register_error_handlers(app)
     register_security(app)

@@ -24,6 +24,7 @@ from .catalog import FACETS, SORTS
 from .index_rows import LISTING_FIELDS
 from .request_rules import int_param, params, with_changes
 from .state import state
+from .tombstones import gone_if_removed
 from .views.base import path_of
 from .views.citation import citation_meta, schema_org
 from .views.node import node_rows
@@ -42,6 +43,9 @@ CITABLE_OFFERED = [*RDF_OFFERED, *media_types(*CITATIONS)]
 #: A record, or an evaluation's records, also as an Every Eval Ever file (/record/ID.eee.json).
 UPSTREAM_FORMAT = {"record": media_types("every-eval-ever"),
                    "evaluation": media_types("every-eval-ever")}
+#: A record, also as a W3C Web Annotation (/record/ID.wa.jsonld, or Accept: application/ld+json
+#: with the Web Annotation profile); plain application/ld+json stays the framed record.
+ANNOTATION_FORMAT = {"record": media_types("wa.jsonld")}
 #: The index comes as a page, or as data: /records.json, /records.csv.
 LISTING_FORMATS = ("json", "csv")
 LISTING_OFFERED = media_types("html", *LISTING_FORMATS)
@@ -140,10 +144,12 @@ def resource(kind: str, name: str) -> Response:
     except NotFoundError:
         if release:
             raise NotFoundError(f"release {release} holds no {kind} {ident!r}") from None
+        if kind == "record":
+            gone_if_removed(app, registry.iri(kind, ident), ident)
         raise
     media_type = negotiate(request.accept_mimetypes,
                            [*(CITABLE_OFFERED if kind in CITABLE else RDF_OFFERED),
-                            *UPSTREAM_FORMAT.get(kind, [])],
+                            *UPSTREAM_FORMAT.get(kind, []), *ANNOTATION_FORMAT.get(kind, [])],
                            suffix or params().get("format"))
     if media_type != HTML:
         return rdf_response(registry, kind, ident, quads, media_type, at)
@@ -165,6 +171,7 @@ def resource(kind: str, name: str) -> Response:
             standing=standing_view(found, settings.base, release),
             at_release=at, quote=_quote_view(registry, ident, iri, facts, release),
             placement=None if release else _placement(iri.value),
+            annotation=f"{stem}.wa.jsonld{same_release}",
         ), HTML)
     rows, title, source = node_rows(facts, iri, settings.base, store, release)
     return respond(render_template(

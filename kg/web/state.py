@@ -6,8 +6,10 @@ import gc
 import logging
 import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from flask import Flask, current_app, g, has_request_context
 
@@ -22,8 +24,10 @@ from ..store.cached import SharedGraphCache
 from ..store.embedded import live_version
 from .catalog import Catalog
 from .query_pool import QueryRunner
+from .timeline import Timeline
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 @dataclass
@@ -35,6 +39,10 @@ class View:
     store: GraphStore
     version: str | None
     catalog: Catalog | None = None
+    #: The timeline of this version, with the archive index version it was read with.
+    timeline: tuple[Path | None, Timeline] | None = None
+    #: Figures read from this version once, by name (AppState.derived).
+    derived: dict[str, object] = field(default_factory=dict)
 
 
 class AppState:
@@ -67,6 +75,7 @@ class AppState:
         #: Past releases (kg release), read-only.
         self.archive = Archive(settings.archive_dir)
         self._histories: dict[tuple[Path | None, str], list[HistoryEntry]] = {}
+        self._timeline_lock = threading.Lock()
 
     @property
     def view(self) -> View:
@@ -180,6 +189,27 @@ class AppState:
                     self._histories.clear()
                 self._histories[key] = found
         return found
+
+    def derived(self, name: str, read: Callable[[GraphStore], T]) -> T:
+        """What ``read`` gives of the current view's store, read once per version."""
+        view = self.view
+        with self._timeline_lock:
+            if name not in view.derived:
+                view.derived[name] = read(view.store)
+            return view.derived[name]  # type: ignore[return-value]
+
+    @property
+    def timeline(self) -> Timeline:
+        """The timeline of the current view (kg.web.timeline), built on first use and again
+        after a release (which changes what entries are released, not the store)."""
+        view = self.view
+        catalog = self.catalog
+        key = live_version(self.settings.archive_dir / "index")
+        with self._timeline_lock:  # one build at a time: it reads the whole store
+            if view.timeline is None or view.timeline[0] != key:
+                view.timeline = (key, Timeline.build(view.store, self.archive, catalog.rows,
+                                                     self.settings.base, view.version))
+            return view.timeline[1]
 
     @property
     def terms(self) -> Terms:

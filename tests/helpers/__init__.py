@@ -138,3 +138,14 @@ def sample_params(name: str, query) -> dict[str, str]:
     """The sample value of each parameter of canned query ``name``."""
     return {p.name: SAMPLE_FOR.get(name, {}).get(p.name, SAMPLE_PARAMS[p.name])
             for p in query.params}
+
+
+def copy_sampled(target: Path) -> Path:
+    """Copy data/ to ``target`` with one kept file of each origin folder (KEPT_SAMPLE)."""
+    shutil.copytree(DATA, target, ignore=WITHOUT_IMPORT)
+    shutil.copytree(DATA / IMPORTS_FOLDER, target / IMPORTS_FOLDER)
+    for path in KEPT_SAMPLE:
+        copy = target / path.relative_to(DATA)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, copy)
+    return target
