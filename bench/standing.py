@@ -21,13 +21,13 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.gen import generate  # noqa: E402
+from bench.timing import best  # noqa: E402
 from kg.model.yamltext import dump_yaml  # noqa: E402
 from kg.store import EmbeddedStore  # noqa: E402
 from kg.store.load import load_paths  # noqa: E402
@@ -36,15 +36,6 @@ from kg.store.standing import standing, standings  # noqa: E402
 from kg.web.index_rows import read_rows  # noqa: E402
 
 BASE = "https://claimgraph.example/"
-
-
-def best(runs: int, work) -> float:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - started)
-    return min(times)
 
 
 def corpus(size: int, every: int, work: Path) -> tuple[Path, list[str]]:

@@ -19,7 +19,6 @@ import argparse
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -27,19 +26,11 @@ import pyoxigraph as ox
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.timing import best  # noqa: E402
 from kg.model.validation import map_paths  # noqa: E402
 from kg.rdf.terms import nquads, to_quads  # noqa: E402
 
 BASE = "https://claimgraph.example/"
-
-
-def best_of_three(run) -> float:
-    best = float("inf")
-    for _ in range(3):
-        started = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - started)
-    return best
 
 
 def bench(n: int, work: Path) -> dict[str, float]:
@@ -62,8 +53,8 @@ def bench(n: int, work: Path) -> dict[str, float]:
             nquads(t, graph)
 
     return {"files": len(files), "triples": triples,
-            "baseline": best_of_three(baseline) / triples * 1e6,
-            "lines": best_of_three(lines) / triples * 1e6}
+            "baseline": best(3, baseline) / triples * 1e6,
+            "lines": best(3, lines) / triples * 1e6}
 
 
 def main() -> int:

@@ -18,10 +18,10 @@ from ..errors import NotFoundError
 from ..kinds import minted_iri
 from ..rdf.negotiation import split_suffix
 from ..store.records import describe
-from ..store.versions import version_time
+from ..store.versions import live_version, version_time
 from . import atom
 from .request_rules import int_param
-from .state import state
+from .state import AppState, state
 from .timeline import Entry, utc
 from .views.base import path_of
 
@@ -53,7 +53,7 @@ def node_feed(kind: str, name: str) -> Response:
     iri = minted_iri(base, kind, ident)
     timeline = app.timeline
     if kind == "record":
-        if iri not in timeline.tombstones:
+        if iri not in timeline.changed:  # every record with an entry, removed ones too
             describe(app.store, base, kind, ident)  # 404 for an unknown record
         records = {iri}
     else:
@@ -146,27 +146,32 @@ def robots() -> Response:
 
 
 def _urls() -> list[tuple[str, str | None]]:
-    """Every page the sitemap lists, with its last change where one is known: the index,
-    each record, source and benchmark, and each release."""
+    """Every page the sitemap lists, on this host, with its last change where one is
+    known: the index, each record, source and benchmark, and each release."""
     app = state()
+    archive = live_version(app.settings.archive_dir / "index")
+    paths = app.derived(f"sitemap {archive}", lambda _store: _paths(app))
+    root = request.url_root.rstrip("/")
+    return [(f"{root}{path}", at) for path, at in paths]
+
+
+def _paths(app: AppState) -> list[tuple[str, str | None]]:
+    """The sitemap's pages as paths (read once per store version and release)."""
     base = app.settings.base
     timeline = app.timeline
-    rows = app.catalog.rows
-    root = request.url_root.rstrip("/")
     newest = max(timeline.changed.values(), default=None)
-    urls: list[tuple[str, str | None]] = [(f"{root}/", newest)]
+    paths: list[tuple[str, str | None]] = [("/", newest)]
     by_node: dict[str, str | None] = {}
-    for row in rows:
+    for row in app.catalog.rows:
         changed = timeline.changed.get(row.record)
-        urls.append((f"{root}{path_of(row.record, base)}", changed))
+        paths.append((path_of(row.record, base), changed))
         for node in (row.source, row.benchmark):
             if node.startswith(base):
                 known = by_node.get(node)
                 by_node[node] = max(filter(None, (known, changed)), default=None)
-    urls += [(f"{root}{path_of(node, base)}", at) for node, at in sorted(by_node.items())]
-    urls += [(f"{root}{path_of(info.iri, base)}", utc(info.issued))
-             for info in app.archive.releases()]
-    return urls
+    paths += [(path_of(node, base), at) for node, at in sorted(by_node.items())]
+    paths += [(path_of(info.iri, base), utc(info.issued)) for info in app.archive.releases()]
+    return paths
 
 
 def _urlset(urls: list[tuple[str, str | None]]) -> ET.Element:

@@ -75,7 +75,8 @@ class AppState:
         #: Past releases (kg release), read-only.
         self.archive = Archive(settings.archive_dir)
         self._histories: dict[tuple[Path | None, str], list[HistoryEntry]] = {}
-        self._timeline_lock = threading.Lock()
+        #: Reentrant: what is derived once per version may read the timeline.
+        self._timeline_lock = threading.RLock()
 
     @property
     def view(self) -> View:
