@@ -124,8 +124,8 @@ def _entry(root: ET.Element, entry: Entry, links: FeedLinks) -> None:
     page = links.url(entry.page)
     _link(element, "alternate", page, "text/html")
     _link(element, "alternate", f"{page}.ttl", "text/turtle")
-    for record in sorted(entry.records)[:1] if entry.page not in entry.records else ():
-        _link(element, "related", links.url(record), "text/html")
+    if entry.records and entry.page not in entry.records:  # an activity: its (first) record
+        _link(element, "related", links.url(min(entry.records)), "text/html")
     _text(element, "summary", entry.summary)
 
 

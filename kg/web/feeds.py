@@ -18,11 +18,11 @@ from ..errors import NotFoundError
 from ..kinds import minted_iri
 from ..rdf.negotiation import split_suffix
 from ..store.records import describe
-from ..store.versions import live_version, version_time
+from ..store.versions import live_version
 from . import atom
 from .request_rules import int_param
 from .state import AppState, state
-from .timeline import Entry, utc
+from .timeline import Entry, loaded_at, utc
 from .views.base import path_of
 
 feeds = Blueprint("feeds", __name__)
@@ -58,8 +58,7 @@ def node_feed(kind: str, name: str) -> Response:
         records = {iri}
     else:
         describe(app.store, base, kind, ident)
-        key = "source" if kind == "source" else "benchmark"
-        records = {row.record for row in app.catalog.rows if getattr(row, key) == iri}
+        records = {row.record for row in app.catalog.rows if getattr(row, kind) == iri}
     return _feed(timeline.about(records), f"claimgraph: {kind} {ident}",
                  url_for("feeds.node_feed", kind=kind, name=name), path_of(iri, base),
                  f"{base}feed/{iri[len(base):]}{SUFFIX}")
@@ -105,8 +104,7 @@ def _feed(entries: list[Entry], title: str, path: str, alternate: str,
 
 
 def _store_time() -> str:
-    moment = version_time(state().version)
-    return utc(moment.isoformat()) if moment else "1970-01-01T00:00:00Z"
+    return loaded_at(state().version) or "1970-01-01T00:00:00Z"
 
 
 @feeds.get("/sitemap.xml")

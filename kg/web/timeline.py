@@ -97,13 +97,13 @@ class Timeline:
             for graph in members[info.id]:
                 first.setdefault(graph, position)
         unreleased = len(releases)
-        loaded_at = _loaded_at(version)
+        loaded = loaded_at(version)
         entries = _release_entries(releases, members, base)
         activities, seen = _activities(store, first, unreleased)
         entries += activities
         for row in rows:
             # new when a release first holds it; until then, as of its earliest activity
-            at = _release_time(releases, first, row.record) or seen.get(row.record) or loaded_at
+            at = _release_time(releases, first, row.record) or seen.get(row.record) or loaded
             if at is None:  # a store without versions and a record nothing dates
                 continue
             entries.append(Entry(
@@ -111,7 +111,7 @@ class Timeline:
                 f"{row.printed} {row.unit}".strip() + f" ({row.source_title})",
                 row.record, frozenset([row.record]), first.get(row.record, unreleased)))
         live = {row.record for row in rows}
-        tombstones = _tombstones(releases, members, live, base, loaded_at)
+        tombstones = _tombstones(releases, members, live, base, loaded)
         for stone in tombstones.values():
             # its first appearance keeps its place (an archive page does not lose it)
             title, value = what_it_was(archive, stone)
@@ -275,10 +275,12 @@ def tombstone(archive: Archive, record: str, base: str,
     if last is None:
         return None
     releases = archive.releases()
-    return _stone(releases, releases.index(last), record, base, _loaded_at(version))
+    return _stone(releases, releases.index(last), record, base, loaded_at(version))
 
 
-def _loaded_at(version: str | None) -> str | None:
+def loaded_at(version: str | None) -> str | None:
+    """When the load that made store ``version`` ran, as RFC 3339 in UTC (None: the
+    version does not say)."""
     moment = version_time(version)
     return _text(moment) if moment else None
 

@@ -21,10 +21,10 @@ from ..rdf.negotiation import negotiate
 from ..rdf.output import write_graph
 from ..store import GraphStore
 from ..store.queries import canned_query, internal_query
-from ..store.versions import version_time
 from .downloads import DUMPS
 from .request_rules import params
 from .state import state
+from .timeline import loaded_at
 
 void = Blueprint("void", __name__)
 
@@ -107,11 +107,9 @@ def _quads(figures: Figures) -> Iterator[ox.Quad]:
             yield t(dataset, VOID.feature, iri(fmt.iri))
     if settings.licence:
         yield t(dataset, DCTERMS.license, iri(settings.licence))
-    modified = version_time(app.version)
+    modified = loaded_at(app.version)
     if modified is not None:
-        yield t(dataset, DCTERMS.modified, ox.Literal(
-            modified.replace(microsecond=0).isoformat().replace("+00:00", "Z"),
-            datatype=iri(XSD.dateTime)))
+        yield t(dataset, DCTERMS.modified, ox.Literal(modified, datatype=iri(XSD.dateTime)))
     stats = figures.stats
     yield t(dataset, VOID.triples, number(stats["triples"]))
     yield t(dataset, VOID.entities, number(sum(stats[name] for name in COUNTED)))
