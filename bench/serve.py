@@ -23,6 +23,18 @@ or the ones named by --corpora/--stores, which are only read), in this one comma
 - the server's resident memory (all its processes) after warm-up and after the run, and
   the CPU time its processes used per request in each phase (from /proc).
 
+With ``--mix`` (issue 25) each size instead runs two mixes of record pages, each on a
+server with the response cache (``--cache-mb``) and on one without it (KG_CACHE_MB=0):
+(a) records drawn uniformly from all records, (b) a Zipf mix (``--zipf`` 1.1 over all
+records, popularity in a random order) where ``--conditional`` (20 %) of the requests
+revalidate with the ETag this client population last got for the page. Every request
+accepts gzip, as browsers do. Each mix: ``--warmup`` seconds unmeasured, then
+``--seconds`` measured; it reports p50, p99, the rate achieved, server CPU per request,
+the share answered from the cache or with 304, and the server's memory after the mix:
+
+    python bench/serve.py 10000 100000 --mix --seconds 60 --warmup 10 --query-runs 0 \
+        --stores '/work/benchdata/store-{n}/kg' --corpora '/work/benchdata/corpus-{n}'
+
 The load generator is Python threads with http.client in this process: on a small
 machine it competes with the server for the CPU, which the healthz row shows.
 """
@@ -67,6 +79,16 @@ class Run:
     seconds: float = 0.0
     #: the server's CPU seconds over the phase, per answered request, in ms
     cpu_ms: float = float("nan")
+    #: answers from the server's response cache (X-Cache: hit) and 304s
+    hits: int = 0
+    not_modified: int = 0
+    #: the server's resident memory after the phase, MB
+    rss_mb: float = float("nan")
+
+    @property
+    def hit_rate(self) -> float:
+        answered = len(self.latencies)
+        return (self.hits + self.not_modified) / answered if answered else float("nan")
 
     def pct(self, q: float) -> float:
         data = sorted(self.latencies)
@@ -79,7 +101,12 @@ class Run:
         return len(self.latencies) / self.seconds if self.seconds else 0.0
 
 
-def load(host: str, port: int, paths: list[str], *, rate: float | None, seconds: float,
+#: One request of a load: a path, or (path, conditional): a conditional request sends the
+#: ETag this client last got for the path (If-None-Match), as a browser revalidating does.
+Ask = str | tuple[str, bool]
+
+
+def load(host: str, port: int, paths: list[Ask], *, rate: float | None, seconds: float,
          connections: int) -> Run:
     """Open loop at ``rate`` requests/s (None: closed loop, as fast as answered) over
     ``connections`` keep-alive connections, for ``seconds``."""
@@ -89,12 +116,13 @@ def load(host: str, port: int, paths: list[str], *, rate: float | None, seconds:
     total = int(rate * seconds) if rate else None
     start = time.perf_counter() + 0.2
     end = start + seconds
+    etags: dict[str, str] = {}  # shared by the connections: one client population
 
     def worker() -> None:
         conn = http.client.HTTPConnection(host, port, timeout=60)
         mine: list[float] = []
         statuses: dict[int, int] = {}
-        errors = 0
+        errors = hits = 0
         while True:
             i = next(counter)
             if total is not None:
@@ -108,8 +136,13 @@ def load(host: str, port: int, paths: list[str], *, rate: float | None, seconds:
                 scheduled = time.perf_counter()
                 if scheduled >= end:
                     break
+            ask = paths[i % len(paths)]
+            path, conditional = (ask, False) if isinstance(ask, str) else ask
+            headers = {"Accept-Encoding": "gzip"}
+            if conditional and path in etags:
+                headers["If-None-Match"] = etags[path]
             try:
-                conn.request("GET", paths[i % len(paths)])
+                conn.request("GET", path, headers=headers)
                 response = conn.getresponse()
                 response.read()
                 status = response.status
@@ -120,10 +153,15 @@ def load(host: str, port: int, paths: list[str], *, rate: float | None, seconds:
                 continue
             mine.append(time.perf_counter() - scheduled)
             statuses[status] = statuses.get(status, 0) + 1
+            hits += response.getheader("X-Cache") == "hit"
+            tag = response.getheader("ETag")
+            if tag:
+                etags[path] = tag
         conn.close()
         with lock:
             run.latencies += mine
             run.errors += errors
+            run.hits += hits
             for status, n in statuses.items():
                 run.statuses[status] = run.statuses.get(status, 0) + n
 
@@ -133,6 +171,7 @@ def load(host: str, port: int, paths: list[str], *, rate: float | None, seconds:
     for thread in threads:
         thread.join()
     run.seconds = time.perf_counter() - start
+    run.not_modified = run.statuses.get(304, 0)
     return run
 
 
@@ -184,8 +223,9 @@ class Server:
     """A server process printing "serving http://HOST:PORT/" (kg serve) or polled on a
     known port (oxigraph)."""
 
-    def __init__(self, command: list[str], url: str | None = None):
-        self.proc = subprocess.Popen(command, env=ENV, stderr=subprocess.PIPE,
+    def __init__(self, command: list[str], url: str | None = None,
+                 env: dict[str, str] | None = None):
+        self.proc = subprocess.Popen(command, env=env or ENV, stderr=subprocess.PIPE,
                                      stdout=subprocess.DEVNULL, text=True)
         self.url = url
         self.index_seconds = float("nan")
@@ -321,6 +361,9 @@ def one_size(n: int, args: argparse.Namespace, work: Path) -> dict:
         index_paths.append(("/records.json?" if i % 4 == 3 else "/?")
                            + urllib.parse.urlencode(query))
     result: dict = {"n": n, "repeats": []}
+    if args.mix:
+        result["mixes"] = mixes(n, args, store, corpus, ids)
+        return result
     kg = Server([sys.executable, "-m", "kg.cli", "--store", str(store), "--data", str(corpus),
                  "serve", "--port", "0", "--workers", str(args.workers), "--threads",
                  str(args.threads)], None)
@@ -372,6 +415,65 @@ def one_size(n: int, args: argparse.Namespace, work: Path) -> dict:
     after = sorted((p.name, p.stat().st_mtime_ns) for p in live.iterdir())
     result["store_untouched"] = before == after
     return result
+
+
+def mixes(n: int, args: argparse.Namespace, store: Path, corpus: Path, ids: list[str]
+          ) -> list[tuple[str, str, Run]]:
+    """The two mixes of record pages, with the response cache and without it: (a) every
+    record equally likely, (b) Zipf (``--zipf``) over all records, ``--conditional`` of
+    the requests revalidating. Each phase: ``--warmup`` seconds unmeasured, then
+    ``--seconds`` measured, open loop at ``--rate``."""
+    rng = random.Random(1)
+    total = int(args.rate * (args.seconds + args.warmup)) + 1
+    uniform = [f"/record/{rng.choice(ids)}" for _ in range(total)]
+    ranked = ids[:]
+    rng.shuffle(ranked)  # which records are popular: any, not the first by name
+    weights = [1 / (k ** args.zipf) for k in range(1, len(ranked) + 1)]
+    zipf = [(f"/record/{path}", rng.random() < args.conditional)
+            for path in rng.choices(ranked, weights=weights, k=total)]
+    out = []
+    for cache_mb in (args.cache_mb, 0):
+        env = {**ENV, "KG_CACHE_MB": str(cache_mb)}
+        kg = Server([sys.executable, "-m", "kg.cli", "--store", str(store), "--data",
+                     str(corpus), "serve", "--port", "0", "--workers", str(args.workers),
+                     "--threads", str(args.threads)], None, env=env)
+        try:
+            pids = tree(kg.proc.pid)
+            for name, asks in (("uniform", uniform), ("zipf", zipf)):
+                warm = int(args.rate * args.warmup)
+                load(kg.host, kg.port, asks[:warm], rate=args.rate, seconds=args.warmup,
+                     connections=args.connections)
+                cpu_before = cpu_seconds(pids)
+                run = load(kg.host, kg.port, asks[warm:], rate=args.rate,
+                           seconds=args.seconds, connections=args.connections)
+                run.cpu_ms = ((cpu_seconds(pids) - cpu_before) * 1000
+                              / max(1, len(run.latencies)))
+                run.rss_mb = rss_mb(kg.proc.pid)
+                label = f"{cache_mb} MiB" if cache_mb else "off"
+                out.append((name, label, run))
+                print(f"  {n} {name} cache {label}: p50 {run.pct(0.5):.1f} ms, "
+                      f"p99 {run.pct(0.99):.1f} ms, {run.rate:.0f}/s, hits {run.hit_rate:.2f}",
+                      file=sys.stderr, flush=True)
+        finally:
+            kg.stop()
+    return out
+
+
+def mix_report(results: list[dict], args: argparse.Namespace) -> str:
+    lines = ["| records | mix | response cache | rate asked | achieved req/s | p50 ms | p99 ms "
+             "| max ms | 304 / non-2xx / errors | server CPU ms / request | cache hits + 304 "
+             "| server RSS MB |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for res in results:
+        for name, label, run in res.get("mixes", []):
+            bad = sum(k for s, k in run.statuses.items() if s not in (200, 304))
+            mix = "uniform" if name == "uniform" else (
+                f"Zipf {args.zipf:g}, {args.conditional:.0%} conditional")
+            lines.append(
+                f"| {res['n']:,} | {mix} | {label} | {args.rate:g} | {run.rate:,.0f} | "
+                f"{run.pct(0.5):.1f} | {run.pct(0.99):.1f} | {run.pct(1.0):.0f} | "
+                f"{run.not_modified} / {bad} / {run.errors} | {run.cpu_ms:.2f} | "
+                f"{run.hit_rate:.0%} | {run.rss_mb:,.0f} |")
+    return "\n".join(lines)
 
 
 def _free_port() -> int:
@@ -434,6 +536,16 @@ def main() -> None:
     parser.add_argument("--query-cap", type=float, default=60.0,
                         help="seconds oxigraph serve may take for a query (its --timeout-s); "
                              "longer ones are not compared")
+    parser.add_argument("--mix", action="store_true",
+                        help="the record-page mixes with and without the response cache "
+                             "(issue 25) instead of the phases above")
+    parser.add_argument("--warmup", type=float, default=10.0,
+                        help="unmeasured seconds before each mix")
+    parser.add_argument("--zipf", type=float, default=1.1, help="the Zipf mix's exponent")
+    parser.add_argument("--conditional", type=float, default=0.2,
+                        help="the share of the Zipf mix's requests that revalidate")
+    parser.add_argument("--cache-mb", type=int, default=64,
+                        help="the response cache of each server process in the cached runs")
     parser.add_argument("--work", type=Path, help="where generated data goes (default: a temp dir)")
     args = parser.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="kg-serve-bench-"))
@@ -444,10 +556,11 @@ def main() -> None:
     ENV.update({"KG_MAX_ROWS": os.environ["KG_MAX_ROWS"],
                 "KG_QUERY_TIMEOUT": os.environ["KG_QUERY_TIMEOUT"]})
     results = []
+    show = mix_report if args.mix else report
     for n in args.sizes:
         results.append(one_size(n, args, work))
-        print(report(results[-1:], args), flush=True)
-    print("\n" + report(results, args))
+        print(show(results[-1:], args), flush=True)
+    print("\n" + show(results, args))
 
 
 if __name__ == "__main__":

@@ -74,6 +74,12 @@ class Settings:
     sitemap_urls: int = field(default=50_000, metadata=_help(
         "URLs in one sitemap file (at most the sitemaps protocol's 50000); past them, "
         "/sitemap.xml is a sitemap index"))
+    cache_mb: int = field(default=64, metadata=_help(
+        "Memory for each server process's response cache, in MiB: pages kept per store "
+        "version (0: none; validators and 304 answers stay)"))
+    max_age: int = field(default=60, metadata=_help(
+        "Seconds a browser or proxy may reuse a live page without asking again "
+        "(Cache-Control max-age); pages of a release are immutable"))
 
     @property
     def archive_dir(self) -> Path:
@@ -95,6 +101,10 @@ class Settings:
             raise ConfigError(f"feed_page must be 1 or more (got {self.feed_page})")
         if not 1 <= self.sitemap_urls <= 50_000:
             raise ConfigError(f"sitemap_urls must be from 1 to 50000 (got {self.sitemap_urls})")
+        if self.cache_mb < 0:
+            raise ConfigError(f"cache_mb must be 0 or more (got {self.cache_mb})")
+        if self.max_age < 0:
+            raise ConfigError(f"max_age must be 0 or more (got {self.max_age})")
         if isinstance(self.store, str) and not is_store_url(self.store):
             raise ConfigError(f"store must be a directory or an http(s) URL (got {self.store!r})")
 

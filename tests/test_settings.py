@@ -93,7 +93,7 @@ def test_text_of_the_wrong_type_is_a_config_error() -> None:
 
 
 @pytest.mark.parametrize(("name", "text"), [
-    ("licence", "CC0"), ("feed_page", "0"), ("sitemap_urls", "50001"), ("sitemap_urls", "0")])
+    ("licence", "CC0"), ("feed_page", "0"), ("sitemap_urls", "50001"), ("sitemap_urls", "0"), ("cache_mb", "-1"), ("max_age", "-5")])
 def test_a_value_out_of_range_is_a_config_error(name: str, text: str) -> None:
     with pytest.raises(ConfigError, match=name):
         load_settings(environ={SETTINGS[name].env: text})

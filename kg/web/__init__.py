@@ -20,6 +20,7 @@ from .browse import browse
 from .downloads import downloads
 from .errors import register_error_handlers
 from .feeds import feeds
+from .http_cache import register_http_cache
 from .releases import releases
 from .request_rules import register_request_rules
 from .security import register_security
@@ -46,6 +47,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(feeds)
     app.register_blueprint(void)
     register_request_rules(app)
+    register_http_cache(app)
     register_error_handlers(app)
     register_security(app)
 

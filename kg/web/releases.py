@@ -12,6 +12,7 @@ from ..registry import Registry
 from ..release.history import diff_releases, kind_and_id
 from ..store.records import describe
 from .browse import RDF_OFFERED, rdf_response
+from .http_cache import YEAR
 from .request_rules import params
 from .state import state
 
@@ -33,8 +34,10 @@ def release(name: str) -> Response:
         if file not in FILES:
             raise NotFoundError(f"a release has no file {file!r} ({', '.join(FILES)})")
         archive.release(ident)  # an unknown or malformed id is 404
-        return send_file(archive.release_dir(ident) / file, mimetype=FILES[file],
-                         download_name=f"claimgraph-{ident}-{file}", max_age=3600)
+        response = send_file(archive.release_dir(ident) / file, mimetype=FILES[file],
+                             download_name=f"claimgraph-{ident}-{file}", max_age=YEAR)
+        response.cache_control.immutable = True  # a release's files never change
+        return response
     ident, suffix = split_suffix(ident)
     info = archive.release(ident)
     media_type = negotiate(request.accept_mimetypes, RDF_OFFERED,

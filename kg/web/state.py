@@ -24,6 +24,7 @@ from ..store.cached import SharedGraphCache
 from ..store.embedded import live_version
 from .catalog import Catalog
 from .query_pool import QueryRunner
+from .response_cache import ResponseCache
 from .timeline import Timeline
 
 log = logging.getLogger(__name__)
@@ -75,6 +76,8 @@ class AppState:
         #: Past releases (kg release), read-only.
         self.archive = Archive(settings.archive_dir)
         self._histories: dict[tuple[Path | None, str], list[HistoryEntry]] = {}
+        #: Whole answers of the current version (kg.web.http_cache), within cache_mb.
+        self.response_cache = ResponseCache(settings.cache_mb * 2**20)
         #: Reentrant: what is derived once per version may read the timeline.
         self._timeline_lock = threading.RLock()
 
