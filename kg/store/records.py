@@ -8,9 +8,16 @@ import pyoxigraph as ox
 
 from ..errors import NotFoundError
 from ..model.standing import Standing
+from ..rdf.namespaces import KG, RDF
 from . import GraphStore
 from .queries import internal_query, to_term
 from .standing import standing, standing_quads
+
+CLAIM = ox.NamedNode(str(KG.Claim))
+#: What relates a review or a change of standing to its record, and a node to its class,
+#: as plain strings (a namespace's terms never equal a str).
+ABOUT = (str(KG.reviewOf), str(KG.standingOf))
+TYPE = str(RDF.type)
 
 
 def record_closure(store: GraphStore, base: str, ident: str) -> list[ox.Quad]:
@@ -44,6 +51,68 @@ def record_and_standing(store: GraphStore, base: str, ident: str
 def record_with_standing(store: GraphStore, base: str, ident: str) -> list[ox.Quad]:
     """The quads of :func:`record_and_standing`."""
     return record_and_standing(store, base, ident)[0]
+
+
+def page_closure(store: GraphStore, base: str, ident: str
+                 ) -> tuple[list[ox.Quad], list[tuple[str, str]]]:
+    """What a record's page reads: the quads of :func:`record_closure` but the runs' (and
+    the graphs only runs link to), and each run that reproduces the record as (graph,
+    run), sorted.
+
+    ``queries/internal/record-page.rq`` finds the record's graph and the graphs about it;
+    the graphs they link to are then found as the closure query finds them, from the
+    quads read: an object of the record's graph, or of a review or change of standing
+    about it (not another record's graph), that names a graph stating something about
+    it. Only the registry's own IRIs without a fragment are looked up: graphs are named
+    by minted IRIs.
+
+    :raises NotFoundError: when no record has the id.
+    """
+    record = to_term("record", ident, base)
+    graphs: set[str] = set()
+    runs: set[tuple[str, str]] = set()
+    for row in store.query(internal_query("record-page").text, {"record": record}):
+        run = row["run"]
+        if run is None:
+            graphs.add(row["graph"].value)
+        else:
+            runs.add((row["graph"].value, run.value))
+    if record.value not in graphs:
+        raise NotFoundError(f"no record with id {ident!r}")
+    quads = list(store.quads(sorted(graphs)))
+    about = {q.subject for q in quads if q.object == record
+             and q.predicate.value in ABOUT}
+    linked: dict[str, bool] = {}  # graph -> whether a record's graph may be one
+    for q in quads:
+        node = q.object
+        if (isinstance(node, ox.NamedNode) and node.value.startswith(base)
+                and "#" not in node.value and node.value not in graphs):
+            if q.graph_name == record:
+                linked[node.value] = True
+            elif q.subject in about:
+                linked.setdefault(node.value, False)
+    for name, claims_too in sorted(linked.items()):
+        node = ox.NamedNode(name)
+        found = list(store.quads([name]))
+        if any(q.subject == node for q in found) and (claims_too or not any(
+                q.subject == node and q.predicate.value == TYPE and q.object == CLAIM
+                for q in found)):
+            quads += found
+    return quads, sorted(runs)
+
+
+def record_runs(store: GraphStore, base: str, ident: str) -> list[tuple[str, str]]:
+    """Each run that reproduces record ``ident`` as (graph, run), sorted."""
+    rows = store.query(internal_query("record-runs").text,
+                       {"record": to_term("record", ident, base)})
+    return sorted({(row["graph"].value, row["run"].value) for row in rows})
+
+
+def quote_column(store: GraphStore, base: str, ident: str) -> list[ox.Triple]:
+    """The statements of record ``ident``'s graph that a column of the claims of one
+    sentence shows (``queries/internal/quote-column.rq``)."""
+    return list(store.query(internal_query("quote-column").text,
+                            {"record": to_term("record", ident, base)}))
 
 
 def quote_siblings(store: GraphStore, base: str, ident: str) -> list[str]:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 import pyoxigraph as ox
 from flask import Blueprint, Response, render_template, request, url_for
 
-from ..errors import NotFoundError, UsageError
+from ..errors import KgError, NotFoundError, UsageError
 from ..export.render import EXPORT_MEDIA_TYPES, render
 from ..kinds import segments
 from ..rdf.facts import Facts
@@ -19,18 +21,16 @@ from ..rdf.negotiation import negotiate, split_suffix
 from ..rdf.output import write_graph
 from ..registry import Registry
 from ..store.archive import ReleaseInfo
-from ..store.records import describe, quote_siblings, record_and_standing, record_closure
+from ..store.records import describe
 from .catalog import FACETS, SORTS
 from .index_rows import LISTING_FIELDS
+from .record_page import RecordPage
 from .request_rules import int_param, params, with_changes
 from .state import state
 from .tombstones import gone_if_removed
 from .views.base import path_of
-from .views.citation import citation_meta, schema_org
+from .views.citation import citation_meta
 from .views.node import node_rows
-from .views.quote import QuoteView
-from .views.record import RecordView
-from .views.standing import standing_view
 
 browse = Blueprint("browse", __name__)
 
@@ -96,12 +96,12 @@ def index(suffix: str | None = None) -> Response:
             values["methods"] = "; ".join(values["methods"])  # type: ignore[arg-type]
             writer.writerow(values)
         return respond(out.getvalue(), media_type)
+    link = _index_link()
     return respond(render_template(
         "index.html", page=page, query=query, filters=filters,
         facets=catalog.facets(query, filters), facet_names=FACET_TITLES,
-        args=_args, sort=sort, path=lambda iri: path_of(iri, app.settings.base),
-        next_url=(url_for("browse.index", **_args(after=page.next_after))
-                  if page.next_after else None),
+        args=_args, link=link, sort=sort, path=lambda iri: path_of(iri, app.settings.base),
+        next_url=link(after=page.next_after) if page.next_after else None,
     ), HTML)
 
 
@@ -114,10 +114,37 @@ FACET_TITLES = {
 }
 
 
+#: What a query string leaves unescaped: what Werkzeug's URL building leaves (url_for).
+URL_SAFE = "!$'()*,/:;?@"
+
+
+def _index_link() -> Callable[..., str]:
+    """``link(**changes)``: the index's URL with the current arguments changed (as
+    :func:`_args`), what ``url_for("browse.index", **_args(**changes))`` gives, built
+    without it: an index page has a link per facet value, and ``url_for`` cost a
+    millisecond of every 20 (it matches rules for each)."""
+    base = url_for("browse.index")
+    current = _kept()
+
+    def link(**changes: Any) -> str:
+        args = with_changes({k: v for k, v in current.items() if k != "after"}
+                            if "after" not in changes else current, **changes)
+        return f"{base}?{urlencode(list(args.items()), safe=URL_SAFE)}" if args else base
+
+    return link
+
+
+def _kept() -> dict[str, str]:
+    """The query arguments links carry on: not the rule's own variable (``suffix``) nor a
+    name ``url_for`` reads itself (``_anchor``, ...), which a link cannot pass on."""
+    return {k: v for k, v in params().items()
+            if v and k != "suffix" and not k.startswith("_")}
+
+
 def _args(**changes: Any) -> dict[str, str]:
     """The current query arguments with ``changes`` (None removes one); paging restarts
     whenever a filter changes."""
-    args = {k: v for k, v in params().items() if v}
+    args = _kept()
     if "after" not in changes:
         args.pop("after", None)
     return with_changes(args, **changes)
@@ -135,11 +162,20 @@ def resource(kind: str, name: str) -> Response:
     at = app.archive.release(release) if release else None
     registry = app.registry(release)
     store = registry.store
-    found = None
-    try:  # an unknown id is 404 before 406
-        if kind == "record":
-            quads, found = record_and_standing(store, settings.base, ident)
-        else:
+    refused: KgError | None = None
+    try:
+        media_type = negotiate(
+            request.accept_mimetypes,
+            [*(CITABLE_OFFERED if kind in CITABLE else RDF_OFFERED),
+             *UPSTREAM_FORMAT.get(kind, []), *ANNOTATION_FORMAT.get(kind, [])],
+            suffix or params().get("format"))
+    except KgError as exc:  # answered once the id is known: an unknown id is 404 before 406
+        media_type, refused = "", exc
+    page = None
+    try:
+        if kind == "record" and media_type == HTML:
+            page = RecordPage(app, registry, ident, release)
+        else:  # a record's closure with its standing, or the node's own statements
             quads = describe(store, settings.base, kind, ident)
     except NotFoundError:
         if release:
@@ -147,32 +183,23 @@ def resource(kind: str, name: str) -> Response:
         if kind == "record":
             gone_if_removed(app, registry.iri(kind, ident), ident)
         raise
-    media_type = negotiate(request.accept_mimetypes,
-                           [*(CITABLE_OFFERED if kind in CITABLE else RDF_OFFERED),
-                            *UPSTREAM_FORMAT.get(kind, []), *ANNOTATION_FORMAT.get(kind, [])],
-                           suffix or params().get("format"))
+    if refused is not None:
+        raise refused
     if media_type != HTML:
         return rdf_response(registry, kind, ident, quads, media_type, at)
 
-    facts = Facts(quads, app.terms.graph)
-    iri = ox.NamedNode(f"{settings.base}{kind}/{_quote(ident)}")
     stem = request.path[:-len(suffix) - 1] if suffix else request.path
     same_release = f"?release={release}" if release else ""
     alternates = {name: f"{stem}.{name}{same_release}"
                   for name in ("ttl", "jsonld", "nt", "nq", "rdf")}
     citations = ({name: f"{stem}.{name}{same_release}" for name in CITATIONS}
                  if kind in CITABLE else {})
-    if kind == "record":
-        view = RecordView(facts, iri, settings.base, release)
-        return respond(render_template(
-            "record.html", r=view, alternates=alternates, citations=citations,
-            meta=citation_meta(view.quoted_from), schema=schema_org(view, request.url_root),
-            evidence_filters=_evidence_filters(view), history=app.history(iri.value),
-            standing=standing_view(found, settings.base, release),
-            at_release=at, quote=_quote_view(registry, ident, iri, facts, release),
-            placement=None if release else _placement(iri.value),
-            annotation=f"{stem}.wa.jsonld{same_release}",
-        ), HTML)
+    if page is not None:
+        return respond(page.render(
+            url_root=request.url_root, alternates=alternates, citations=citations,
+            annotation=f"{stem}.wa.jsonld{same_release}", at=at), HTML)
+    facts = Facts(quads, app.terms.graph)
+    iri = ox.NamedNode(f"{settings.base}{kind}/{_quote(ident)}")
     rows, title, source = node_rows(facts, iri, settings.base, store, release)
     return respond(render_template(
         "node.html", kind=kind, ident=ident, iri=iri.value, title=title, rows=rows,
@@ -198,54 +225,6 @@ def rdf_response(registry: Registry, kind: str, ident: str, quads: list[ox.Quad]
     out = io.BytesIO()
     write_graph(quads, fmt.name, out, registry.base)
     return respond(out.getvalue(), media_type)
-
-
-def _quote_view(registry: Registry, ident: str, iri: ox.NamedNode, facts: Facts,
-                release: str | None) -> QuoteView | None:
-    """The record and the other claims of its quoted sentence, side by side (None when the
-    sentence gives no other record)."""
-    base = registry.base
-    siblings = quote_siblings(registry.store, base, ident)
-    if not siblings:
-        return None
-    # A sentence prints a few numbers; a page reads at most MAX_SIBLINGS of them in full.
-    closures = [(iri, facts)] + [
-        (ox.NamedNode(registry.iri("record", other)),
-         Facts(record_closure(registry.store, base, other), facts.terms))
-        for other in siblings[:QuoteView.MAX_SIBLINGS]]
-    return QuoteView(iri, closures, base, release,
-                     left_out=max(0, len(siblings) - QuoteView.MAX_SIBLINGS))
-
-
-def _placement(record: str) -> dict[str, Any] | None:
-    """The record's place on its benchmark's leaderboard and the other records of the same
-    quantity (its model on its benchmark), each with its difference from this one."""
-    boards = state().catalog.boards
-    entry = boards.entry.get(record)
-    if entry is None:
-        return None
-    row, base = entry.row, state().settings.base
-    same = [(other, f"{other.value - row.value:+}"
-             if other.value is not None and row.value is not None else "")
-            for other in boards.same_quantity(row)]
-    return {"entry": entry, "size": len(boards.ranked[row.benchmark]), "same": same,
-            "disagree": any(other.value != row.value for other, _ in same),
-            "board_href": f"{path_of(row.benchmark, base)}?record={_quote(row.id)}"
-                          f"#{_quote(row.id)}",
-            "path": lambda iri: path_of(iri, base)}
-
-
-def _evidence_filters(view: RecordView) -> dict[str, Any]:
-    """The evidence table's filters (by property and by citation type), applied server-side."""
-    prop = params().get("evidence_property", "")
-    citation = params().get("evidence_citation", "")
-    rows = [r for r in view.rows if (not prop or r.property_id == prop)
-            and (not citation or r.citation_id == citation)]
-    return {
-        "rows": rows, "property": prop, "citation": citation,
-        "properties": sorted({(r.property_id, r.property) for r in view.rows}),
-        "citations": sorted({(r.citation_id, r.citation) for r in view.rows}),
-    }
 
 
 def _quote(ident: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from xml.etree import ElementTree as ET
 
-from flask import Blueprint, Response, request, url_for
+from flask import Blueprint, Response, g, request, url_for
 
 from ..errors import NotFoundError
 from ..kinds import minted_iri
@@ -71,8 +71,11 @@ def _page_feeds() -> dict[str, object]:
 
 def page_feeds() -> dict[str, str]:
     """The feeds a page links to as ``<link rel="alternate">``: title -> URL. Every page
-    has the registry's; a record's, source's or benchmark's page its own too."""
-    found = {"claimgraph: what changed": url_for("feeds.registry_feed")}
+    has the registry's; a record's, source's or benchmark's page its own too (found once
+    per request: a page lists them twice)."""
+    if "kg_page_feeds" in g:
+        return g.kg_page_feeds
+    found = g.kg_page_feeds = {"claimgraph: what changed": url_for("feeds.registry_feed")}
     kind, _, name = request.path.lstrip("/").partition("/")
     ident = split_suffix(name)[0]
     if kind in FEED_KINDS and ident and "/" not in ident:

@@ -3,10 +3,11 @@ the store with one query (``queries/internal/index-rows.rq``) plus one for the c
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
-from ..model.standing import CURRENT
+from ..model.standing import CURRENT, Standing
 from ..rdf.namespaces import KGV, RDFS, SKOS
 from ..rdf.vocabulary import load_terms, statement_index
 from ..store import GraphStore
@@ -65,6 +66,9 @@ class Row:
     evaluation: str = ""
     params: str = ""
     precision: str = ""
+    #: Whether another node is quoted from one of its sources at one of its quotes' exact
+    #: words: only then can it have claims of one sentence (a record page looks them up).
+    shares_quote: bool = False
     #: Its standing by the rule (docs/standing.md): current, corrected, disputed, ...
     standing: str = "current"
     standing_label: str = "current"
@@ -99,8 +103,9 @@ LISTING_FIELDS = ("record", "id", "title", "metric", "model", "printed_value", "
                   "evaluator_relationship", "developer", "methods", "verification", "standing")
 
 
-def read_rows(store: GraphStore) -> list[Row]:
-    """Every record's row, in no particular order."""
+def read_rows(store: GraphStore, found: dict[str, Standing] | None = None) -> list[Row]:
+    """Every record's row, in no particular order; ``found``: the standings of the store's
+    claims where the caller read them already (kg.store.standing.standings)."""
     fields: dict[str, dict[str, list[str]]] = {}
     for r in store.query(internal_query("index-rows").text):
         values = fields.setdefault(r["node"].value, {}).setdefault(r["field"].value, [])
@@ -113,6 +118,7 @@ def read_rows(store: GraphStore) -> list[Row]:
         found = labels.get((iri, prop))
         return str(found[0]) if found else ""
 
+    quoted = Counter(pair for got in fields.values() for pair in _quote_pairs(got))
     rows = []
     for record, got in fields.items():
         if not all(got.get(name) for name in REQUIRED):
@@ -145,16 +151,24 @@ def read_rows(store: GraphStore) -> list[Row]:
             name, dataset = row.metric_label, row.dataset
             row.benchmark_label = name if not dataset or dataset == name else (
                 f"{name} ({dataset})")
+        row.shares_quote = any(quoted[pair] > 1 for pair in _quote_pairs(got))
         row.text = " ".join(getattr(row, name) for name in SEARCHED).casefold()
         rows.append(row)
     by_record = {row.record: row for row in rows}
     _add_verification(by_record, store)
-    for record, found in standings(store).items():
+    for record, standing in (standings(store) if found is None else found).items():
         if record in by_record:
             row = by_record[record]
-            row.standing, row.standing_label = found.standing, label(
-                str(KGV[found.standing])) or found.standing
+            row.standing, row.standing_label = standing.standing, label(
+                str(KGV[standing.standing])) or standing.standing
     return rows
+
+
+def _quote_pairs(got: dict[str, list[str]]) -> set[tuple[str, str]]:
+    """(source, quote's exact words) of each source and quote of a node: what
+    ``queries/internal/quote-siblings.rq`` matches on (words compared as text, so a pair
+    counted twice may still name no sibling, never the other way)."""
+    return {(source, quote) for source in got.get("source", ()) for quote in got.get("quote", ())}
 
 
 def decimal_or_none(text: str) -> Decimal | None:

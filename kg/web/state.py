@@ -197,6 +197,8 @@ class AppState:
     def derived(self, name: str, read: Callable[[GraphStore], T]) -> T:
         """What ``read`` gives of the current view's store, read once per version."""
         view = self.view
+        if name in view.derived:  # read once: no need to wait on a build of something else
+            return view.derived[name]  # type: ignore[return-value]
         with self._timeline_lock:
             if name not in view.derived:
                 view.derived[name] = read(view.store)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
 
 from ...rdf.facts import Term
 from ...rdf.namespaces import DCAT, DCTERMS, KG, PROV, QUDT, RDF, RDFS, SPDX
@@ -120,52 +119,150 @@ def _check(view: ViewBase, node: Term) -> CheckView:
     )
 
 
-def runs_of(view: ViewBase, record: Term) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class VerdictFacts:
+    """One verdict of a run, as the Reproduction section shows it."""
+
+    on: Term | None
+    quantity: str
+    unit: Term | None
+    unit_label: str
+    stage: str
+    verdict: str
+    outcome_id: str
+    claimed: str
+    measured: str
+    difference: str
+    tolerance: str
+    note: str
+
+
+@dataclass(frozen=True)
+class RunFacts:
+    """What a record page shows of one run, whichever claim's page it is: read from the
+    run's own graph, so that the pages of every claim the run judged (a recipe declares
+    several) share one reading of it per store version (kg.web.record_page)."""
+
+    node: Term
+    href: str
+    id: str
+    ended_at: str
+    status: str
+    gpu: str
+    gpu_memory: str
+    precision: str
+    #: (quantity, unit, stage, value) of each measurement it generated, in the graph's order
+    measurements: tuple[tuple[str, Term | None, str, str], ...]
+    #: (stage, status) of each stage, in their order
+    stages: tuple[tuple[str, str], ...]
+    verdicts: tuple[VerdictFacts, ...]
+
+
+@dataclass
+class StageView:
+    """One stage of a run: its status, and the claim's quantity measured at it."""
+
+    stage: str
+    status: str
+    value: str
+    claim: bool  # the stage the claim is about
+
+
+@dataclass
+class RunView:
+    """A run as a record's Reproduction section shows it, with its verdict on the record
+    (attributes, not a dict: a template reads a dict's keys only after a failed attribute
+    lookup, and a page of tens of runs reads hundreds)."""
+
+    href: str
+    id: str
+    ended_at: str
+    status: str
+    gpu: str
+    gpu_memory: str
+    precision: str
+    quantity: str
+    unit: str
+    stages: list[StageView]
+    verdict: str
+    claimed: str
+    measured: str
+    difference: str
+    tolerance: str
+    note: str
+    stage: str
+    outcome_id: str
+    also: list[Link | None]
+
+
+def runs_of(view: ViewBase, record: Term, runs: list[RunFacts] | None = None
+            ) -> list[RunView]:
     """The reproduction runs of ``record``, in the order they ended, each with its verdict
-    on ``record``."""
-    return sorted((_run(view, r, record) for r in view.f.subjects(KG.reproduces, record)),
-                  key=lambda run: (run["ended_at"], run["id"]))
+    on ``record``: ``runs`` where the caller read them (:func:`run_facts`), else the runs
+    in the view's facts."""
+    if runs is None:
+        runs = [run_facts(view, r) for r in view.f.subjects(KG.reproduces, record)]
+    return sorted((run_on(view, run, record) for run in runs),
+                  key=lambda run: (run.ended_at, run.id))
 
 
-def _run(view: ViewBase, node: Term, record: Term) -> dict[str, Any]:
-    """A run as the Reproduction section shows it: hardware, the claim's quantity at each
-    stage, and the verdict on ``record`` (a run may judge other claims of its recipe too:
-    ``also`` names them)."""
+def run_facts(view: ViewBase, node: Term) -> RunFacts:
+    """The run ``node`` as every page of a claim it judged shows it."""
     f = view.f
     env = f.one(node, KG.environment)
-    verdicts = f.all(node, KG.verdict)
-    verdict = next((v for v in verdicts if f.one(v, KG.verdictOn) == record), None)
-    others = [f.one(v, KG.verdictOn) for v in verdicts if v != verdict]
-    quantity = f.text(verdict, KG.quantity)
-    unit = f.one(verdict, QUDT.unit)
-    measured = {}
-    for m in f.all(node, PROV.generated):
-        if f.text(m, KG.quantity) == quantity and f.one(m, QUDT.unit) == unit:
-            measured[f.text(m, KG.stage)] = f.text(m, QUDT.numericValue)
-    stages = []
-    for s_ in sorted(f.all(node, KG.stageResult), key=lambda x: int(f.text(x, KG.position) or 0)):
-        name = f.text(s_, KG.stage)
-        stages.append({"stage": name, "status": f.concept(f.one(s_, KG.runStatus)),
-                       "value": measured.get(name, ""),
-                       "claim": name == f.text(verdict, KG.stage)})
     params = {f.text(p, RDFS.label): f.text(p, RDF.value) for p in f.all(node, KG.parameter)}
-    difference = f.text(verdict, KG.relativeDifference)
-    return {
-        "href": view.href(node), "id": local_name(node),
-        "ended_at": f.text(node, PROV.endedAtTime),
-        "status": f.concept(f.one(node, KG.runStatus)),
-        "gpu": " x ".join(p for p in (f.text(env, KG.gpuCount), f.text(env, KG.gpuModel)) if p),
-        "gpu_memory": f.text(env, KG.gpuMemory),
-        "precision": params.get("precision", ""),
-        "quantity": quantity, "unit": f.concept(unit, RDFS.label),
-        "stages": stages,
-        "verdict": f.concept(f.one(verdict, KG.outcome)),
-        "claimed": f.text(verdict, KG.claimedValue),
-        "measured": f.text(verdict, KG.measuredValue),
-        "difference": f"{float(difference) * 100:+.1f} %" if difference else "",
-        "tolerance": f"{float(f.text(verdict, KG.tolerance) or 0) * 100:.0f} %",
-        "note": f.text(verdict, RDFS.comment),
-        "stage": f.text(verdict, KG.stage),
-        "outcome_id": local_name(f.one(verdict, KG.outcome)),
-        "also": [view.link(o, DCTERMS.identifier) for o in others if o is not None],
-    }
+    return RunFacts(
+        node=node, href=view.href(node), id=local_name(node),
+        ended_at=f.text(node, PROV.endedAtTime),
+        status=f.concept(f.one(node, KG.runStatus)),
+        gpu=" x ".join(p for p in (f.text(env, KG.gpuCount), f.text(env, KG.gpuModel)) if p),
+        gpu_memory=f.text(env, KG.gpuMemory),
+        precision=params.get("precision", ""),
+        measurements=tuple((f.text(m, KG.quantity), f.one(m, QUDT.unit), f.text(m, KG.stage),
+                            f.text(m, QUDT.numericValue)) for m in f.all(node, PROV.generated)),
+        stages=tuple((f.text(s, KG.stage), f.concept(f.one(s, KG.runStatus))) for s in sorted(
+            f.all(node, KG.stageResult), key=lambda x: int(f.text(x, KG.position) or 0))),
+        verdicts=tuple(_verdict(view, v) for v in f.all(node, KG.verdict)),
+    )
+
+
+def _verdict(view: ViewBase, node: Term) -> VerdictFacts:
+    f = view.f
+    unit = f.one(node, QUDT.unit)
+    outcome = f.one(node, KG.outcome)
+    difference = f.text(node, KG.relativeDifference)
+    return VerdictFacts(
+        on=f.one(node, KG.verdictOn), quantity=f.text(node, KG.quantity), unit=unit,
+        unit_label=f.concept(unit, RDFS.label), stage=f.text(node, KG.stage),
+        verdict=f.concept(outcome), outcome_id=local_name(outcome),
+        claimed=f.text(node, KG.claimedValue), measured=f.text(node, KG.measuredValue),
+        difference=f"{float(difference) * 100:+.1f} %" if difference else "",
+        tolerance=f"{float(f.text(node, KG.tolerance) or 0) * 100:.0f} %",
+        note=f.text(node, RDFS.comment),
+    )
+
+
+#: What a run without a verdict on the claim shows of one.
+NO_VERDICT = VerdictFacts(None, "", None, "", "", "", "", "", "", "", "0 %", "")
+
+
+def run_on(view: ViewBase, run: RunFacts, record: Term) -> RunView:
+    """A run as the Reproduction section shows it: hardware, the claim's quantity at each
+    stage, and the verdict on ``record`` (a run may judge other claims of its recipe too:
+    ``also`` names them, by the identifiers ``view`` knows)."""
+    verdict = next((v for v in run.verdicts if v.on == record), None)
+    others = [v.on for v in run.verdicts if v is not verdict]
+    shown = verdict or NO_VERDICT
+    measured = {stage: value for quantity, unit, stage, value in run.measurements
+                if quantity == shown.quantity and unit == shown.unit}
+    return RunView(
+        href=run.href, id=run.id, ended_at=run.ended_at, status=run.status, gpu=run.gpu,
+        gpu_memory=run.gpu_memory, precision=run.precision,
+        quantity=shown.quantity, unit=shown.unit_label,
+        stages=[StageView(name, status, measured.get(name, ""), name == shown.stage)
+                for name, status in run.stages],
+        verdict=shown.verdict, claimed=shown.claimed, measured=shown.measured,
+        difference=shown.difference, tolerance=shown.tolerance, note=shown.note,
+        stage=shown.stage, outcome_id=shown.outcome_id,
+        also=[view.link(o, DCTERMS.identifier) for o in others if o is not None],
+    )

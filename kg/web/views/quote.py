@@ -5,13 +5,12 @@ declares several of the claims has a verdict on each, in one row)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import pyoxigraph as ox
 
 from ...rdf.facts import Facts
 from ...rdf.namespaces import DCTERMS, KG, OA, QUDT, RDFS
-from .activities import runs_of
+from .activities import RunFacts, RunView, runs_of
 from .base import ViewBase, local_name
 
 
@@ -37,7 +36,7 @@ class RunRow:
     ended_at: str
     precision: str
     gpu: str
-    cells: list[dict[str, Any] | None] = field(default_factory=list)
+    cells: list[RunView | None] = field(default_factory=list)
 
 
 class QuoteView:
@@ -47,7 +46,11 @@ class QuoteView:
     MAX_SIBLINGS = 12
 
     def __init__(self, this: ox.NamedNode, closures: list[tuple[ox.NamedNode, Facts]],
-                 base: str, release: str | None = None, left_out: int = 0):
+                 base: str, release: str | None = None, left_out: int = 0,
+                 runs: dict[str, list[RunFacts]] | None = None):
+        """``closures``: each claim's facts, this one's first; ``runs``: each claim's runs
+        by its IRI where the caller read them apart (kg.web.record_page), else they are
+        read from its facts."""
         #: How many more records quote the sentence than the page shows.
         self.left_out = left_out
         views = [(record, ViewBase(facts, base, release)) for record, facts in closures]
@@ -62,9 +65,9 @@ class QuoteView:
         self.claims = [self._column(view, record, record == this) for record, view in views]
         rows: dict[str, RunRow] = {}
         for i, (record, view) in enumerate(views):
-            for run in runs_of(view, record):
-                row = rows.setdefault(run["id"], RunRow(
-                    run["id"], run["href"], run["ended_at"], run["precision"], run["gpu"],
+            for run in runs_of(view, record, (runs or {}).get(record.value)):
+                row = rows.setdefault(run.id, RunRow(
+                    run.id, run.href, run.ended_at, run.precision, run.gpu,
                     [None] * len(views)))
                 row.cells[i] = run
         self.runs = sorted(rows.values(), key=lambda r: (r.ended_at, r.id))

@@ -13,7 +13,7 @@ import pyoxigraph as ox
 
 from ...rdf.facts import Facts, Term
 from ...rdf.namespaces import CITO, DCTERMS, KG, OA, PROV, QUDT, RDF, RDFS, SKOS
-from .activities import CheckView, ReviewView, reviews_of, runs_of
+from .activities import CheckView, ReviewView, RunFacts, reviews_of, runs_of
 from .base import Link, SourceView, ViewBase, fragment, local_name
 from .imported import imported_view
 
@@ -42,7 +42,10 @@ class RowView:
 class RecordView(ViewBase):
     """Every section of the record page, as plain values for the template."""
 
-    def __init__(self, facts: Facts, record: ox.NamedNode, base: str, release: str | None = None):
+    def __init__(self, facts: Facts, record: ox.NamedNode, base: str, release: str | None = None,
+                 runs: list[RunFacts] | None = None):
+        """``runs``: the record's runs where the caller read them apart from ``facts``
+        (kg.web.record_page), else they are read from ``facts``."""
         super().__init__(facts, base, release)
         self.record = record
         f = facts
@@ -105,7 +108,7 @@ class RecordView(ViewBase):
         checked = [r for r in self.reviews if r.checks]
         #: The latest review with checks decides the flag; earlier ones stay as provenance.
         self.verification = checked[-1] if checked else None
-        self.runs = runs_of(self, record)
+        self.runs = runs_of(self, record, runs)
         self.rows = sorted((self._row(r) for r in f.all(record, KG.evidenceRow)),
                            key=lambda r: r.position)
         self.missing = [

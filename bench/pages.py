@@ -1,0 +1,145 @@
+"""Pages benchmark: the server CPU of pages rendered anew (no response cache), in this process.
+
+    python bench/pages.py seed 10000 100000 [--stores /work/benchdata/store-{n}/kg]
+                          [--corpora /work/benchdata/corpus-{n}] [--requests 50]
+                          [--rounds 3] [--work /tmp/kg-bench-pages]
+
+For each size (``seed``: the bundled data of data/, loaded into a fresh store under
+``--work``; N: the store of the corpus ``bench/gen.py N --seed 1``, made as bench/serve.py
+makes it where ``--stores`` names none), the web app (``create_app`` with ``cache_mb=0``)
+runs in this process and Flask's test client asks it, one request after another. Each
+row is the mean CPU time of this process (``time.process_time``: the machine is shared,
+and CPU time is what the load of others changes least) over ``--requests`` requests after
+one warm-up request, and its ratio to ``/healthz`` (the floor of the app and the test
+client) measured in the same run. Each page is measured ``--rounds`` times, the rounds of
+all pages taking turns, and its row gives the round of least CPU (as bench/timing.best
+takes the fastest run: on a shared machine the others' load only ever adds):
+
+- **record page, repeated**: the seed record (the bundled data) or one synthetic record,
+  the same page each time;
+- **record pages, each another**: a different record on each request (random, seed 1):
+  what the shared per-version reads (sources, runs) leave of a page;
+- **search, repeated**: ``/records?q=memory``;
+- **search, cold**: one word, its row set and facet counts dropped before each request
+  (as on the first search of that word), over the words of :data:`COLD_WORDS` in turn.
+
+The index (the catalogue) is built once per size before anything is measured (its cost
+is bench/serve.py's "index build"), and its time is printed on standard error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.serve import prepare  # noqa: E402
+from kg.config import load_settings  # noqa: E402
+from kg.store.load import ensure_loaded  # noqa: E402
+from kg.web import create_app  # noqa: E402
+from kg.web.state import close, state  # noqa: E402
+
+SEED_ID = ("saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-"
+           "checkpointing-zero2")
+#: Words searched cold, one per request in turn: common and rare, and one in no row.
+COLD_WORDS = ["memory", "promoter", "accuracy", "synthetic", "evo", "nt", "latency", "qqq"]
+
+
+def cpu_ms(paths: Callable[[int], str], get: Callable[[str], int], requests: int,
+           before: Callable[[], None] = lambda: None) -> float:
+    """Mean CPU ms of this process per request of ``paths(i)``, after one warm-up request;
+    ``before`` runs ahead of each request, outside the time."""
+    before()
+    get(paths(0))
+    total = 0.0
+    for i in range(requests):
+        before()
+        started = time.process_time()
+        get(paths(i + 1))
+        total += time.process_time() - started
+    return total * 1000 / requests
+
+
+def one_size(size: str, args: argparse.Namespace) -> list[tuple[str, str, float, float]]:
+    if size == "seed":
+        root = args.work / "seed"
+        shutil.rmtree(root, ignore_errors=True)
+        shutil.copytree(ROOT / "data", root / "data")
+        config = {"store": root / "store", "data": root / "data", "archive": root / "archive"}
+        ensure_loaded(load_settings(config))
+        records = "bundled data"
+    else:
+        _corpus, store = prepare(int(size), args.work, args.corpora, args.stores)
+        config = {"store": store, "archive": args.work / f"archive-{size}"}
+        records = f"{int(size):,}"
+    app = create_app({**config, "cache_mb": 0})
+    try:
+        client = app.test_client()
+
+        def get(path: str) -> int:
+            response = client.get(path)
+            if response.status_code != 200:
+                raise SystemExit(f"{path}: HTTP {response.status_code}")
+            return len(response.data)
+
+        started = time.perf_counter()
+        with app.app_context():
+            catalog = state(app).catalog
+        print(f"{records}: index built in {time.perf_counter() - started:.1f} s",
+              file=sys.stderr, flush=True)
+        ids = [row.id for row in catalog.rows]
+        rng = random.Random(1)
+        one = SEED_ID if size == "seed" else rng.choice(ids)
+        others = [rng.choice(ids) for _ in range(args.requests + 1)]
+
+        def cold() -> None:  # what a first search of a word finds: nothing kept
+            catalog._words.clear()  # private, but this is what a cold search means
+            catalog._facets.clear()
+
+        n = args.requests
+        pages: list[tuple[str, Callable[[], float]]] = [
+            ("/healthz (floor)", lambda: cpu_ms(lambda i: "/healthz", get, n)),
+            ("record page, repeated", lambda: cpu_ms(lambda i: f"/record/{one}", get, n)),
+            ("record pages, each another",
+             lambda: cpu_ms(lambda i: f"/record/{others[i]}", get, n)),
+            ("search, repeated", lambda: cpu_ms(lambda i: "/records?q=memory", get, n)),
+            ("search, cold", lambda: cpu_ms(
+                lambda i: f"/records?q={COLD_WORDS[i % len(COLD_WORDS)]}", get, n, cold)),
+        ]
+        best = [float("inf")] * len(pages)
+        for _ in range(args.rounds):
+            for i, (_page, measure) in enumerate(pages):
+                best[i] = min(best[i], measure())
+        return [(page, records, ms, ms / best[0]) for (page, _), ms in zip(pages, best,
+                                                                              strict=True)]
+    finally:
+        close(app)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sizes", nargs="+", help="seed, or a number of records")
+    parser.add_argument("--stores", default="/work/benchdata/store-{n}/kg")
+    parser.add_argument("--corpora", default="/work/benchdata/corpus-{n}")
+    parser.add_argument("--requests", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--work", type=Path, default=Path("/tmp/kg-bench-pages"))
+    args = parser.parse_args()
+    args.work.mkdir(parents=True, exist_ok=True)
+    print("| page | records | CPU ms / request | ratio to /healthz |")
+    print("|---|---|---|---|")
+    for size in args.sizes:
+        for page, records, ms, ratio in one_size(size, args):
+            print(f"| {page} | {records} | {ms:.2f} | {ratio:.1f} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,156 @@
+"""A record's HTML page, each piece read once: its graphs but the runs' with one query, each
+run once per store version, its standing and whether it has claims of one sentence from
+the catalogue, of each of those claims only what the table shows.
+
+What the page costs is mostly reading quads back from the store (each term decoded) and
+turning them into views. A run judges every claim its recipe declares, and a GPU sweep
+gives a record tens of runs of hundreds of statements each, which the pages of all those
+claims (and the "claims of one sentence" table beside each) read again on every request.
+So a page reads the record's closure without the run graphs
+(``queries/internal/record-page.rq``), and each run as :class:`RunFacts`, read from its
+graph on the first page that shows it and then kept for the store version (a snapshot:
+what it read stays true; :meth:`AppState.derived` drops it with the version). The
+standing of every claim is read with the catalogue's rows (:attr:`Catalog.standings`),
+so the live page runs none of the standing rule's queries; and the catalogue knows which
+records share a quoted sentence (:attr:`Row.shares_quote`), so the others do not look for
+one. A page of a past release (``?release=``) reads everything from that release's
+store, keeping nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+from urllib.parse import quote
+
+import pyoxigraph as ox
+from flask import render_template
+
+from ..model.standing import Standing
+from ..rdf.facts import Facts
+from ..registry import Registry
+from ..store import GraphStore
+from ..store.archive import ReleaseInfo
+from ..store.records import page_closure, quote_column, quote_siblings, record_runs
+from ..store.standing import CURRENT, standing
+from .request_rules import params
+from .state import AppState
+from .views.activities import RunFacts, run_facts
+from .views.base import ViewBase, path_of
+from .views.citation import citation_meta, schema_org
+from .views.quote import QuoteView
+from .views.record import RecordView
+from .views.standing import standing_view
+
+#: The most runs kept per store version (a run's facts are a few hundred bytes); past it
+#: the kept ones are dropped and read again.
+RUNS_KEPT = 20_000
+#: The name of the runs kept in a store version's derived figures.
+KEPT_RUNS = "record-page-runs"
+
+
+class RecordPage:
+    """What a record's page reads of the store, before anything is shown."""
+
+    def __init__(self, app: AppState, registry: Registry, ident: str, release: str | None):
+        """:raises NotFoundError: when no record has the id."""
+        self.app, self.registry, self.ident, self.release = app, registry, ident, release
+        self.store: GraphStore = registry.store
+        self.iri = ox.NamedNode(registry.iri("record", ident))
+        quads, runs = page_closure(self.store, registry.base, ident)
+        self.facts = Facts(quads, app.terms.graph)
+        self.runs = self._runs(runs)
+        self.standing = self._standing()
+
+    def _standing(self) -> Standing:
+        if self.release is None:
+            known = self.app.catalog.standings
+            if known is not None:  # read with the rows of this store version
+                return known.get(self.iri.value, CURRENT)
+        return standing(self.store, self.iri.value)
+
+    def _runs(self, pairs: list[tuple[str, str]]) -> list[RunFacts]:
+        """The runs named by (graph, run), each read from its graph unless kept."""
+        kept: dict[tuple[str, str], RunFacts] = {}
+        if self.release is None:
+            kept = cast(dict[tuple[str, str], RunFacts], self.app.derived(KEPT_RUNS, lambda _: {}))
+        runs = []
+        for pair in pairs:
+            run = kept.get(pair)
+            if run is None:
+                facts = Facts(self.store.quads([pair[0]]), self.facts.terms)
+                run = run_facts(ViewBase(facts, self.registry.base, self.release),
+                                ox.NamedNode(pair[1]))
+                if len(kept) >= RUNS_KEPT:
+                    kept.clear()
+                kept[pair] = run
+            runs.append(run)
+        return runs
+
+    def quote_view(self) -> QuoteView | None:
+        """The record and the other claims of its quoted sentence, side by side (None when
+        the sentence gives no other record). Of each other claim the table shows its own
+        graph's few values the table shows and its runs: only those are read."""
+        base = self.registry.base
+        if self.release is None:
+            row = self.app.catalog.row_of(self.ident, self.iri.value)
+            if row is not None and not row.shares_quote:  # no other claim of its sentence
+                return None
+        siblings = quote_siblings(self.store, base, self.ident)
+        if not siblings:
+            return None
+        closures = [(self.iri, self.facts)]
+        runs = {self.iri.value: self.runs}
+        # A sentence prints a few numbers; a page reads at most MAX_SIBLINGS of them.
+        for other in siblings[:QuoteView.MAX_SIBLINGS]:
+            iri = ox.NamedNode(self.registry.iri("record", other))
+            closures.append((iri, Facts(quote_column(self.store, base, other),
+                                        self.facts.terms)))
+            runs[iri.value] = self._runs(record_runs(self.store, base, other))
+        return QuoteView(self.iri, closures, base, self.release,
+                         left_out=max(0, len(siblings) - QuoteView.MAX_SIBLINGS), runs=runs)
+
+    def render(self, *, url_root: str, alternates: dict[str, str],
+               citations: dict[str, str], annotation: str, at: ReleaseInfo | None) -> str:
+        """The page's HTML."""
+        base, release = self.registry.base, self.release
+        view = RecordView(self.facts, self.iri, base, release, self.runs)
+        return render_template(
+            "record.html", r=view, alternates=alternates, citations=citations,
+            meta=citation_meta(view.quoted_from), schema=schema_org(view, url_root),
+            evidence_filters=_evidence_filters(view), history=self.app.history(self.iri.value),
+            standing=standing_view(self.standing, base, release),
+            at_release=at, quote=self.quote_view(),
+            placement=None if release else _placement(self.app, self.iri.value),
+            annotation=annotation,
+        )
+
+
+def _placement(app: AppState, record: str) -> dict[str, Any] | None:
+    """The record's place on its benchmark's leaderboard and the other records of the same
+    quantity (its model on its benchmark), each with its difference from this one."""
+    boards = app.catalog.boards
+    entry = boards.entry.get(record)
+    if entry is None:
+        return None
+    row, base = entry.row, app.settings.base
+    same = [(other, f"{other.value - row.value:+}"
+             if other.value is not None and row.value is not None else "")
+            for other in boards.same_quantity(row)]
+    return {"entry": entry, "size": len(boards.ranked[row.benchmark]), "same": same,
+            "disagree": any(other.value != row.value for other, _ in same),
+            "board_href": f"{path_of(row.benchmark, base)}?record={quote(row.id, safe='')}"
+                          f"#{quote(row.id, safe='')}",
+            "path": lambda iri: path_of(iri, base)}
+
+
+def _evidence_filters(view: RecordView) -> dict[str, Any]:
+    """The evidence table's filters (by property and by citation type), applied server-side."""
+    prop = params().get("evidence_property", "")
+    citation = params().get("evidence_citation", "")
+    rows = [r for r in view.rows if (not prop or r.property_id == prop)
+            and (not citation or r.citation_id == citation)]
+    return {
+        "rows": rows, "property": prop, "citation": citation,
+        "properties": sorted({(r.property_id, r.property) for r in view.rows}),
+        "citations": sorted({(r.citation_id, r.citation) for r in view.rows}),
+    }
