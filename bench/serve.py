@@ -1,5 +1,5 @@
-"""Serving benchmark: `kg serve` on 127.0.0.1 under an open-loop load, and /sparql against
-`oxigraph serve` on the same data.
+"""Serving benchmark: `kg serve` on 127.0.0.1 under an open-loop load (the canned queries
+against `oxigraph serve`: bench/canned.py).
 
     python bench/serve.py 1000 10000 100000 \\
         [--stores /work/benchdata/store-{n}] [--corpora /work/benchdata/corpus-{n}] \\
@@ -15,11 +15,6 @@ or the ones named by --corpora/--stores, which are only read), in this one comma
   a slow one (no coordinated omission);
 - **max throughput**: the same connections closed-loop, as fast as the server answers;
 - **index**: search words and facet filters (HTML and JSON), open-loop at ``--index-rate``;
-- **/sparql vs oxigraph**: each canned query, as the same text (parameters as a trailing
-  VALUES clause), sent to /sparql and to `oxigraph serve-read-only --union-default-graph`
-  on a copy of the store's live version, alternately, ``--query-runs`` times each (the
-  median); a query oxigraph itself does not answer within ``--query-cap`` seconds is not
-  compared; both return every row (KG_MAX_ROWS raised);
 - the server's resident memory (all its processes) after warm-up and after the run, and
   the CPU time its processes used per request in each phase (from /proc).
 
@@ -44,12 +39,9 @@ from __future__ import annotations
 import argparse
 import http.client
 import itertools
-import json
 import os
 import random
 import re
-import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -285,67 +277,6 @@ def prepare(n: int, work: Path, corpora: str | None, stores: str | None) -> tupl
     return corpus, store
 
 
-def canned(corpus: Path) -> dict[str, str]:
-    """Each canned query as one text, its parameters bound by a trailing VALUES clause
-    (what a remote store gets), with values found in the corpus."""
-    sys.path.insert(0, str(ROOT))
-    from kg.config import DEFAULT_BASE
-    from kg.store.queries import canned_queries
-    from kg.store.remote import values_clause
-
-    source = next((corpus / "sources").glob("*.yaml")).read_text()
-    sha = re.search(r"sha256: ([0-9a-f]{64})", source).group(1)
-    values = {"model": "NT 2.5B", "status": "source-checked", "sha256": sha,
-              "method": "pdf-text-parse"}
-    texts = {}
-    for name, query in canned_queries().items():
-        given = {p.name: values[p.name] for p in query.params}
-        bindings = query.bindings(given, DEFAULT_BASE)
-        texts[name] = query.text + (values_clause(bindings) if bindings else "")
-    return texts
-
-
-def sparql_ratio(kg: Server, start_oxigraph, texts: dict[str, str], runs: int, cap: float,
-                 ) -> list[tuple[str, float | None, float | None, int]]:
-    """(query, kg median s, oxigraph median s, rows) per canned query, alternating; a query
-    that oxigraph serve does not answer within ``cap`` seconds is not compared (None), and
-    that server is replaced (a query streaming its answer runs on past its own limit)."""
-    accept = {"Accept": "application/sparql-results+json",
-              "Content-Type": "application/x-www-form-urlencoded"}
-    oxigraph = start_oxigraph()
-    out = []
-    try:
-        for name, text in texts.items():
-            mine: list[float] = []
-            theirs: list[float] = []
-            rows = -1
-            body = urllib.parse.urlencode({"query": text}).encode()
-            for _ in range(runs):
-                try:
-                    started = time.perf_counter()
-                    status, answer = oxigraph.get("/query", body, accept, timeout=cap)
-                    theirs.append(time.perf_counter() - started)
-                    count = len(json.loads(answer)["results"]["bindings"])
-                except (OSError, ValueError):  # over the cap, or cut by its own limit
-                    oxigraph.stop()
-                    oxigraph = start_oxigraph()
-                    theirs = []
-                    break
-                started = time.perf_counter()
-                status, mine_answer = kg.get("/sparql", body, accept)
-                mine.append(time.perf_counter() - started)
-                if status != 200:
-                    raise SystemExit(f"{name} on /sparql: HTTP {status}: {mine_answer[:300]!r}")
-                assert len(json.loads(mine_answer)["results"]["bindings"]) == count, name
-                rows = count
-            out.append((name, statistics.median(mine) if theirs else None,
-                        statistics.median(theirs) if theirs else None, rows))
-            print(f"  {name}: {out[-1]}", file=sys.stderr, flush=True)
-    finally:
-        oxigraph.stop()
-    return out
-
-
 def one_size(n: int, args: argparse.Namespace, work: Path) -> dict:
     corpus, store = prepare(n, work, args.corpora, args.stores)
     live = (store / "live").resolve()
@@ -390,28 +321,6 @@ def one_size(n: int, args: argparse.Namespace, work: Path) -> dict:
         result["rss_after_mb"] = rss_mb(kg.proc.pid)
     finally:
         kg.stop()
-    print(report([result], args), file=sys.stderr, flush=True)  # before the long part
-    if args.query_runs:
-        texts = canned(corpus)
-        copy = work / f"oxigraph-{n}"
-        shutil.rmtree(copy, ignore_errors=True)
-        subprocess.run(["cp", "-a", str(live), str(copy)], check=True)
-
-        def start_oxigraph() -> Server:
-            port = _free_port()
-            return Server(["oxigraph", "serve-read-only", "--location", str(copy), "--bind",
-                           f"127.0.0.1:{port}", "--union-default-graph", "--timeout-s",
-                           str(int(args.query_cap))], f"http://127.0.0.1:{port}")
-
-        kg = Server([sys.executable, "-m", "kg.cli", "--store", str(store), "--data",
-                     str(corpus), "serve", "--port", "0"], None)
-        try:
-            kg.get("/sparql?query=ASK%7B%7D")  # starts the query workers
-            result["sparql"] = sparql_ratio(kg, start_oxigraph, texts, args.query_runs,
-                                            args.query_cap)
-        finally:
-            kg.stop()
-            shutil.rmtree(copy, ignore_errors=True)
     after = sorted((p.name, p.stat().st_mtime_ns) for p in live.iterdir())
     result["store_untouched"] = before == after
     return result
@@ -505,17 +414,6 @@ def report(results: list[dict], args: argparse.Namespace) -> str:
         lines.append(f"| {res['n']:,} | {res['startup_s']:.1f} | {res['index_build_s']:.1f} | "
                      f"{res['rss_warm_mb']:,.0f} | {res['rss_after_mb']:,.0f} | "
                      f"{res.get('store_untouched', '—')} |")
-    if any("sparql" in res for res in results):
-        lines += ["", "| records | canned query | rows | /sparql s | oxigraph serve s | ratio |",
-                  "|---|---|---|---|---|---|"]
-        for res in results:
-            for name, mine, theirs, rows in res.get("sparql", []):
-                if mine is None or theirs is None:
-                    lines.append(f"| {res['n']:,} | {name} | — | not compared | over "
-                                 f"{args.query_cap:g} s | — |")
-                    continue
-                lines.append(f"| {res['n']:,} | {name} | {rows:,} | {mine:.3f} | {theirs:.3f} | "
-                             f"{mine / theirs:.2f} |")
     return "\n".join(lines)
 
 
@@ -531,11 +429,6 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=2)
-    parser.add_argument("--query-runs", type=int, default=3,
-                        help="runs of each canned query on each server (0: skip)")
-    parser.add_argument("--query-cap", type=float, default=60.0,
-                        help="seconds oxigraph serve may take for a query (its --timeout-s); "
-                             "longer ones are not compared")
     parser.add_argument("--mix", action="store_true",
                         help="the record-page mixes with and without the response cache "
                              "(issue 25) instead of the phases above")
@@ -550,11 +443,6 @@ def main() -> None:
     args = parser.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="kg-serve-bench-"))
     work.mkdir(parents=True, exist_ok=True)
-    # both servers return every row; kg's time limit well above the cap
-    os.environ.setdefault("KG_MAX_ROWS", "100000000")
-    os.environ.setdefault("KG_QUERY_TIMEOUT", str(args.query_cap * 5))
-    ENV.update({"KG_MAX_ROWS": os.environ["KG_MAX_ROWS"],
-                "KG_QUERY_TIMEOUT": os.environ["KG_QUERY_TIMEOUT"]})
     results = []
     show = mix_report if args.mix else report
     for n in args.sizes:

@@ -83,11 +83,26 @@ def _json(variables: list[str], rows: list, truncated: bool) -> bytes:
     head: dict[str, object] = {"vars": variables}
     if truncated:
         head["link"] = [TRUNCATED_LINK]
-    doc: dict[str, object] = {"head": head, "results": {"bindings": [
-        {v: _json_term(row[v]) for v in variables if row[v] is not None} for row in rows]}}
-    if truncated:
-        doc["truncated"] = True  # unknown members are ignored by SPARQL JSON readers
-    return json.dumps(doc, ensure_ascii=False).encode()
+    # Written as text, each distinct term once: a term repeats down a column (a status, a
+    # source, an agent), and building and dumping a dict per cell cost as much as the query
+    # for results of thousands of rows (bench/README.md, "Canned queries at scale").
+    keys = [json.dumps(v, ensure_ascii=False) + ":" for v in variables]
+    written: dict = {}
+    bindings = []
+    for row in rows:
+        cells = []
+        for key, term in zip(keys, row, strict=True):
+            if term is None:
+                continue
+            text = written.get(term)
+            if text is None:
+                text = written[term] = json.dumps(_json_term(term), ensure_ascii=False)
+            cells.append(key + text)
+        bindings.append("{" + ",".join(cells) + "}")
+    body = (f'{{"head":{json.dumps(head, ensure_ascii=False)},'
+            f'"results":{{"bindings":[{",".join(bindings)}]}}')
+    # unknown members are ignored by SPARQL JSON readers
+    return (body + (',"truncated":true}' if truncated else "}")).encode()
 
 
 def _xml(variables: list[str], rows: list, truncated: bool) -> bytes:

@@ -6,12 +6,14 @@ Each ``.rq`` file starts with header comments::
     # description: ...            (may continue on lines indented after '#')
     # param: model (literal) the model as the source names it
 
-A parameter's kind says how a value given as text becomes an RDF term:
-A parameter is bound by substitution (SEP-0007), so its variable must be in the
-query's projection. ``literal`` (a string), ``iri``, ``decimal``, ``concept`` (a local name of the
-project's vocabularies), or a kind of minted id (a segment of :data:`kg.kinds.SEGMENTS`:
-``record``, ``source``, ...), whose IRI the registry's base gives. Values are bound
-as query bindings, never formatted into the query text.
+A parameter is bound by substitution (SEP-0007) in ``kg query``, and by a ``VALUES``
+block opening the ``WHERE`` group on ``/sparql`` and for a remote store (oxigraph plans
+a ``VALUES`` block, not a substitution), so its variable must be in the query's
+projection. A parameter's kind says how a value given as text becomes an RDF term:
+``literal`` (a string), ``iri``, ``decimal``, ``concept`` (a local name of the project's
+vocabularies), or a kind of minted id (a segment of :data:`kg.kinds.SEGMENTS`:
+``record``, ``source``, ...), whose IRI the registry's base gives. Values are bound as
+terms (pyoxigraph writes those of a ``VALUES`` block), never pasted into the query text.
 """
 
 from __future__ import annotations

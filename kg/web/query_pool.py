@@ -147,7 +147,10 @@ class QueryPool:
     def __init__(self, store: Path, workers: int, timeout: float):
         self.store, self.timeout = store, timeout
         self._context = mp.get_context("spawn")  # no fork of a threaded server
-        self._idle: queue.Queue[_Worker] = queue.Queue()
+        # Last in, first out: the worker that answered last answers next while the load
+        # leaves some idle, with its store handle's caches warm (a cold handle took 2-4x
+        # as long for one query: bench/README.md, "Canned queries at scale").
+        self._idle: queue.LifoQueue[_Worker] = queue.LifoQueue()
         self._all: set[_Worker] = set()
         self._lock = threading.Lock()
         for _ in range(workers):
