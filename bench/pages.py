@@ -19,7 +19,11 @@ takes the fastest run: on a shared machine the others' load only ever adds):
   the same page each time;
 - **record pages, each another**: a different record on each request (random, seed 1):
   what the shared per-version reads (sources, runs) leave of a page;
-- **search, repeated**: ``/records?q=memory``;
+- **record page, from the response cache**: the same, with the response cache on
+  (``--cache-mb``): what a repeated page costs a server;
+- **record page, revalidated**: a conditional request with the ETag the client got for
+  the page (a 304, answered before the view runs, cache on or off);
+- **search, repeated**: ``/records?q=memory`` (and from the response cache);
 - **search, cold**: one word, its row set and facet counts dropped before each request
   (as on the first search of that word), over the words of :data:`COLD_WORDS` in turn.
 
@@ -99,6 +103,27 @@ def one_size(size: str, args: argparse.Namespace) -> list[tuple[str, str, float,
         one = SEED_ID if size == "seed" else rng.choice(ids)
         others = [rng.choice(ids) for _ in range(args.requests + 1)]
 
+        tags: dict[str, str] = {}
+
+        def revalidate(path: str) -> int:  # a client that has the page asks again
+            if path not in tags:  # the warm-up request: the client gets the page once
+                tags[path] = client.get(path).headers["ETag"]
+            tag = tags[path]
+            if client.get(path, headers={"If-None-Match": tag}).status_code != 304:
+                raise SystemExit(f"{path}: no 304 to its own ETag")
+            return 0
+
+        cache = state(app).response_cache
+
+        def cached(measure: Callable[[], float]) -> Callable[[], float]:
+            def run() -> float:  # the same app with its response cache on
+                cache.limit = args.cache_mb * 2**20
+                try:
+                    return measure()
+                finally:
+                    cache.limit = 0
+            return run
+
         def cold() -> None:  # what a first search of a word finds: nothing kept
             catalog._words.clear()  # private, but this is what a cold search means
             catalog._facets.clear()
@@ -109,7 +134,13 @@ def one_size(size: str, args: argparse.Namespace) -> list[tuple[str, str, float,
             ("record page, repeated", lambda: cpu_ms(lambda i: f"/record/{one}", get, n)),
             ("record pages, each another",
              lambda: cpu_ms(lambda i: f"/record/{others[i]}", get, n)),
+            ("record page, from the response cache",
+             cached(lambda: cpu_ms(lambda i: f"/record/{one}", get, n))),
+            ("record page, revalidated (304)",
+             lambda: cpu_ms(lambda i: f"/record/{one}", revalidate, n)),
             ("search, repeated", lambda: cpu_ms(lambda i: "/records?q=memory", get, n)),
+            ("search, repeated, from the response cache",
+             cached(lambda: cpu_ms(lambda i: "/records?q=memory", get, n))),
             ("search, cold", lambda: cpu_ms(
                 lambda i: f"/records?q={COLD_WORDS[i % len(COLD_WORDS)]}", get, n, cold)),
         ]
@@ -130,6 +161,8 @@ def main() -> int:
     parser.add_argument("--corpora", default="/work/benchdata/corpus-{n}")
     parser.add_argument("--requests", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--cache-mb", type=int, default=64,
+                        help="the response cache of the rows that use it")
     parser.add_argument("--work", type=Path, default=Path("/tmp/kg-bench-pages"))
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)

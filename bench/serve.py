@@ -19,7 +19,7 @@ or the ones named by --corpora/--stores, which are only read), in this one comma
   the CPU time its processes used per request in each phase (from /proc).
 
 With ``--mix`` (issue 25) each size instead runs two mixes of record pages, each on a
-server with the response cache (``--cache-mb``) and on one without it (KG_CACHE_MB=0):
+server with the response cache (``--caches``, 64 MiB) and on one without it (KG_CACHE_MB=0):
 (a) records drawn uniformly from all records, (b) a Zipf mix (``--zipf`` 1.1 over all
 records, popularity in a random order) where ``--conditional`` (20 %) of the requests
 revalidate with the ETag this client population last got for the page. Every request
@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import itertools
+import json
 import os
 import random
 import re
@@ -74,8 +75,9 @@ class Run:
     #: answers from the server's response cache (X-Cache: hit) and 304s
     hits: int = 0
     not_modified: int = 0
-    #: the server's resident memory after the phase, MB
+    #: the server's resident memory after the phase, and what its caches held, MB
     rss_mb: float = float("nan")
+    cache_mb: float = float("nan")
 
     @property
     def hit_rate(self) -> float:
@@ -341,7 +343,7 @@ def mixes(n: int, args: argparse.Namespace, store: Path, corpus: Path, ids: list
     zipf = [(f"/record/{path}", rng.random() < args.conditional)
             for path in rng.choices(ranked, weights=weights, k=total)]
     out = []
-    for cache_mb in (args.cache_mb, 0):
+    for cache_mb in args.caches:
         env = {**ENV, "KG_CACHE_MB": str(cache_mb)}
         kg = Server([sys.executable, "-m", "kg.cli", "--store", str(store), "--data",
                      str(corpus), "serve", "--port", "0", "--workers", str(args.workers),
@@ -349,6 +351,8 @@ def mixes(n: int, args: argparse.Namespace, store: Path, corpus: Path, ids: list
         try:
             pids = tree(kg.proc.pid)
             for name, asks in (("uniform", uniform), ("zipf", zipf)):
+                if name not in args.mixes:
+                    continue
                 warm = int(args.rate * args.warmup)
                 load(kg.host, kg.port, asks[:warm], rate=args.rate, seconds=args.warmup,
                      connections=args.connections)
@@ -358,6 +362,7 @@ def mixes(n: int, args: argparse.Namespace, store: Path, corpus: Path, ids: list
                 run.cpu_ms = ((cpu_seconds(pids) - cpu_before) * 1000
                               / max(1, len(run.latencies)))
                 run.rss_mb = rss_mb(kg.proc.pid)
+                run.cache_mb = cache_held(kg)
                 label = f"{cache_mb} MiB" if cache_mb else "off"
                 out.append((name, label, run))
                 print(f"  {n} {name} cache {label}: p50 {run.pct(0.5):.1f} ms, "
@@ -368,20 +373,33 @@ def mixes(n: int, args: argparse.Namespace, store: Path, corpus: Path, ids: list
     return out
 
 
+def cache_held(kg: Server, asks: int = 40) -> float:
+    """The MB the server's response caches hold, summed over its processes (each answers
+    /healthz as JSON with its own figures; new connections reach them in turn)."""
+    held: dict[int, int] = {}
+    for _ in range(asks):
+        status, body = kg.get("/healthz", headers={"Accept": "application/json"})
+        if status == 200:
+            figures = json.loads(body)
+            held[figures["process"]] = figures["response_cache"]["bytes"]
+    return sum(held.values()) / 1e6
+
+
 def mix_report(results: list[dict], args: argparse.Namespace) -> str:
-    lines = ["| records | mix | response cache | rate asked | achieved req/s | p50 ms | p99 ms "
-             "| max ms | 304 / non-2xx / errors | server CPU ms / request | cache hits + 304 "
-             "| server RSS MB |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| records | mix | response cache | workers | rate asked | achieved req/s "
+             "| p50 ms | p99 ms | max ms | 304 / non-2xx / errors | server CPU ms / request "
+             "| cache hits + 304 | cache holds MB | server RSS MB |", "|---" * 14 + "|"]
     for res in results:
         for name, label, run in res.get("mixes", []):
             bad = sum(k for s, k in run.statuses.items() if s not in (200, 304))
             mix = "uniform" if name == "uniform" else (
                 f"Zipf {args.zipf:g}, {args.conditional:.0%} conditional")
             lines.append(
-                f"| {res['n']:,} | {mix} | {label} | {args.rate:g} | {run.rate:,.0f} | "
+                f"| {res['n']:,} | {mix} | {label} | {args.workers} | {args.rate:g} | "
+                f"{run.rate:,.0f} | "
                 f"{run.pct(0.5):.1f} | {run.pct(0.99):.1f} | {run.pct(1.0):.0f} | "
                 f"{run.not_modified} / {bad} / {run.errors} | {run.cpu_ms:.2f} | "
-                f"{run.hit_rate:.0%} | {run.rss_mb:,.0f} |")
+                f"{run.hit_rate:.0%} | {run.cache_mb:,.1f} | {run.rss_mb:,.0f} |")
     return "\n".join(lines)
 
 
@@ -437,8 +455,11 @@ def main() -> None:
     parser.add_argument("--zipf", type=float, default=1.1, help="the Zipf mix's exponent")
     parser.add_argument("--conditional", type=float, default=0.2,
                         help="the share of the Zipf mix's requests that revalidate")
-    parser.add_argument("--cache-mb", type=int, default=64,
-                        help="the response cache of each server process in the cached runs")
+    parser.add_argument("--caches", type=int, nargs="+", default=[64, 0],
+                        help="the response cache of each server process, MiB, one server "
+                             "each (0: none)")
+    parser.add_argument("--mixes", nargs="+", choices=("uniform", "zipf"),
+                        default=["uniform", "zipf"])
     parser.add_argument("--work", type=Path, help="where generated data goes (default: a temp dir)")
     args = parser.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="kg-serve-bench-"))

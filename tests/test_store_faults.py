@@ -8,6 +8,7 @@ back gives exactly what an uninterrupted load gives."""
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,6 +122,9 @@ def test_each_fault_gives_a_clear_error_and_503_pages_then_the_same_pages(
         assert good.status_code == 200 and counted.status_code == 200
         for fault, said in SAID.items():
             faulty.proxy.mode, faulty.proxy.delay = fault, PAGE_TIMEOUT + 2
+            # the server asks the store for its version at most once a second, and answers
+            # from its response cache meanwhile (docs/deployment.md, "HTTP caching")
+            time.sleep(1.2)
             failed = kg(runner, "stats")
             assert failed.exit_code == 1, fault
             assert said in failed.output and faulty.url in failed.output

@@ -23,6 +23,11 @@ REVIEW = f"/activity/{SEED_ID}-review-1"
 def test_healthz(client) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200 and response.text == "ok\n"
+    client.get(RECORD)
+    figures = client.get("/healthz", headers={"Accept": "application/json"}).json
+    assert figures["status"] == "ok" and figures["version"]
+    cache = figures["response_cache"]
+    assert 0 < cache["bytes"] <= cache["limit"] and cache["entries"] >= 1
 
 
 NEGOTIATION = [

@@ -8,13 +8,17 @@
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response, request
 
 from ..config import Settings, load_settings
+from ..rdf.formats import media_type_of
+from ..rdf.negotiation import negotiate
 from .boards import boards
 from .browse import browse
 from .downloads import downloads
@@ -22,11 +26,13 @@ from .errors import register_error_handlers
 from .feeds import feeds
 from .http_cache import register_http_cache
 from .releases import releases
-from .request_rules import register_request_rules
+from .request_rules import params, register_request_rules
 from .security import register_security
 from .sparql import sparql
 from .state import AppState
 from .void import void
+
+JSON = media_type_of("json")
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -52,8 +58,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_security(app)
 
     @app.get("/healthz")
-    def healthz() -> tuple[str, int, dict[str, str]]:
-        app.extensions["kg"].store  # noqa: B018 (opening the store is the readiness check)
-        return "ok\n", 200, {"Content-Type": "text/plain; charset=utf-8"}
+    def healthz() -> Response:
+        """200 once the store is open; as JSON (Accept, ?format=json), what this server
+        process reads and its response cache's figures (a process each: ``--workers``)."""
+        app_state = app.extensions["kg"]
+        app_state.store  # noqa: B018 (opening the store is the readiness check)
+        if negotiate(request.accept_mimetypes, ["text/plain", JSON],
+                     params().get("format")) == JSON:
+            return Response(json.dumps({
+                "status": "ok", "process": os.getpid(), "version": app_state.version,
+                "response_cache": app_state.response_cache.stats()}), mimetype=JSON)
+        return Response("ok\n", mimetype="text/plain")
 
     return app

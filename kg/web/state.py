@@ -14,6 +14,7 @@ from typing import TypeVar
 from flask import Flask, current_app, g, has_request_context
 
 from ..config import Settings
+from ..errors import KgError
 from ..kinds import iri_prefix, segments
 from ..rdf.vocabulary import Terms, load_terms
 from ..registry import Registry
@@ -99,7 +100,14 @@ class AppState:
                 self._view, self._checked = View(*self._open()), now
             elif now - self._checked > 1.0 and self._preparing is None:
                 self._checked = now
-                if self._view.store.published_version() != self._view.version:
+                try:
+                    published = self._view.store.published_version()
+                except KgError:
+                    # unconfirmed: the next request asks again rather than answering
+                    # from what was read (kg.web.http_cache) for another second
+                    self._checked = 0.0
+                    raise
+                if published != self._view.version:
                     store, version = self._open()
                     if self._view.catalog is None:  # no index to keep in step: switch now
                         self._view = View(store, version)
