@@ -57,8 +57,6 @@ COMPRESSED_TYPES = frozenset({
     "application/json", "application/xml", "application/javascript", "application/n-triples",
     "application/n-quads", "application/trig", "application/x-bibtex",
     "application/x-research-info-systems", "application/sparql-results+json"})
-#: Headers a 304 repeats from the answer it stands for (RFC 9110, 15.4.5).
-REPEATED = ("ETag", "Last-Modified", "Cache-Control", "Vary", "Content-Location")
 
 
 @dataclass(frozen=True)
@@ -126,8 +124,7 @@ def answer_early() -> Response | None:
     g.kg_answered = True
     since = request.if_modified_since
     if not tags and since and stored.modified and stored.modified <= since:
-        return Response(status=304, headers=[(k, v) for k, v in stored.headers
-                                             if k in REPEATED])
+        return _not_modified(asked, stored.kind, app.settings)
     response = Response(stored.body, status=stored.status, headers=stored.headers)
     response.headers["X-Cache"] = "hit"
     return response
@@ -157,7 +154,7 @@ def finish(response: Response) -> Response:
     if app.response_cache.limit:
         headers = [(k, v) for k, v in response.headers.items() if k != "Content-Length"]
         app.response_cache.put(asked.basis, _cache_key(asked),
-                               Stored(response.status_code, headers, body, modified))
+                               Stored(response.status_code, headers, body, modified, kind))
     response.headers["X-Cache"] = "miss"
     since = request.if_modified_since
     if not request.if_none_match and since and modified and modified <= since:
@@ -242,12 +239,12 @@ def code_identity(settings: Settings) -> str:
     package and its resources (by size and modification time), and the settings. Two
     processes of one deployment agree on it; a code change or a restart with other
     settings changes every tag."""
-    return _identity(repr(settings))
+    return _identity(settings)
 
 
-@cache
-def _identity(settings: str) -> str:
-    digest = hashlib.sha256(f"{__version__}\n{settings}".encode())
+@cache  # once a process: Settings is frozen, so the request path only looks it up
+def _identity(settings: Settings) -> str:
+    digest = hashlib.sha256(f"{__version__}\n{settings!r}".encode())
     package = os.path.dirname(os.path.abspath(__file__ + "/.."))
     roots = [package] + [str(resource_dir(name)) for name in ("ontology", "queries", "shapes")]
     found = []

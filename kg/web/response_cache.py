@@ -42,6 +42,8 @@ class Stored:
     body: bytes
     #: The response's Last-Modified, for If-Modified-Since.
     modified: datetime | None = None
+    #: Its class (kg.web.http_cache: live, dated, immutable), for the 304 that stands for it.
+    kind: str = ""
 
     @property
     def size(self) -> int:
