@@ -58,6 +58,22 @@ def test_the_editor_runs_a_canned_query_and_shows_its_table(page, site: str,
     assert not errors, errors
 
 
+def test_a_query_in_the_address_is_run_once_by_the_server(page, site: str) -> None:
+    """The page for ``?query=`` shows the server's table and the query in the editor; the
+    editor does not send the query again."""
+    asked = []
+    page.on("request", lambda r: asked.append(r.method) if urlsplit(r.url).path == "/sparql"
+            else None)
+    query = "SELECT ?g WHERE { GRAPH ?g { ?s ?p ?o } } LIMIT 3"
+    page.goto(f"{site}/sparql?" + requests.compat.urlencode({"query": query}))
+    page.wait_for_selector("#yasgui .CodeMirror")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("section#results table.results tbody tr").count() == 3
+    assert "GRAPH ?g" in page.locator("#yasgui .CodeMirror").inner_text()
+    assert asked == ["GET"], asked  # the page itself, nothing from the editor
+    assert page.locator("#yasgui table.dataTable").count() == 0
+
+
 def test_without_javascript_the_page_is_the_form(browser, site: str) -> None:
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()

@@ -244,6 +244,28 @@ def test_markup_on_other_pages_is_shown_as_text(
 
 
 @pytest.mark.browser
+def test_markup_in_the_editors_results_is_shown_as_text(hostile_server: str, watched) -> None:
+    """The editor's own table (YASR) of a query run in the browser. Its sanitizer parses
+    each value in an inert document, where Chromium reports the inline handler it will never
+    run as a CSP violation: what must hold is that nothing ran and no element of the markup
+    reached the page."""
+    page, events = watched
+    page.goto(f"{hostile_server}/sparql")
+    page.wait_for_selector("#yasgui .CodeMirror")
+    query = "SELECT ?t WHERE { ?r <http://purl.org/dc/terms/title> ?t }"
+    page.evaluate("q => document.querySelector('#yasgui .CodeMirror').CodeMirror.setValue(q)",
+                  query)
+    page.locator("#yasgui .yasqe_queryButton").click()
+    page.locator("#yasgui table.dataTable tbody tr").first.wait_for()
+    page.wait_for_load_state("networkidle")
+    cells = page.locator("#yasgui table.dataTable tbody td").all_inner_texts()
+    assert TITLE in cells
+    assert [e for e in events if not e.startswith("console ")] == []
+    events.clear()
+    assert_nothing_ran(page, events)
+
+
+@pytest.mark.browser
 def test_a_query_made_javascript_iri_is_no_link(hostile_server: str, watched) -> None:
     page, events = watched
     query = 'SELECT ?x WHERE { BIND(IRI("javascript:window.__xss=\'link\'") AS ?x) }'

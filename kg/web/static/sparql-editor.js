@@ -23,6 +23,9 @@
     copyEndpointOnNewTab: false,
     endpointCatalogueOptions: { getData: function () { return [{ endpoint: config.endpoint }]; } },
     persistenceId: null,
+    // The server already ran ?query= and drew its table below: running it again from the
+    // URL would ask the store twice for one page view.
+    populateFromUrl: false,
     yasqe: { value: config.query, prefixCcApi: config.prefixes },
     yasr: { pluginOrder: ["table", "response"], defaultPlugin: "table" },
   });
