@@ -260,9 +260,8 @@ def test_markup_in_the_editors_results_is_shown_as_text(hostile_server: str, wat
     page.wait_for_load_state("networkidle")
     cells = page.locator("#yasgui table.dataTable tbody td").all_inner_texts()
     assert TITLE in cells
-    assert [e for e in events if not e.startswith("console ")] == []
-    events.clear()
-    assert_nothing_ran(page, events)
+    # dialogs and page errors, not the sanitizer's CSP console report
+    assert_nothing_ran(page, [e for e in events if not e.startswith("console ")])
 
 
 @pytest.mark.browser
