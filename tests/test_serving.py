@@ -5,11 +5,13 @@ a load. Real servers on loopback, real clients, a real `kg load` in another proc
 from __future__ import annotations
 
 import contextlib
+import http.server
 import shutil
 import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 from collections import Counter
 from pathlib import Path
 
@@ -144,3 +146,93 @@ def test_the_browser_over_a_remote_store(tmp_path: Path) -> None:
             headers={"Accept": "application/sparql-results+json"})
         assert cut.status_code == 503
         assert "does not parse, probably cut short" in cut.text
+
+
+class CountingProxy(http.server.ThreadingHTTPServer):
+    """A pass-through in front of a remote store that counts the version reads it sees
+    (the store-version query: its text is in the body or the query string)."""
+
+    daemon_threads = True
+
+    def __init__(self, upstream: str) -> None:
+        self.upstream = upstream
+        self.version_reads = 0
+        self.other = 0
+        self.lock = threading.Lock()
+        super().__init__(("127.0.0.1", 0), ProxyHandler)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+
+class ProxyHandler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: CountingProxy
+
+    def log_message(self, *args: object) -> None:  # quiet: pytest shows failures
+        pass
+
+    def _body(self) -> bytes:
+        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+            body = b""
+            while size := int(self.rfile.readline().split(b";")[0], 16):
+                body += self.rfile.read(size)
+                self.rfile.readline()
+            self.rfile.readline()
+            return body
+        return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+
+    def _forward(self) -> None:
+        body = self._body()
+        said = urllib.parse.unquote_plus(self.path + " " + body.decode("utf-8", "replace"))
+        with self.server.lock:
+            if "?graph dcterms:identifier ?version" in said:
+                self.server.version_reads += 1
+            else:
+                self.server.other += 1
+        headers = {k: v for k, v in self.headers.items()
+                   if k.lower() not in ("host", "content-length", "transfer-encoding",
+                                        "connection")}
+        answer = requests.request(self.command, self.server.upstream + self.path,
+                                  data=body or None, headers=headers, timeout=60)
+        self.send_response(answer.status_code)
+        for key, value in answer.headers.items():
+            if key.lower() not in ("content-length", "transfer-encoding", "connection",
+                                   "content-encoding"):
+                self.send_header(key, value)
+        self.send_header("Content-Length", str(len(answer.content)))
+        self.end_headers()
+        self.wfile.write(answer.content)
+
+    do_GET = do_POST = _forward
+
+
+@pytest.mark.slow
+def test_a_remote_stores_version_is_read_at_most_once_a_second(tmp_path: Path) -> None:
+    """Many requests a second to a server over a remote store: the store is asked for its
+    version at most once in each second, and the answers in between come from the cache."""
+    shutil.copytree(DATA, tmp_path / "data")
+    with running_oxigraph(tmp_path / "oxigraph") as upstream:
+        proxy = CountingProxy(upstream)
+        threading.Thread(target=proxy.serve_forever, daemon=True).start()
+        try:
+            with running_server(tmp_path, {"KG_STORE": proxy.url}) as served:
+                page = f"{served.url}/record/{SEED_ID}"
+                with requests.Session() as session:
+                    assert session.get(page, timeout=30).status_code == 200
+                    with proxy.lock:
+                        proxy.version_reads = 0
+                    started = time.monotonic()
+                    answers = 0
+                    while time.monotonic() - started < 3.0:
+                        assert session.get(page, timeout=30).status_code == 200
+                        answers += 1
+                    elapsed = time.monotonic() - started
+                reads = proxy.version_reads
+        finally:
+            proxy.shutdown()
+            proxy.server_close()
+    # one read in each second begun, and one for a second that was already under way
+    assert 1 <= reads <= int(elapsed) + 2, (reads, answers, elapsed)
+    assert answers > reads  # most answers asked the store nothing
