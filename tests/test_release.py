@@ -26,6 +26,7 @@ from kg.rdf.canonical import graph_version
 from kg.rdf.vocabulary import load_terms
 from kg.release.build import check_release_node, release_triples
 from kg.store.archive import Archive
+from kg.store.queries import canned_query
 
 SEED_GRAPH = f"{BASE}record/{SEED_ID}"
 
@@ -281,6 +282,11 @@ def test_releases_of_either_store(kg, store_backend, sampled_copy: Path, tmp_pat
     where = ["--store", str(store_backend.store), "--archive", str(tmp_path / "archive")]
     kg(*where, "load")
     old = kg(*where, "release", "--date", "2026-12-01").stdout.strip()
+    # the release's copy has the figures the load counted (a remote store's copy, built
+    # from the dump, is given them)
+    figures = [json.loads(kg(*where, *command, "-f", "json").stdout)["results"]["bindings"][0]
+               for command in (["stats"], ["query", canned_query("stats").text, "--release", old])]
+    assert figures[0]["triples"] == figures[1]["triples"] and "graphs" in figures[1]
     kg("load")  # the embedded store of the fixture's directory, for comparison
     assert kg("release", "--date", "2026-12-01").stdout.strip() == old
     change_hardware(sampled_copy)

@@ -3,7 +3,8 @@ is one something writes or declares: a misspelt term fails here, not as an empty
 
 A term is known when the mapping writes it for the bundled data (as a predicate or a
 class), the shapes allow it in data (a property's path, a class: optional fields the bundled
-data leave out, such as an author's given name), a release node holds it, or ``ontology/``
+data leave out, such as an author's given name), a release node or a load's figures
+(kg.store.figures) hold it, or ``ontology/``
 (the ontology, the vocabularies and the units the store loads) declares or uses it. The readers are checked as written: the
 namespace attributes of the Python modules (``KG.reportedValue``), the labels the record
 page names, and the triple patterns of every ``queries/**/*.rq``.
@@ -15,6 +16,7 @@ import ast
 import re
 from pathlib import Path
 
+import pyoxigraph as ox
 import pytest
 from rdflib import URIRef
 from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, SequencePath
@@ -30,6 +32,7 @@ from kg.rdf.namespaces import KG, KGV, RDF, SH, ClosedTerms, Terms
 from kg.rdf.vocabulary import declared_names, load_terms
 from kg.release.build import release_triples
 from kg.store.archive import ReleaseInfo
+from kg.store.figures import Figures
 from kg.web.views import record
 
 #: The modules that read the graph by predicate: the pages, the catalogue, the exports.
@@ -58,6 +61,8 @@ def known() -> set[str]:
         terms.add(str(p))
         if p == RDF.type:  # o is a class in use; s, in the ontology, a term declared
             terms.update(str(t) for t in (s, o) if isinstance(t, URIRef))
+    terms.update(q.predicate.value for q in ox.parse(Figures(1, 2).nquads(BASE),
+                                                     format=ox.RdfFormat.N_QUADS))
     allowed = (SH.path, SH.inversePath, SH["class"], SH.targetClass)
     terms.update(str(o) for _, p, o in shapes_graph() if p in allowed and isinstance(o, URIRef))
     return terms

@@ -41,6 +41,12 @@ class ManifestEntry(NamedTuple):
     sha256: str
     size: int = -1
     mtime_ns: int = -1
+    #: The triples the graph holds (-1: not recorded, in a manifest written before this
+    #: was; the next load counts them): what the statistics of a version are summed from.
+    triples: int = -1
+    #: Whether the graph is named like the node it describes (it types its own name): a
+    #: node's graph, not another graph of a file (an import record's lists).
+    node: bool = True
 
 
 @dataclass(frozen=True)

@@ -79,6 +79,8 @@ class FileOutcome:
     graph: str = ""
     #: Every graph the file holds, with the label messages give it (a YAML file: one).
     graphs: list[tuple[str, str]] = field(default_factory=list)
+    #: The triples of each graph of :attr:`graphs`, and whether it types its own name.
+    graph_triples: dict[str, tuple[int, bool]] = field(default_factory=dict)
     nquads: bytes = b""
     triples: int = 0
     types: list[tuple[str, str]] = field(default_factory=list)
@@ -131,6 +133,8 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
     for graph, label, graph_triples in mapped.graphs():
         outcome.graphs.append((str(graph), label))
         chunk, n = nquads(graph_triples, str(graph))
+        outcome.graph_triples[str(graph)] = (n, any(
+            s == graph and p in _RDF_TYPE for s, p, _ in graph_triples))
         chunks.append(chunk)
         count += n
     outcome.nquads, outcome.triples = b"".join(chunks), count

@@ -46,6 +46,7 @@ from ..rdf.terms import to_quads
 from ..registry import Registry
 from ..store import EmbeddedStore, GraphStore
 from ..store.archive import Archive, ReleaseInfo, StoredVersion
+from ..store.figures import Figures, figures_graph
 from ..store.load import SCHEMA_ENTRY, ontology_graph_names, ontology_nquads
 
 DUMP = "dump.nq.gz"
@@ -307,20 +308,29 @@ def _write_release(
         "graphs": {g: hashes[g] for g in order},
     }, indent=1))
     if not store.snapshot(work / "store"):
-        build_release_store(work / "store", work / DUMP, order)
+        members = {g: e for g, e in store.manifest().items() if g in hashes}
+        counted = all(entry.triples >= 0 for entry in members.values())
+        build_release_store(work / "store", work / DUMP, order,
+                            Figures.of(members) if counted else None, base)
     os.replace(work, final)
     index = archive.index
     assert index is not None
     index.replace_graphs({iri: quads})
 
 
-def build_release_store(target: Path, dump: Path, graphs: list[str]) -> None:
-    """A release's store built from its dump and the ontology (for a store that cannot
-    :meth:`~kg.store.base.GraphStore.snapshot` itself)."""
+def build_release_store(target: Path, dump: Path, graphs: list[str],
+                        figures: Figures | None = None, base: str = "") -> None:
+    """A release's store built from its dump, the ontology and its ``figures`` (under
+    ``base``; kg.store.figures), for a store that cannot
+    :meth:`~kg.store.base.GraphStore.snapshot` itself."""
     with tempfile.NamedTemporaryFile(prefix="kg-release-", suffix=".nq") as plain:
         with gzip.open(dump) as source:
             shutil.copyfileobj(source, plain)
         plain.write(ontology_nquads())
+        named = [*graphs, *sorted(ontology_graph_names())]
+        if figures is not None:
+            plain.write(figures.nquads(base))
+            named.append(figures_graph(base))
         plain.flush()
         with EmbeddedStore(target) as writer:
-            writer.load_nquads(Path(plain.name), [*graphs, *sorted(ontology_graph_names())])
+            writer.load_nquads(Path(plain.name), named)

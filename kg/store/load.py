@@ -32,6 +32,7 @@ from ..model.ingest import Progress, ingest, worker_count
 from ..resources import resource_dir
 from . import GraphStore, open_store, published_version
 from .base import SCHEMA_ENTRY, Manifest, ManifestEntry, StagedWrite
+from .figures import Figures, count_missing, figures_graph
 from .queries import internal_query
 
 ONTOLOGY_GRAPHS = "https://w3id.org/claimgraph/ontology/"
@@ -144,7 +145,6 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
             if problems:
                 raise InvalidDataError(problems,
                                        consequence="nothing was loaded; the store is unchanged")
-            spool.close()
             graphs = {g for o in outcomes for g, _ in o.graphs}
             # A graph the store holds that nothing dropped before its new content came in
             # (a renamed file loaded on its own): a staged write would merge old and new,
@@ -156,7 +156,17 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
             for o in outcomes:
                 assert o.entry is not None
                 for graph, _ in o.graphs:
-                    manifest[graph] = o.entry
+                    triples, node = o.graph_triples[graph]
+                    manifest[graph] = o.entry._replace(triples=triples, node=node)
+            counted = count_missing(store, manifest)
+            recounted, manifest = counted is not manifest, counted
+            figures = Figures.of(manifest)
+            refigured = figures != Figures.read(store, base)
+            if refigured:
+                staged.remove([figures_graph(base)])
+                spool.write(figures.nquads(base))
+                graphs.add(figures_graph(base))
+            spool.close()
             if not same_schema:
                 graphs |= ontology_graph_names()
             # Validated under the new shapes only when every loaded file was: a partial load
@@ -164,7 +174,8 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
             if same_schema or all(e.file in files for g, e in manifest.items()
                                   if g != SCHEMA_ENTRY):
                 manifest[SCHEMA_ENTRY] = ManifestEntry("shapes/ and ontology/", schema)
-            if not (outcomes or removed or stale or not same_schema):
+            if not (outcomes or removed or stale or not same_schema or refigured
+                    or recounted):
                 staged.abort()
             elif late and type(staged) is not StagedWrite:
                 staged.abort()

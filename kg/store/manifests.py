@@ -1,5 +1,6 @@
 """The load manifest of an embedded store's version: a SQLite file beside the version,
-one row per graph (the file it came from, its SHA-256, size and modification time)."""
+one row per graph (the file it came from, its SHA-256, size and modification time, the
+triples the graph holds and whether it is a node's graph)."""
 
 from __future__ import annotations
 
@@ -30,8 +31,10 @@ def read_manifest(version: Path) -> Manifest:
     path = _manifest_path(version)
     if path.exists():
         with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
-            return {row[0]: ManifestEntry(*row[1:]) for row in
-                    db.execute("SELECT graph, file, sha256, size, mtime_ns FROM manifest")}
+            # a manifest written before graphs were counted has neither column
+            counted = "triples, node" if "triples" in _columns(db) else "-1, 1"
+            return {row[0]: ManifestEntry(*row[1:-1], bool(row[-1])) for row in db.execute(
+                f"SELECT graph, file, sha256, size, mtime_ns, {counted} FROM manifest")}
     legacy = _legacy_manifest_path(version)
     if legacy.exists():
         return manifest_from_json(legacy.read_text())
@@ -62,14 +65,23 @@ def write_manifest(version: Path, manifest: Manifest,
         db.execute("PRAGMA journal_mode = OFF")
         db.execute("PRAGMA synchronous = OFF")
         db.execute("CREATE TABLE IF NOT EXISTS manifest (graph TEXT PRIMARY KEY, file TEXT, "
-                   "sha256 TEXT, size INTEGER, mtime_ns INTEGER)")
+                   "sha256 TEXT, size INTEGER, mtime_ns INTEGER, triples INTEGER DEFAULT -1, "
+                   "node INTEGER DEFAULT 1)")
+        if "triples" not in _columns(db):  # copied from a version written before
+            db.execute("ALTER TABLE manifest ADD COLUMN triples INTEGER DEFAULT -1")
+            db.execute("ALTER TABLE manifest ADD COLUMN node INTEGER DEFAULT 1")
         db.execute("BEGIN")
         db.executemany("DELETE FROM manifest WHERE graph = ?", dropped)
-        db.executemany("INSERT OR REPLACE INTO manifest VALUES (?, ?, ?, ?, ?)", rows)
+        db.executemany("INSERT OR REPLACE INTO manifest (graph, file, sha256, size, mtime_ns, "
+                       "triples, node) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
         db.execute("COMMIT")
     with temporary.open("rb") as handle:
         os.fsync(handle.fileno())
     os.replace(temporary, path)
+
+
+def _columns(db: sqlite3.Connection) -> set[str]:
+    return {row[1] for row in db.execute("PRAGMA table_info(manifest)")}
 
 
 def remove_manifest(version: Path) -> None:

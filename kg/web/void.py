@@ -2,9 +2,10 @@
 for it, as the VoID guide asks), in any RDF syntax by negotiation.
 
 The counts are the stats query's (``queries/stats.rq``, what ``kg stats`` prints): the
-data graphs' triples and each kind of node; class partitions and linksets (statements whose
-object is another site's IRI, by property and site) come from two internal queries over
-the same data graphs. The figures are read once per store version.
+data graphs' triples (as the load counted them, kg.store.figures) and each kind of node;
+class partitions and linksets (statements whose object is another site's IRI, by
+property and site) come from two internal queries over the same data graphs. The figures
+are read once per store version.
 """
 
 from __future__ import annotations
@@ -59,9 +60,10 @@ class Figures:
 
     def __init__(self, store: GraphStore, base: str):
         [row] = list(store.query(canned_query("stats").text))
+        # graphs and triples are unbound in a store no load has counted (kg.store.figures)
         self.stats = {name: int(row[name].value) for name in
                       ("records", "sources", "agents", "evaluations", "reviews", "runs",
-                       "graphs", "triples")}
+                       "graphs", "triples") if row[name] is not None}
         self.classes = {r["class"].value: int(r["entities"].value)
                         for r in store.query(internal_query("void-classes").text)
                         if isinstance(r["class"], ox.NamedNode)}
@@ -111,7 +113,8 @@ def _quads(figures: Figures) -> Iterator[ox.Quad]:
     if modified is not None:
         yield t(dataset, DCTERMS.modified, ox.Literal(modified, datatype=iri(XSD.dateTime)))
     stats = figures.stats
-    yield t(dataset, VOID.triples, number(stats["triples"]))
+    if "triples" in stats:
+        yield t(dataset, VOID.triples, number(stats["triples"]))
     yield t(dataset, VOID.entities, number(sum(stats[name] for name in COUNTED)))
     yield t(dataset, VOID.classes, number(len(figures.classes)))
     vocabularies = set()

@@ -1,0 +1,104 @@
+"""The figures a load counts and writes with each version (kg.store.figures): how many data
+graphs the version holds and their triples, which ``queries/stats.rq`` reads instead of
+counting every quad. After every kind of load they are what a count over the store
+itself gives, in each store; a store written before graphs were counted gets them from
+its next load."""
+
+from __future__ import annotations
+
+import glob
+import sqlite3
+from pathlib import Path
+
+import pyoxigraph as ox
+
+from helpers import AGENT_FILE, BASE, SEED_RECORD, open_test_store
+from helpers.servers import Backend
+from kg.store import GraphStore
+from kg.store.base import SCHEMA_ENTRY
+from kg.store.figures import figures_graph
+from kg.store.load import load_paths
+from kg.store.queries import canned_query, internal_query
+
+#: The figures counted over the store: the graphs that type their own name, and their
+#: triples (what queries/stats.rq counted before the load wrote them).
+COUNTED = """SELECT ?graphs ?triples WHERE {
+  { SELECT (COUNT(?g) AS ?graphs) WHERE { { SELECT DISTINCT ?g WHERE { GRAPH ?g { ?g a ?t } } } } }
+  { SELECT (COUNT(*) AS ?triples) WHERE {
+      { SELECT DISTINCT ?g WHERE { GRAPH ?g { ?g a ?t } } } GRAPH ?g { ?s ?p ?o } } }
+}"""
+
+
+def figures(store: GraphStore) -> tuple[tuple[str | None, str | None], tuple[str, str]]:
+    """(what the stats query says, what a count over the store says)."""
+    [said] = list(store.query(canned_query("stats").text))
+    [counted] = list(store.query(COUNTED))
+    return ((said["graphs"] and said["graphs"].value, said["triples"] and said["triples"].value),
+            (counted["graphs"].value, counted["triples"].value))
+
+
+def assert_counted(backend: Backend) -> None:
+    with backend.open(read_only=True) as store:
+        said, counted = figures(store)
+        assert said == counted
+        # and each graph's count in the manifest is its own
+        sizes = {row["graph"].value: int(row["triples"].value)
+                 for row in store.query(internal_query("graph-sizes").text)}
+        manifest = {g: e.triples for g, e in store.manifest().items() if g != SCHEMA_ENTRY}
+        assert manifest == {g: sizes[g] for g in manifest}
+
+
+def load(backend: Backend, *paths: Path) -> None:
+    with backend.open() as store:
+        load_paths(store, list(paths), BASE)
+
+
+def test_every_load_writes_the_figures_a_count_gives(sampled_copy: Path,
+                                                    store_backend: Backend) -> None:
+    load(store_backend, sampled_copy)
+    assert_counted(store_backend)
+    # a file added, then one changed alone (a longer note: the same graphs, more text),
+    # then a field more, then the added file deleted (a full reload drops its graph)
+    extra = sampled_copy / "agents" / "second.yaml"
+    extra.write_text("kind: agent\nid: second\nagent_type: person\nlabel: A second agent\n")
+    load(store_backend, sampled_copy)
+    assert_counted(store_backend)
+    with store_backend.open(read_only=True) as store:
+        before = figures(store)[0]
+    extra.write_text(extra.read_text() + "homepage: https://example.org/second\n")
+    load(store_backend, extra)
+    assert_counted(store_backend)
+    with store_backend.open(read_only=True) as store:
+        after = figures(store)[0]
+    assert after[0] == before[0] and int(after[1]) == int(before[1]) + 1
+    extra.unlink()
+    load(store_backend, sampled_copy)
+    assert_counted(store_backend)
+    # a load that changes nothing leaves them as they are
+    load(store_backend, sampled_copy / AGENT_FILE)
+    assert_counted(store_backend)
+
+
+def test_a_store_counted_by_no_load_gets_its_figures_from_the_next(sampled_copy: Path,
+                                                                  tmp_path: Path) -> None:
+    """A store written before loads counted graphs: no figures graph, a manifest without
+    the counts. The stats query leaves graphs and triples unbound (nothing made up), and
+    the next load, even one that changes no file, counts them."""
+    path = tmp_path / "store"
+    with open_test_store(path) as store:
+        load_paths(store, [sampled_copy], BASE)
+    [version] = [v for v in glob.glob(str(path / "v-*")) if not v.endswith(".sqlite")]
+    older = ox.Store(version)  # made as an older claimgraph left it
+    older.remove_graph(ox.NamedNode(figures_graph(BASE)))
+    older.flush()
+    del older
+    with sqlite3.connect(f"{version}.manifest.sqlite") as db:
+        db.execute("ALTER TABLE manifest DROP COLUMN triples")
+        db.execute("ALTER TABLE manifest DROP COLUMN node")
+    with open_test_store(path, read_only=True) as store:
+        assert figures(store)[0] == (None, None)
+        assert all(e.triples == -1 for e in store.manifest().values())
+    with open_test_store(path) as store:
+        load_paths(store, [sampled_copy / SEED_RECORD], BASE)
+    backend = Backend("embedded", path)
+    assert_counted(backend)
