@@ -14,6 +14,7 @@ import pytest
 import requests
 from rdflib import Graph
 from rdflib.plugins.stores.sparqlstore import SPARQLStore
+from rdflib.query import Result
 from SPARQLWrapper import CSV, JSON, N3, TSV, XML, SPARQLWrapper
 
 from helpers import EMPTY_IN_BUNDLED, RECORDS, SEED_ID, WRITTEN, sample_params
@@ -169,6 +170,40 @@ def test_truncation_is_marked_in_every_format(client) -> None:
     small = client.get("/sparql", query_string={"query": COUNT_CLAIMS},
                        headers={"Accept": "application/json"})
     assert small.headers["X-Truncated"] == "false"
+
+
+def numbers(n: int) -> str:
+    return " ".join(str(i) for i in range(1, n + 1))
+
+
+@pytest.mark.parametrize(("query", "cut"), [
+    # the cap (500 rows) added as a LIMIT where it can be: exactly the cap, one over it
+    (f"SELECT ?n WHERE {{ VALUES ?n {{ {numbers(500)} }} }} ORDER BY DESC(?n)", False),
+    (f"SELECT ?n WHERE {{ VALUES ?n {{ {numbers(501)} }} }} ORDER BY DESC(?n) # end", True),
+    ("SELECT ?s ?p ?o WHERE { ?s ?p ?o } ORDER BY ?s ?p ?o", True),
+    # and where it cannot: a LIMIT or OFFSET of its own, a trailing VALUES
+    ("SELECT ?s ?p ?o WHERE { ?s ?p ?o } ORDER BY ?s ?p ?o LIMIT 700", True),
+    ("SELECT ?s ?p ?o WHERE { ?s ?p ?o } ORDER BY ?s ?p ?o LIMIT 20", False),
+    ("SELECT ?s ?p ?o WHERE { ?s ?p ?o } ORDER BY ?s ?p ?o OFFSET 10", True),
+    (f"SELECT ?n WHERE {{ }} VALUES ?n {{ {numbers(600)} }}", True),
+])
+def test_every_way_of_writing_json_gives_the_same_rows_and_cut(client, query: str,
+                                                               cut: bool) -> None:
+    """SPARQL JSON is written by pyoxigraph where the cap can be added to the query as a
+    LIMIT, else by the endpoint's own writer (as XML is): the same rows, in the same
+    order, the same mark of a cut, read by rdflib's result parsers."""
+    answers = {}
+    for fmt, accept in (("json", "application/sparql-results+json"),
+                        ("xml", "application/sparql-results+xml")):
+        response = client.get("/sparql", query_string={"query": query},
+                              headers={"Accept": accept})
+        assert response.status_code == 200
+        rows = [tuple(row) for row in Result.parse(io.BytesIO(response.data), format=fmt)]
+        answers[fmt] = (rows, response.headers["X-Truncated"], response.headers["X-Rows"])
+    assert answers["json"] == answers["xml"]
+    rows, truncated, count = answers["json"]
+    assert int(count) == len(rows) and (truncated == "true") == cut
+    assert len(rows) == 500 if cut else len(rows) < 500 or "500" in query
 
 
 def test_request_size_limit(client) -> None:

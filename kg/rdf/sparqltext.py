@@ -114,3 +114,33 @@ def names_a_graph(text: str) -> bool:
 
 
 _STRINGS = re.compile(_BLANKED.pattern.replace(r'|<[^<>\"{}|^`\\\s]*>', ""))
+
+
+_OUTER_CAP = keywords("LIMIT", "OFFSET", "VALUES")
+
+
+def with_row_limit(text: str, rows: int) -> str | None:
+    """A ``SELECT`` query with ``LIMIT rows`` added to its outermost query (what a row cap
+    keeps of its answer, the same rows in the same order); None where none can be added:
+    another form, or one with its own ``LIMIT``, ``OFFSET`` or trailing ``VALUES`` (at
+    brace depth 0, outside every group).
+
+    >>> with_row_limit("SELECT * WHERE { { SELECT ?s WHERE { ?s ?p ?o } LIMIT 5 } }", 11)
+    'SELECT * WHERE { { SELECT ?s WHERE { ?s ?p ?o } LIMIT 5 } }\\nLIMIT 11'
+    >>> with_row_limit("SELECT * { ?s ?p ?o } ORDER BY ?s LIMIT 3", 11) is None
+    True
+    >>> with_row_limit('SELECT * { ?s ?p "}" } VALUES ?s { <urn:a> }', 11) is None
+    True
+    """
+    if query_form(text) != "SELECT":
+        return None
+    blanked, depth, outer = tokens(text), 0, []
+    for char in blanked:
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        outer.append(char if depth == 0 and char != "}" else " ")
+    if _OUTER_CAP.search("".join(outer)):
+        return None
+    return f"{text}\nLIMIT {rows}"

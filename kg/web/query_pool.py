@@ -217,7 +217,8 @@ def worker_main(conn: Connection, store_path: str) -> None:
     """A worker's loop: one read-only store handle, one query at a time, until the pipe closes."""
     import pyoxigraph as ox
 
-    from ..rdf.results import write
+    from ..rdf.results import write, write_json_of_limited
+    from ..rdf.sparqltext import with_row_limit
     from ..store.base import union_default
     from ..store.embedded import live_version
 
@@ -253,8 +254,18 @@ def worker_main(conn: Connection, store_path: str) -> None:
                 options["named_graphs"] = [ox.NamedNode(g) for g in request.named_graphs]
             else:  # the union, or the query's own FROM and FROM NAMED
                 options["use_default_graph_as_union"] = union_default(request.text)
-            result = store.query(request.text, **options)
-            written = write(result, request.media_type, request.max_rows)
+            limited = (with_row_limit(request.text, request.max_rows + 1)
+                       if _writes_json(request.media_type) else None)
+            if limited is not None:
+                try:
+                    result = store.query(limited, **options)
+                except SyntaxError:  # said of the query as it was sent, below
+                    limited = None
+            if limited is not None:
+                written = write_json_of_limited(result, request.max_rows)
+            else:
+                result = store.query(request.text, **options)
+                written = write(result, request.media_type, request.max_rows)
             conn.send(("ok", written.body, written.truncated, written.rows))
         except SyntaxError as exc:
             conn.send(("query", f"not a valid SPARQL query: {exc}"))
@@ -262,6 +273,18 @@ def worker_main(conn: Connection, store_path: str) -> None:
             conn.send(("query", f"the query cannot be run: {exc}"))
         except OSError as exc:
             conn.send(("store", f"the store could not be read: {exc}"))
+
+
+def _writes_json(media_type: str) -> bool:
+    """Whether a result asked for as ``media_type`` is SPARQL JSON."""
+    import pyoxigraph as ox
+
+    from ..rdf.formats import by_media_type
+
+    try:
+        return by_media_type(media_type).results == ox.QueryResultsFormat.JSON
+    except KeyError:
+        return False
 
 
 def _term(ox, spec: tuple[str, ...]):
