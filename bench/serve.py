@@ -27,7 +27,7 @@ accepts gzip, as browsers do. Each mix: ``--warmup`` seconds unmeasured, then
 ``--seconds`` measured; it reports p50, p99, the rate achieved, server CPU per request,
 the share answered from the cache or with 304, and the server's memory after the mix:
 
-    python bench/serve.py 10000 100000 --mix --seconds 60 --warmup 10 --query-runs 0 \
+    python bench/serve.py 10000 100000 --mix --seconds 60 --warmup 10 \
         --stores '/work/benchdata/store-{n}/kg' --corpora '/work/benchdata/corpus-{n}'
 
 The load generator is Python threads with http.client in this process: on a small
