@@ -7,6 +7,7 @@ its next load."""
 from __future__ import annotations
 
 import glob
+import re
 import sqlite3
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from kg.store.figures import figures_graph
 from kg.store.load import load_paths
 from kg.store.queries import canned_query, internal_query
 
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 #: The figures counted over the store: the graphs that type their own name, and their
 #: triples (what queries/stats.rq counted before the load wrote them).
 COUNTED = """SELECT ?graphs ?triples WHERE {
@@ -102,3 +104,31 @@ def test_a_store_counted_by_no_load_gets_its_figures_from_the_next(sampled_copy:
         load_paths(store, [sampled_copy / SEED_RECORD], BASE)
     backend = Backend("embedded", path)
     assert_counted(backend)
+
+
+def test_the_void_partitions_and_links_are_what_the_quads_hold(sampled_copy: Path,
+                                                               store_backend: Backend) -> None:
+    """VoID's class partitions and linksets (the two internal queries /.well-known/void
+    reads) against the same figures counted in Python from the data graphs' quads, in
+    each store."""
+    load(store_backend, sampled_copy)
+    with store_backend.open(read_only=True) as store:
+        manifest = {g for g, e in store.manifest().items() if g != SCHEMA_ENTRY and e.node}
+        quads = list(store.quads(sorted(manifest)))
+        classes = {row["class"].value: int(row["entities"].value)
+                   for row in store.query(internal_query("void-classes").text)}
+        links = {(row["property"].value, row["site"].value): int(row["triples"].value)
+                 for row in store.query(internal_query("void-links").text,
+                                        {"base": ox.Literal(BASE)})}
+    typed: dict[str, set] = {}
+    counted: dict[tuple[str, str], int] = {}
+    for q in quads:
+        if q.predicate.value == RDF_TYPE:
+            typed.setdefault(q.object.value, set()).add(q.subject)
+        elif isinstance(q.object, ox.NamedNode) and not q.object.value.startswith(
+                (BASE, "https://w3id.org/claimgraph/")):
+            site = re.match(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*", q.object.value)
+            key = (q.predicate.value, site.group() if site else q.object.value)
+            counted[key] = counted.get(key, 0) + 1
+    assert classes == {cls: len(nodes) for cls, nodes in typed.items()}
+    assert links == counted and links  # the bundled data link to DOIs and the like
