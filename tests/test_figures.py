@@ -17,7 +17,7 @@ from helpers import AGENT_FILE, BASE, SEED_RECORD, open_test_store
 from helpers.servers import Backend
 from kg.store import GraphStore
 from kg.store.base import SCHEMA_ENTRY
-from kg.store.figures import figures_graph
+from kg.store.figures import FIGURES_GRAPH
 from kg.store.load import load_paths
 from kg.store.queries import canned_query, internal_query
 
@@ -91,7 +91,7 @@ def test_a_store_counted_by_no_load_gets_its_figures_from_the_next(sampled_copy:
         load_paths(store, [sampled_copy], BASE)
     [version] = [v for v in glob.glob(str(path / "v-*")) if not v.endswith(".sqlite")]
     older = ox.Store(version)  # made as an older claimgraph left it
-    older.remove_graph(ox.NamedNode(figures_graph(BASE)))
+    older.remove_graph(ox.NamedNode(FIGURES_GRAPH))
     older.flush()
     del older
     with sqlite3.connect(f"{version}.manifest.sqlite") as db:
@@ -132,3 +132,16 @@ def test_the_void_partitions_and_links_are_what_the_quads_hold(sampled_copy: Pat
             counted[key] = counted.get(key, 0) + 1
     assert classes == {cls: len(nodes) for cls, nodes in typed.items()}
     assert links == counted and links  # the bundled data link to DOIs and the like
+
+
+def test_a_store_loaded_again_under_another_base_keeps_one_set_of_figures(
+        sampled_copy: Path, tmp_path: Path) -> None:
+    """The figures graph is named apart from the base: loading the same files under a new
+    base replaces the figures, it does not leave the old ones beside them."""
+    path = tmp_path / "store"
+    for base in (BASE, "https://other.example/"):
+        with open_test_store(path) as store:
+            load_paths(store, [sampled_copy], base)
+    with open_test_store(path, read_only=True) as store:
+        assert len(list(store.query(canned_query("stats").text))) == 1
+    assert_counted(Backend("embedded", path))

@@ -46,7 +46,7 @@ from ..rdf.terms import to_quads
 from ..registry import Registry
 from ..store import EmbeddedStore, GraphStore
 from ..store.archive import Archive, ReleaseInfo, StoredVersion
-from ..store.figures import Figures, figures_graph
+from ..store.figures import FIGURES_GRAPH, Figures
 from ..store.load import SCHEMA_ENTRY, ontology_graph_names, ontology_nquads
 
 DUMP = "dump.nq.gz"
@@ -330,7 +330,7 @@ def build_release_store(target: Path, dump: Path, graphs: list[str],
         named = [*graphs, *sorted(ontology_graph_names())]
         if figures is not None:
             plain.write(figures.nquads(base))
-            named.append(figures_graph(base))
+            named.append(FIGURES_GRAPH)
         plain.flush()
         with EmbeddedStore(target) as writer:
             writer.load_nquads(Path(plain.name), named)

@@ -4,8 +4,10 @@ by the load that writes the version and written with it: how many data graphs it
 
 They are summed from the load manifest, which keeps each graph's triples (counted as the
 load writes the graph; counted in the store once for a manifest written before it kept
-them), and written as VoID statistics in a graph of their own, named like the registry's
-VoID description (``{base}.well-known/void``). ``queries/stats.rq`` reads them there: a
+them), and written as VoID statistics in a graph of their own,
+``<urn:x-claimgraph:figures>`` (named apart from the base, so that a store loaded again
+under another base keeps one), with the registry's VoID dataset as their subject.
+``queries/stats.rq`` reads them there: a
 count of the triples of 100,000 records took 11 s, every quad read (bench/README.md,
 "Canned queries at scale").
 
@@ -32,9 +34,8 @@ DOCUMENTS = ox.NamedNode(str(VOID.documents))
 INTEGER = ox.NamedNode(str(XSD.integer))
 
 
-def figures_graph(base: str) -> str:
-    """The graph that holds a version's figures."""
-    return f"{base}.well-known/void"
+#: The graph that holds a version's figures.
+FIGURES_GRAPH = "urn:x-claimgraph:figures"
 
 
 def dataset(base: str) -> ox.NamedNode:
@@ -61,7 +62,7 @@ class Figures(NamedTuple):
     @classmethod
     def read(cls, store: GraphStore, base: str) -> Figures | None:
         """The figures written in ``store`` (None: none written, or not both)."""
-        found = {q.predicate: q.object for q in store.quads([figures_graph(base)])
+        found = {q.predicate: q.object for q in store.quads([FIGURES_GRAPH])
                  if q.subject == dataset(base)}
         try:
             return cls(int(found[DOCUMENTS].value), int(found[TRIPLES].value))
@@ -70,7 +71,7 @@ class Figures(NamedTuple):
 
     def nquads(self, base: str) -> bytes:
         """The figures as the N-Quads of their graph."""
-        subject, graph = dataset(base), ox.NamedNode(figures_graph(base))
+        subject, graph = dataset(base), ox.NamedNode(FIGURES_GRAPH)
         return ox.serialize([
             ox.Quad(subject, DOCUMENTS, ox.Literal(str(self.graphs), datatype=INTEGER), graph),
             ox.Quad(subject, TRIPLES, ox.Literal(str(self.triples), datatype=INTEGER), graph),

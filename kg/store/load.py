@@ -32,7 +32,7 @@ from ..model.ingest import Progress, ingest, worker_count
 from ..resources import resource_dir
 from . import GraphStore, open_store, published_version
 from .base import SCHEMA_ENTRY, Manifest, ManifestEntry, StagedWrite
-from .figures import Figures, count_missing, figures_graph
+from .figures import FIGURES_GRAPH, Figures, count_missing
 from .queries import internal_query
 
 ONTOLOGY_GRAPHS = "https://w3id.org/claimgraph/ontology/"
@@ -163,9 +163,9 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
             figures = Figures.of(manifest)
             refigured = figures != Figures.read(store, base)
             if refigured:
-                staged.remove([figures_graph(base)])
+                staged.remove([FIGURES_GRAPH])
                 spool.write(figures.nquads(base))
-                graphs.add(figures_graph(base))
+                graphs.add(FIGURES_GRAPH)
             spool.close()
             if not same_schema:
                 graphs |= ontology_graph_names()
