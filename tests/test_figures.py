@@ -12,9 +12,11 @@ import sqlite3
 from pathlib import Path
 
 import pyoxigraph as ox
+from click.testing import CliRunner
 
 from helpers import AGENT_FILE, BASE, SEED_RECORD, open_test_store
 from helpers.servers import Backend
+from kg.cli import main
 from kg.store import GraphStore
 from kg.store.base import SCHEMA_ENTRY
 from kg.store.figures import FIGURES_GRAPH
@@ -100,6 +102,8 @@ def test_a_store_counted_by_no_load_gets_its_figures_from_the_next(sampled_copy:
     with open_test_store(path, read_only=True) as store:
         assert figures(store)[0] == (None, None)
         assert all(e.triples == -1 for e in store.manifest().values())
+    said = CliRunner().invoke(main, ["--store", str(path), "--base", BASE, "stats"])
+    assert said.exit_code == 0 and "run kg load" in said.stderr
     with open_test_store(path) as store:
         load_paths(store, [sampled_copy / SEED_RECORD], BASE)
     backend = Backend("embedded", path)

@@ -20,6 +20,7 @@ from ..rdf.output import (
     write_result,
 )
 from ..registry import Registry
+from ..store.figures import Figures
 from ..store.load import load_paths
 from ..store.queries import canned_queries, canned_query, read_sparql_file
 from ..store.records import record_with_standing
@@ -178,3 +179,6 @@ def stats(settings: Settings, fmt: str) -> None:
     with Registry(settings, read_only=True) as registry:
         result = registry.store.query(canned_query("stats").text)
         write_result(result, fmt, sys.stdout.buffer, settings.base)
+        if Figures.read(registry.store, settings.base) is None:
+            click.echo("kg: graphs and triples are counted by kg load, and no load has "
+                       "counted them in this store yet: run kg load", err=True)
