@@ -158,7 +158,9 @@ def make_release(registry: Registry, issued: str | None = None, note: str = "",
         if same is not None:
             return ReleaseReport(same.id, False, len(hashes), new, same.previous,
                                  time.perf_counter() - started)
-        _write_release(archive, store, base, ident, issued, note, head, content, hashes)
+        counted = all(entry.triples >= 0 for entry in members.values())
+        _write_release(archive, store, base, ident, issued, note, head, content, hashes,
+                       Figures.of(members) if counted else None)
     return ReleaseReport(ident, True, len(hashes), new, head.id if head else None,
                          time.perf_counter() - started)
 
@@ -276,6 +278,7 @@ def check_release_node(triples: list[Triple], previous: ReleaseInfo | None) -> N
 def _write_release(
     archive: Archive, store: GraphStore, base: str, ident: str, issued: str, note: str,
     previous: ReleaseInfo | None, content: str, hashes: dict[str, str],
+    figures: Figures | None,
 ) -> None:
     """The release's files and store, then its node in the index (the commit point)."""
     triples = release_triples(base, ident, issued, note, previous, content, hashes)
@@ -308,10 +311,7 @@ def _write_release(
         "graphs": {g: hashes[g] for g in order},
     }, indent=1))
     if not store.snapshot(work / "store"):
-        members = {g: e for g, e in store.manifest().items() if g in hashes}
-        counted = all(entry.triples >= 0 for entry in members.values())
-        build_release_store(work / "store", work / DUMP, order,
-                            Figures.of(members) if counted else None, base)
+        build_release_store(work / "store", work / DUMP, order, figures, base)
     os.replace(work, final)
     index = archive.index
     assert index is not None

@@ -7,9 +7,8 @@ load writes the graph; counted in the store once for a manifest written before i
 them), and written as VoID statistics in a graph of their own,
 ``<urn:x-claimgraph:figures>`` (named apart from the base, so that a store loaded again
 under another base keeps one), with the registry's VoID dataset as their subject.
-``queries/stats.rq`` reads them there: a
-count of the triples of 100,000 records took 11 s, every quad read (bench/README.md,
-"Canned queries at scale").
+``queries/stats.rq`` reads them there: a count of the triples of 100,000 records took
+11 s, every quad read (bench/README.md, "Canned queries at scale").
 
 >>> from kg.model.datafiles import ManifestEntry
 >>> manifest = {"https://w3id.org/claimgraph/record/a": ManifestEntry("a.yaml", "", triples=40),
@@ -62,8 +61,9 @@ class Figures(NamedTuple):
     @classmethod
     def read(cls, store: GraphStore, base: str) -> Figures | None:
         """The figures written in ``store`` (None: none written, or not both)."""
+        subject = dataset(base)
         found = {q.predicate: q.object for q in store.quads([FIGURES_GRAPH])
-                 if q.subject == dataset(base)}
+                 if q.subject == subject}
         try:
             return cls(int(found[DOCUMENTS].value), int(found[TRIPLES].value))
         except (KeyError, ValueError):
@@ -87,6 +87,8 @@ def count_missing(store: GraphStore, manifest: Manifest) -> Manifest:
         return manifest
     counted = {row["graph"].value: (int(row["triples"].value), int(row["node"].value) == 1)
                for row in store.query(internal_query("graph-sizes").text)}
-    return {graph: entry._replace(triples=counted.get(graph, (0, False))[0],
-                                  node=counted.get(graph, (0, False))[1])
-            if graph in missing else entry for graph, entry in manifest.items()}
+    out = dict(manifest)
+    for graph in missing:
+        triples, node = counted.get(graph, (0, False))  # a graph with no triples left
+        out[graph] = manifest[graph]._replace(triples=triples, node=node)
+    return out

@@ -46,7 +46,7 @@ COUNTED = {"records": "https://w3id.org/claimgraph/ns#Claim",
 def description(suffix: str | None = None) -> Response:
     media_type = negotiate(request.accept_mimetypes, OFFERED, suffix or params().get("format"))
     app = state()
-    figures = app.derived("void", lambda store: Figures(store, app.settings.base))
+    figures = app.derived("void", lambda store: VoidFigures(store, app.settings.base))
     out = io.BytesIO()
     write_graph(list(_quads(figures)), by_media_type(media_type).name, out, app.settings.base)
     response = Response(out.getvalue(), mimetype=media_type)
@@ -55,7 +55,7 @@ def description(suffix: str | None = None) -> Response:
     return response
 
 
-class Figures:
+class VoidFigures:
     """What the description counts, read from one store version."""
 
     def __init__(self, store: GraphStore, base: str):
@@ -73,7 +73,7 @@ class Figures:
                                  {"base": ox.Literal(base)}))
 
 
-def _quads(figures: Figures) -> Iterator[ox.Quad]:
+def _quads(figures: VoidFigures) -> Iterator[ox.Quad]:
     app = state()
     settings = app.settings
     root = request.url_root
