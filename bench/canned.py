@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 import pyoxigraph as ox  # noqa: E402
 
-from bench.serve import ENV, Server, _free_port  # noqa: E402
+from bench.serve import ENV, Server, oxigraph_serve  # noqa: E402
 from kg.config import DEFAULT_BASE  # noqa: E402
 from kg.rdf.sparqltext import inside_where  # noqa: E402
 from kg.store.embedded import live_version  # noqa: E402
@@ -173,10 +173,7 @@ def one_store(store: Path, args: argparse.Namespace) -> dict:
     subprocess.run(["cp", "-a", str(live), str(copy)], check=True)
 
     def start_oxigraph() -> Server:
-        port = _free_port()
-        return Server(["oxigraph", "serve-read-only", "--location", str(copy), "--bind",
-                       f"127.0.0.1:{port}", "--union-default-graph", "--timeout-s",
-                       str(int(args.cap))], f"http://127.0.0.1:{port}")
+        return oxigraph_serve(copy, args.cap)
 
     # The response cache off: every request runs its query (KG_CACHE_MB, issue 25).
     env = {**ENV, "KG_CACHE_MB": "0", "KG_MAX_ROWS": "100000000",

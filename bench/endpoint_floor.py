@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 import pyoxigraph as ox  # noqa: E402
 
-from bench.serve import ENV, Server, _free_port  # noqa: E402
+from bench.serve import ENV, Server, oxigraph_serve  # noqa: E402
 from kg.store.embedded import live_version  # noqa: E402
 
 QUERY = "SELECT ?s WHERE { ?s a <urn:x-claimgraph:no-such-class> }"
@@ -71,9 +71,7 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="kg-floor-"))
     copy = work / "oxigraph"
     subprocess.run(["cp", "-a", str(live), str(copy)], check=True)
-    port = _free_port()
-    oxigraph = Server(["oxigraph", "serve-read-only", "--location", str(copy), "--bind",
-                       f"127.0.0.1:{port}", "--union-default-graph"], f"http://127.0.0.1:{port}")
+    oxigraph = oxigraph_serve(copy)
     kg = Server([sys.executable, "-m", "kg.cli", "--store", str(args.store), "serve", "--port",
                  "0"], None, env={**ENV, "KG_CACHE_MB": "0"})
     app = create_app({"store": str(args.store), "cache_mb": 0})

@@ -411,6 +411,18 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+def oxigraph_serve(location: Path, timeout_s: float | None = None) -> Server:
+    """`oxigraph serve-read-only` over the store directory ``location`` (a copy of a live
+    version: oxigraph holds its lock) on a free port, the union of the graphs as the
+    default graph, as kg serve reads a store."""
+    port = _free_port()
+    command = ["oxigraph", "serve-read-only", "--location", str(location), "--bind",
+               f"127.0.0.1:{port}", "--union-default-graph"]
+    if timeout_s is not None:
+        command += ["--timeout-s", str(int(timeout_s))]
+    return Server(command, f"http://127.0.0.1:{port}")
+
+
 def report(results: list[dict], args: argparse.Namespace) -> str:
     lines = ["| records | phase | rate asked | achieved req/s | p50 ms | p99 ms | max ms | "
              "non-200 / errors | p50 / healthz p50 | server CPU ms / request |",
