@@ -8,8 +8,9 @@ this one process, over that store and archive:
 
 - **per version**: ``Timeline.build`` (every entry, read once per store version and
   release) against ``read_rows`` (the catalogue's rows, what the app already reads once
-  per version: the baseline), seconds and ratio; VoID's figures (three queries over the
-  whole store, once per version) against the same baseline;
+  per version: the baseline), seconds and ratio; VoID's figures (the stats and class
+  partition queries and the load's figures graph, once per version) against the same
+  baseline;
 - **per request**, the app in this process (Flask's test client), mean milliseconds over
   ``--requests`` requests once the per-version work is done: a record page (the baseline),
   the registry's feed, a record's feed, an archive page, the sitemap, VoID.
@@ -39,7 +40,7 @@ from kg.web import create_app  # noqa: E402
 from kg.web.index_rows import read_rows  # noqa: E402
 from kg.web.state import close  # noqa: E402
 from kg.web.timeline import Timeline  # noqa: E402
-from kg.web.void import Figures  # noqa: E402
+from kg.web.void import VoidFigures  # noqa: E402
 
 BASE = "https://claimgraph.example/"
 
@@ -70,7 +71,7 @@ def measure(size: int, requests: int, work: Path) -> dict[str, float]:
         version = store.version()
         rows_s = best(3, lambda: read_rows(store))
         timeline_s = best(3, lambda: Timeline.build(store, archive, rows, BASE, version))
-        void_s = best(3, lambda: Figures(store, BASE))
+        void_s = best(3, lambda: VoidFigures(store, BASE))
         entries = len(Timeline.build(store, archive, rows, BASE, version).entries)
     record = sorted(r.id for r in rows)[len(rows) // 2]
     app = create_app({"store": store_dir, "archive": archive_dir, "base": BASE,

@@ -47,6 +47,9 @@ class ManifestEntry(NamedTuple):
     #: Whether the graph is named like the node it describes (it types its own name): a
     #: node's graph, not another graph of a file (an import record's lists).
     node: bool = True
+    #: The graph's links to other sites, as kg.rdf.linksets counts them (None: not
+    #: recorded, in a manifest written before this was; the next load counts them).
+    links: str | None = None
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ import pyoxigraph as ox
 from rdflib import URIRef
 
 from ..errors import InvalidDataError, Problem
+from ..rdf.linksets import count_links
 from ..rdf.namespaces import RDF
 from ..rdf.terms import nquads, to_ox
 from ..rdf.vocabulary import load_terms
@@ -79,8 +80,9 @@ class FileOutcome:
     graph: str = ""
     #: Every graph the file holds, with the label messages give it (a YAML file: one).
     graphs: list[tuple[str, str]] = field(default_factory=list)
-    #: The triples of each graph of :attr:`graphs`, and whether it types its own name.
-    graph_triples: dict[str, tuple[int, bool]] = field(default_factory=dict)
+    #: The triples of each graph of :attr:`graphs`, whether it types its own name, and its
+    #: links to other sites (kg.rdf.linksets).
+    graph_triples: dict[str, tuple[int, bool, str]] = field(default_factory=dict)
     nquads: bytes = b""
     triples: int = 0
     types: list[tuple[str, str]] = field(default_factory=list)
@@ -134,7 +136,8 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
         outcome.graphs.append((str(graph), label))
         chunk, n = nquads(graph_triples, str(graph))
         outcome.graph_triples[str(graph)] = (n, any(
-            s == graph and p in _RDF_TYPE for s, p, _ in graph_triples))
+            s == graph and p in _RDF_TYPE for s, p, _ in graph_triples),
+            count_links(graph_triples, base))
         chunks.append(chunk)
         count += n
     outcome.nquads, outcome.triples = b"".join(chunks), count

@@ -1,20 +1,25 @@
 """The figures of a store version that a query would have to read every graph for, counted
 by the load that writes the version and written with it: how many data graphs it holds
-(the graphs named like the node they describe) and their triples.
+(the graphs named like the node they describe), their triples, and their links to other
+sites by property and site (VoID's linksets, kg.rdf.linksets).
 
-They are summed from the load manifest, which keeps each graph's triples (counted as the
-load writes the graph; counted in the store once for a manifest written before it kept
-them), and written as VoID statistics in a graph of their own,
+They are summed from the load manifest, which keeps each graph's triples and links
+(counted as the load writes the graph; counted in the store once for a manifest written
+before it kept them), and written as VoID statistics in a graph of their own,
 ``<urn:x-claimgraph:figures>`` (named apart from the base, so that a store loaded again
 under another base keeps one), with the registry's VoID dataset as their subject.
-``queries/stats.rq`` reads them there: a count of the triples of 100,000 records took
-11 s, every quad read (bench/README.md, "Canned queries at scale").
+``queries/stats.rq`` and ``/.well-known/void`` read them there: a count of the triples of
+100,000 records took 11 s and one of their links 42 s, every quad read (bench/README.md).
 
 >>> from kg.model.datafiles import ManifestEntry
->>> manifest = {"https://w3id.org/claimgraph/record/a": ManifestEntry("a.yaml", "", triples=40),
-...             "https://w3id.org/claimgraph/source/s": ManifestEntry("s.yaml", "", triples=12)}
+>>> doi = "http://purl.org/spar/cito/citesAsEvidence https://doi.org 1"
+>>> manifest = {"https://w3id.org/claimgraph/record/a": ManifestEntry("a.yaml", "", triples=40,
+...                                                                   links=doi),
+...             "https://w3id.org/claimgraph/source/s": ManifestEntry("s.yaml", "", triples=12,
+...                                                                   links="")}
 >>> Figures.of(manifest)
-Figures(graphs=2, triples=52)
+Figures(graphs=2, triples=52, links=(('http://purl.org/spar/cito/citesAsEvidence', \
+'https://doi.org', 1),))
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import NamedTuple
 
 import pyoxigraph as ox
 
+from ..rdf.linksets import Linkset, sum_links
 from ..rdf.namespaces import VOID, XSD
 from .base import SCHEMA_ENTRY, GraphStore, Manifest
 from .queries import internal_query
@@ -30,7 +36,14 @@ from .queries import internal_query
 TRIPLES = ox.NamedNode(str(VOID.triples))
 #: VoID's "documents": each data graph is one linked-data document, its node's page.
 DOCUMENTS = ox.NamedNode(str(VOID.documents))
+SUBSET = ox.NamedNode(str(VOID.subset))
+PREDICATE = ox.NamedNode(str(VOID.linkPredicate))
+TARGET = ox.NamedNode(str(VOID.objectsTarget))
+#: Says the linksets were counted (a version written before they were has none, which is
+#: not the same as a version with no links). Internal, like the figures graph's name.
+LINKS_COUNTED = ox.NamedNode("urn:x-claimgraph:linksets-counted")
 INTEGER = ox.NamedNode(str(XSD.integer))
+BOOLEAN = ox.NamedNode(str(XSD.boolean))
 
 
 #: The graph that holds a version's figures.
@@ -44,11 +57,12 @@ def dataset(base: str) -> ox.NamedNode:
 
 class Figures(NamedTuple):
     """How many data graphs a version holds (the graphs loaded from data files that are
-    named like the node they describe: an import record's lists are not) and the triples
-    they hold."""
+    named like the node they describe: an import record's lists are not), the triples
+    they hold and their linksets (None: not counted, by a load before links were)."""
 
     graphs: int
     triples: int
+    links: tuple[Linkset, ...] | None = None
 
     @classmethod
     def of(cls, manifest: Manifest) -> Figures:
@@ -56,39 +70,71 @@ class Figures(NamedTuple):
         entries = [entry for graph, entry in manifest.items()
                    if graph != SCHEMA_ENTRY and entry.node]
         assert all(entry.triples >= 0 for entry in entries), "a graph's triples not counted"
-        return cls(len(entries), sum(entry.triples for entry in entries))
+        links = [entry.links for entry in entries]
+        return cls(len(entries), sum(entry.triples for entry in entries),
+                   None if None in links else sum_links(links))  # type: ignore[arg-type]
 
     @classmethod
     def read(cls, store: GraphStore, base: str) -> Figures | None:
-        """The figures written in ``store`` (None: none written, or not both)."""
+        """The figures written in ``store`` (None: none written, or not both counts)."""
         subject = dataset(base)
-        found = {q.predicate: q.object for q in store.quads([FIGURES_GRAPH])
-                 if q.subject == subject}
+        found: dict[ox.NamedNode, ox.Literal] = {}
+        linksets: dict[ox.BlankNode, dict] = {}
+        for q in store.quads([FIGURES_GRAPH]):
+            if q.subject == subject:
+                found[q.predicate] = q.object  # type: ignore[assignment]
+            elif isinstance(q.subject, ox.BlankNode):
+                linksets.setdefault(q.subject, {})[q.predicate] = q.object.value
         try:
-            return cls(int(found[DOCUMENTS].value), int(found[TRIPLES].value))
+            graphs, triples = int(found[DOCUMENTS].value), int(found[TRIPLES].value)
+            links = tuple(sorted((one[PREDICATE], one[TARGET], int(one[TRIPLES]))
+                                 for one in linksets.values()))
         except (KeyError, ValueError):
             return None
+        return cls(graphs, triples, links if LINKS_COUNTED in found else None)
 
     def nquads(self, base: str) -> bytes:
         """The figures as the N-Quads of their graph."""
         subject, graph = dataset(base), ox.NamedNode(FIGURES_GRAPH)
-        return ox.serialize([
-            ox.Quad(subject, DOCUMENTS, ox.Literal(str(self.graphs), datatype=INTEGER), graph),
-            ox.Quad(subject, TRIPLES, ox.Literal(str(self.triples), datatype=INTEGER), graph),
-        ], format=ox.RdfFormat.N_QUADS)
+
+        def number(n: int) -> ox.Literal:
+            return ox.Literal(str(n), datatype=INTEGER)
+
+        quads = [ox.Quad(subject, DOCUMENTS, number(self.graphs), graph),
+                 ox.Quad(subject, TRIPLES, number(self.triples), graph)]
+        if self.links is not None:
+            quads.append(ox.Quad(subject, LINKS_COUNTED, ox.Literal("true", datatype=BOOLEAN),
+                                 graph))
+            for prop, site, triples in self.links:
+                linkset = ox.BlankNode()
+                quads += [ox.Quad(subject, SUBSET, linkset, graph),
+                          ox.Quad(linkset, PREDICATE, ox.NamedNode(prop), graph),
+                          ox.Quad(linkset, TARGET, ox.NamedNode(site), graph),
+                          ox.Quad(linkset, TRIPLES, number(triples), graph)]
+        return ox.serialize(quads, format=ox.RdfFormat.N_QUADS)
 
 
-def count_missing(store: GraphStore, manifest: Manifest) -> Manifest:
-    """``manifest`` with the triples of every graph it has not counted read from the store
-    (one query over the store: a manifest written before graphs were counted)."""
-    missing = {graph for graph, entry in manifest.items()
-               if entry.triples < 0 and graph != SCHEMA_ENTRY}
-    if not missing:
+def count_missing(store: GraphStore, manifest: Manifest, base: str) -> Manifest:
+    """``manifest`` with the triples and links of every graph it has not counted read from
+    the store (a query over the store each: a manifest written before they were counted)."""
+    uncounted = {graph for graph, entry in manifest.items()
+                  if entry.triples < 0 and graph != SCHEMA_ENTRY}
+    unlinked = {graph for graph, entry in manifest.items()
+                if entry.links is None and graph != SCHEMA_ENTRY}
+    if not (uncounted or unlinked):
         return manifest
-    counted = {row["graph"].value: (int(row["triples"].value), int(row["node"].value) == 1)
-               for row in store.query(internal_query("graph-sizes").text)}
     out = dict(manifest)
-    for graph in missing:
-        triples, node = counted.get(graph, (0, False))  # a graph with no triples left
-        out[graph] = manifest[graph]._replace(triples=triples, node=node)
+    if uncounted:
+        counted = {row["graph"].value: (int(row["triples"].value), int(row["node"].value) == 1)
+                   for row in store.query(internal_query("graph-sizes").text)}
+        for graph in uncounted:
+            triples, node = counted.get(graph, (0, False))  # a graph with no triples left
+            out[graph] = out[graph]._replace(triples=triples, node=node)
+    if unlinked:
+        lines: dict[str, list[str]] = {}
+        for row in store.query(internal_query("graph-links").text, {"base": ox.Literal(base)}):
+            lines.setdefault(row["graph"].value, []).append(
+                f"{row['property'].value} {row['site'].value} {row['triples'].value}")
+        for graph in unlinked:
+            out[graph] = out[graph]._replace(links="\n".join(sorted(lines.get(graph, []))))
     return out

@@ -156,9 +156,9 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
             for o in outcomes:
                 assert o.entry is not None
                 for graph, _ in o.graphs:
-                    triples, node = o.graph_triples[graph]
-                    manifest[graph] = o.entry._replace(triples=triples, node=node)
-            counted = count_missing(store, manifest)
+                    triples, node, links = o.graph_triples[graph]
+                    manifest[graph] = o.entry._replace(triples=triples, node=node, links=links)
+            counted = count_missing(store, manifest, base)
             recounted, manifest = counted is not manifest, counted
             figures = Figures.of(manifest)
             refigured = figures != Figures.read(store, base)

@@ -1,6 +1,6 @@
 """The load manifest of an embedded store's version: a SQLite file beside the version,
 one row per graph (the file it came from, its SHA-256, size and modification time, the
-triples the graph holds and whether it is a node's graph)."""
+triples the graph holds, whether it is a node's graph and its links to other sites)."""
 
 from __future__ import annotations
 
@@ -31,10 +31,16 @@ def read_manifest(version: Path) -> Manifest:
     path = _manifest_path(version)
     if path.exists():
         with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
-            # a manifest written before graphs were counted has neither column
-            counted = "triples, node" if "triples" in _columns(db) else "-1, 1"
-            return {row[0]: ManifestEntry(*row[1:-1], bool(row[-1])) for row in db.execute(
-                f"SELECT graph, file, sha256, size, mtime_ns, {counted} FROM manifest")}
+            # a manifest written before graphs were counted has none of the last columns,
+            # one written before links were counted not the last
+            columns = _columns(db)
+            counted = "triples, node" if "triples" in columns else "-1, 1"
+            links = "links" if "links" in columns else "NULL"
+            interned: dict[str, str] = {}  # graphs of one kind mostly link alike
+            return {row[0]: ManifestEntry(*row[1:6], bool(row[6]),
+                                          row[7] and interned.setdefault(row[7], row[7]))
+                    for row in db.execute(f"SELECT graph, file, sha256, size, mtime_ns, "
+                                          f"{counted}, {links} FROM manifest")}
     legacy = _legacy_manifest_path(version)
     if legacy.exists():
         return manifest_from_json(legacy.read_text())
@@ -66,14 +72,17 @@ def write_manifest(version: Path, manifest: Manifest,
         db.execute("PRAGMA synchronous = OFF")
         db.execute("CREATE TABLE IF NOT EXISTS manifest (graph TEXT PRIMARY KEY, file TEXT, "
                    "sha256 TEXT, size INTEGER, mtime_ns INTEGER, triples INTEGER DEFAULT -1, "
-                   "node INTEGER DEFAULT 1)")
-        if "triples" not in _columns(db):  # copied from a version written before
+                   "node INTEGER DEFAULT 1, links TEXT)")
+        columns = _columns(db)  # copied from a version written before
+        if "triples" not in columns:
             db.execute("ALTER TABLE manifest ADD COLUMN triples INTEGER DEFAULT -1")
             db.execute("ALTER TABLE manifest ADD COLUMN node INTEGER DEFAULT 1")
+        if "links" not in columns:
+            db.execute("ALTER TABLE manifest ADD COLUMN links TEXT")
         db.execute("BEGIN")
         db.executemany("DELETE FROM manifest WHERE graph = ?", dropped)
         db.executemany("INSERT OR REPLACE INTO manifest (graph, file, sha256, size, mtime_ns, "
-                       "triples, node) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+                       "triples, node, links) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
         db.execute("COMMIT")
     with temporary.open("rb") as handle:
         os.fsync(handle.fileno())

@@ -3,9 +3,10 @@ for it, as the VoID guide asks), in any RDF syntax by negotiation.
 
 The counts are the stats query's (``queries/stats.rq``, what ``kg stats`` prints): the
 data graphs' triples (as the load counted them, kg.store.figures) and each kind of node;
-class partitions and linksets (statements whose object is another site's IRI, by
-property and site) come from two internal queries over the same data graphs. The figures
-are read once per store version.
+class partitions come from an internal query over the same data graphs, and linksets
+(statements whose object is another site's IRI, by property and site) are the load's
+count too (none shown for a store no load has counted them in). The figures are read
+once per store version.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ..rdf.namespaces import DCTERMS, FOAF, RDF, VOID, XSD
 from ..rdf.negotiation import negotiate
 from ..rdf.output import write_graph
 from ..store import GraphStore
+from ..store.figures import Figures
 from ..store.queries import canned_query, internal_query
 from .downloads import DUMPS
 from .request_rules import params
@@ -67,10 +69,8 @@ class VoidFigures:
         self.classes = {r["class"].value: int(r["entities"].value)
                         for r in store.query(internal_query("void-classes").text)
                         if isinstance(r["class"], ox.NamedNode)}
-        self.links = sorted(
-            (r["property"].value, r["site"].value, int(r["triples"].value))
-            for r in store.query(internal_query("void-links").text,
-                                 {"base": ox.Literal(base)}))
+        counted = Figures.read(store, base)
+        self.links = (counted.links or ()) if counted is not None else ()
 
 
 def _quads(figures: VoidFigures) -> Iterator[ox.Quad]:
