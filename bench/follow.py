@@ -11,8 +11,9 @@ this one process, over that store and archive:
   per version: the baseline), seconds and ratio; VoID's figures (the stats and class
   partition queries and the load's figures graph, once per version) against the same
   baseline;
-- **per request**, the app in this process (Flask's test client), mean milliseconds over
-  ``--requests`` requests once the per-version work is done: a record page (the baseline),
+- **per request**, the app in this process (Flask's test client, no response cache:
+  ``cache_mb=0``), mean milliseconds over ``--requests`` requests once the per-version
+  work is done: a record page (the baseline),
   the registry's feed, a record's feed, an archive page, the sitemap, VoID.
 
 Times are wall clock (``time.perf_counter``); the per-version figures are the best of
@@ -75,7 +76,8 @@ def measure(size: int, requests: int, work: Path) -> dict[str, float]:
         entries = len(Timeline.build(store, archive, rows, BASE, version).entries)
     record = sorted(r.id for r in rows)[len(rows) // 2]
     app = create_app({"store": store_dir, "archive": archive_dir, "base": BASE,
-                      "data": data, "dumps": work / "dumps", "TESTING": True})
+                      "data": data, "dumps": work / "dumps", "TESTING": True,
+                      "cache_mb": 0})  # rendered anew each time: no response cache
     try:
         client = app.test_client()
         pages = {"record page": f"/record/{record}", "registry feed": "/feed.atom",

@@ -14,7 +14,7 @@ import gzip
 import re
 import shutil
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from urllib.parse import quote
 
@@ -25,6 +25,7 @@ from click.testing import CliRunner
 from helpers import BASE, DATA, OTHER_ID, SEED_ID
 from helpers.web import app_over
 from kg.cli import main
+from kg.web.http_cache import DATED, LIVE, Asked, cache_key
 
 R1, R2 = "2026-12-01", "2026-12-02"
 MARK = "scope note changed by test_http_cache"
@@ -225,6 +226,22 @@ def test_a_citation_expires_at_midnight(app) -> None:
     assert age <= (midnight - now).total_seconds() + 1
     assert answer.headers["ETag"] != app.test_client().get(
         f"/record/{SEED_ID}.ttl").headers["ETag"]
+
+
+def test_a_citations_tag_and_cache_key_change_with_the_day() -> None:
+    """Across midnight (the same request, the same store, the next day): a citation's tag,
+    its Last-Modified and the response cache's key change, since its body prints the
+    access date; a live page's tag and Last-Modified do not."""
+    written = datetime(2026, 12, 1, 15, 30, tzinfo=UTC)
+    days = [Asked(("code", "v-1", "r-1"), "https://r.example/record/a.bib", written, True,
+                  date(2026, 12, 1) + timedelta(days=n)) for n in (0, 1)]
+    today, tomorrow = days
+    assert today.tag(DATED) != tomorrow.tag(DATED)
+    assert today.tag(LIVE) == tomorrow.tag(LIVE)
+    assert today.last_modified(DATED) == written  # written after that day's midnight
+    assert tomorrow.last_modified(DATED) == datetime(2026, 12, 2, tzinfo=UTC)
+    assert today.last_modified(LIVE) == tomorrow.last_modified(LIVE) == written
+    assert cache_key(today) != cache_key(tomorrow)
 
 
 def test_range_on_a_dump(app) -> None:

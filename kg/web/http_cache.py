@@ -118,7 +118,7 @@ def answer_early() -> Response | None:
             return _not_modified(asked, kind, app.settings)
     if app.response_cache.limit == 0:
         return None
-    stored = app.response_cache.get(asked.basis, _cache_key(asked))
+    stored = app.response_cache.get(asked.basis, cache_key(asked))
     if stored is None:
         return None
     g.kg_answered = True
@@ -153,7 +153,7 @@ def finish(response: Response) -> Response:
     modified = asked.last_modified(kind)
     if app.response_cache.limit:
         headers = [(k, v) for k, v in response.headers.items() if k != "Content-Length"]
-        app.response_cache.put(asked.basis, _cache_key(asked),
+        app.response_cache.put(asked.basis, cache_key(asked),
                                Stored(response.status_code, headers, body, modified, kind))
     response.headers["X-Cache"] = "miss"
     since = request.if_modified_since
@@ -229,8 +229,10 @@ def _released(app: AppState, release: str | None) -> datetime | None:
     return datetime.fromtimestamp(int(written), UTC)
 
 
-def _cache_key(asked: Asked) -> str:
-    # the day too: a citation kept yesterday must not answer today (it prints the date)
+def cache_key(asked: Asked) -> str:
+    """What the response cache keeps ``asked``'s answer under, within its basis: the
+    request and the day (a citation kept yesterday must not answer today: it prints the
+    access date)."""
     return f"{asked.key}\n{asked.today.isoformat()}"
 
 
