@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from rdflib import URIRef
 from rdflib.term import Node
@@ -56,6 +56,11 @@ def count_links(triples: Iterable[tuple[Node, Node, Node]], base: str) -> str:
     # str.startswith: rdflib's own takes no tuple
     counted = Counter((str(p), site(o)) for _, p, o in triples
                       if type(o) is URIRef and p not in _TYPE and not str.startswith(o, own))
+    return links_text(counted)
+
+
+def links_text(counted: Mapping[tuple[str, str], int]) -> str:
+    """Links counted by (property, site) as the manifest keeps them (:func:`count_links`)."""
     return "\n".join(f"{p} {s} {n}" for (p, s), n in sorted(counted.items()))
 
 

@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import pyoxigraph as ox
 
-from ..rdf.linksets import Linkset, sum_links
+from ..rdf.linksets import Linkset, links_text, sum_links
 from ..rdf.namespaces import VOID, XSD
 from .base import SCHEMA_ENTRY, GraphStore, Manifest
 from .queries import internal_query
@@ -118,7 +118,7 @@ def count_missing(store: GraphStore, manifest: Manifest, base: str) -> Manifest:
     """``manifest`` with the triples and links of every graph it has not counted read from
     the store (a query over the store each: a manifest written before they were counted)."""
     uncounted = {graph for graph, entry in manifest.items()
-                  if entry.triples < 0 and graph != SCHEMA_ENTRY}
+                 if entry.triples < 0 and graph != SCHEMA_ENTRY}
     unlinked = {graph for graph, entry in manifest.items()
                 if entry.links is None and graph != SCHEMA_ENTRY}
     if not (uncounted or unlinked):
@@ -131,10 +131,10 @@ def count_missing(store: GraphStore, manifest: Manifest, base: str) -> Manifest:
             triples, node = counted.get(graph, (0, False))  # a graph with no triples left
             out[graph] = out[graph]._replace(triples=triples, node=node)
     if unlinked:
-        lines: dict[str, list[str]] = {}
+        links: dict[str, dict[tuple[str, str], int]] = {}
         for row in store.query(internal_query("graph-links").text, {"base": ox.Literal(base)}):
-            lines.setdefault(row["graph"].value, []).append(
-                f"{row['property'].value} {row['site'].value} {row['triples'].value}")
+            pair = (row["property"].value, row["site"].value)
+            links.setdefault(row["graph"].value, {})[pair] = int(row["triples"].value)
         for graph in unlinked:
-            out[graph] = out[graph]._replace(links="\n".join(sorted(lines.get(graph, []))))
+            out[graph] = out[graph]._replace(links=links_text(links.get(graph, {})))
     return out
