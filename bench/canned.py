@@ -41,7 +41,7 @@ from bench.serve import ENV, Server, oxigraph_serve  # noqa: E402
 from kg.config import DEFAULT_BASE  # noqa: E402
 from kg.rdf.sparqltext import inside_where  # noqa: E402
 from kg.store.embedded import live_version  # noqa: E402
-from kg.store.queries import canned_queries  # noqa: E402
+from kg.store.queries import SparqlFile, canned_queries  # noqa: E402
 from kg.store.remote import values_clause  # noqa: E402
 
 #: The endpoint's default time limit (KG_QUERY_TIMEOUT): the target at 100k records.
@@ -112,10 +112,11 @@ def picks(version: Path) -> dict[str, str]:
     return found
 
 
-def texts(found: dict[str, str]) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
-    """Each canned query as one text, its parameters bound by a VALUES clause opening its
-    WHERE group (what kg.store.remote sends a store), and the parameters as given to
-    ``/sparql?canned=NAME``."""
+def texts(found: dict[str, str], queries: dict[str, SparqlFile] | None = None,
+          ) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    """Each canned query (or each of ``queries``) as one text, its parameters bound by a
+    VALUES clause opening its WHERE group (what kg.store.remote sends a store), and the
+    parameters as given to ``/sparql?canned=NAME``."""
     def tail(iri: str, segment: str) -> str:  # the id as given, not as the IRI escapes it
         return (urllib.parse.unquote(iri.split(f"/{segment}/", 1)[1])
                 if f"/{segment}/" in iri else "none")
@@ -124,7 +125,7 @@ def texts(found: dict[str, str]) -> tuple[dict[str, str], dict[str, dict[str, st
               "sha256": found["sha256"] or "0" * 64,
               "benchmark": tail(found["benchmark"], "benchmark")}
     out, params = {}, {}
-    for name, query in canned_queries().items():
+    for name, query in (canned_queries() if queries is None else queries).items():
         given = {}
         for param in query.params:
             if param.name == "model":  # a model id (model-results) or name (results-for-model)
