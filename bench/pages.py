@@ -43,6 +43,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from flask import Flask
+from flask.testing import FlaskClient
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -73,7 +76,9 @@ def cpu_ms(paths: Callable[[int], str], get: Callable[[str], int], requests: int
     return total * 1000 / requests
 
 
-def one_size(size: str, args: argparse.Namespace) -> list[tuple[str, str, float, float]]:
+def open_app(size: str, args: argparse.Namespace) -> tuple[Flask, str]:
+    """The web app (no response cache) on the data of ``size`` (``seed`` or a number of
+    records, made under ``args.work`` where missing), and the records' name for a row."""
     if size == "seed":
         root = args.work / "seed"
         shutil.rmtree(root, ignore_errors=True)
@@ -85,16 +90,24 @@ def one_size(size: str, args: argparse.Namespace) -> list[tuple[str, str, float,
         _corpus, store = prepare(int(size), args.work, args.corpora, args.stores)
         config = {"store": store, "archive": args.work / f"archive-{size}"}
         records = f"{int(size):,}"
-    app = create_app({**config, "cache_mb": 0})
+    return create_app({**config, "cache_mb": 0}), records
+
+
+def getter(client: FlaskClient) -> Callable[[str], int]:
+    """A GET through ``client`` that stops the run unless it answers 200: the body's size."""
+    def get(path: str) -> int:
+        response = client.get(path)
+        if response.status_code != 200:
+            raise SystemExit(f"{path}: HTTP {response.status_code}")
+        return len(response.data)
+    return get
+
+
+def one_size(size: str, args: argparse.Namespace) -> list[tuple[str, str, float, float]]:
+    app, records = open_app(size, args)
     try:
         client = app.test_client()
-
-        def get(path: str) -> int:
-            response = client.get(path)
-            if response.status_code != 200:
-                raise SystemExit(f"{path}: HTTP {response.status_code}")
-            return len(response.data)
-
+        get = getter(client)
         started = time.perf_counter()
         with app.app_context():
             catalog = state(app).catalog
@@ -170,16 +183,23 @@ def one_size(size: str, args: argparse.Namespace) -> list[tuple[str, str, float,
         close(app)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def page_arguments(doc: str, requests: int, rounds: int, work: str
+                   ) -> argparse.ArgumentParser:
+    """The arguments of a benchmark of pages in this process: sizes, data, how many."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("sizes", nargs="+", help="seed, or a number of records")
     parser.add_argument("--stores", default="/work/benchdata/store-{n}/kg")
     parser.add_argument("--corpora", default="/work/benchdata/corpus-{n}")
-    parser.add_argument("--requests", type=int, default=50)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--requests", type=int, default=requests)
+    parser.add_argument("--rounds", type=int, default=rounds)
+    parser.add_argument("--work", type=Path, default=Path(work))
+    return parser
+
+
+def main() -> int:
+    parser = page_arguments(__doc__, 50, 3, "/tmp/kg-bench-pages")
     parser.add_argument("--cache-mb", type=int, default=64,
                         help="the response cache of the rows that use it")
-    parser.add_argument("--work", type=Path, default=Path("/tmp/kg-bench-pages"))
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     print("| page | records | CPU ms / request | ratio to /healthz |")

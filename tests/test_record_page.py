@@ -4,6 +4,8 @@ once per store version."""
 
 from __future__ import annotations
 
+import shutil
+import time
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -12,16 +14,25 @@ from click.testing import CliRunner
 
 from helpers import BASE, OTHER_ID, SEED_ID
 from kg.cli import main
+from kg.errors import NotFoundError
 from kg.rdf.facts import Facts
 from kg.store import EmbeddedStore
-from kg.store.records import page_closure, quote_siblings, record_closure, record_with_standing
+from kg.store.records import (
+    graphs_about,
+    page_closure,
+    quote_siblings,
+    record_closure,
+    record_with_standing,
+)
 from kg.store.standing import CURRENT, standing
 from kg.web import create_app
-from kg.web.record_page import KEPT_RUNS, RecordPage
+from kg.web.record_page import KEPT_COLUMNS, KEPT_RUNS, KEPT_SIBLINGS, RecordPage
 from kg.web.state import close, state
 from kg.web.views.record import RecordView
 
 CURATOR = "test-curator"
+#: A run of the seed, held back from the first load of a test.
+HELD_RUN = "nt-peak-memory-20261130t085235z-3ca60460"
 
 
 @pytest.fixture(scope="module")
@@ -118,8 +129,72 @@ def test_the_catalogue_knows_each_standing_and_who_may_share_a_sentence(root: Pa
         close(app)
 
 
-def test_a_page_of_a_release_keeps_no_run(root: Path) -> None:
-    """A release's page reads its runs from the release's store and keeps none of them."""
+def test_the_catalogue_knows_what_bears_on_each_record(root: Path) -> None:
+    """What the catalogue read of every record at once gives each page the same graphs and
+    runs as the page's own query: the reviews, the supersession, the retraction of the
+    source, the runs."""
+    app = create_app({"store": root / "store", "archive": root / "archive", "base": BASE})
+    try:
+        with app.app_context():
+            app_state = state(app)
+            about, store = app_state.catalog.about, app_state.store
+            assert about is not None
+            for ident in claims(store):
+                record = ox.NamedNode(f"{BASE}record/{ident}")
+                assert about[record.value] == graphs_about(store, record)[record.value]
+                assert about[record.value].graphs and about[record.value].runs, ident
+                quads, runs = page_closure(store, BASE, ident, about)
+                alone, alone_runs = page_closure(store, BASE, ident)
+                assert set(quads) == set(alone) and runs == alone_runs, ident
+            with pytest.raises(NotFoundError):  # a graph that is not a claim's
+                page_closure(store, BASE, "saadat-fellay-2026-genomic-lm-efficiency", about)
+    finally:
+        close(app)
+
+
+def test_a_live_page_shows_what_a_new_version_bears_on_its_record(tmp_path: Path) -> None:
+    """What bears on a record is read with each version's catalogue: a run and a change of
+    standing loaded while the app serves are on the page once it serves the new version."""
+    from helpers import DATA, WITHOUT_IMPORT
+
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data, ignore=WITHOUT_IMPORT)
+    (data / "agents" / f"{CURATOR}.yaml").write_text(
+        f"kind: agent\nid: {CURATOR}\nagent_type: person\nlabel: A test curator\n")
+    shutil.move(data / "runs" / f"{HELD_RUN}.yaml", tmp_path / f"{HELD_RUN}.yaml")
+    common = ["--store", str(tmp_path / "store"), "--archive", str(tmp_path / "archive"),
+              "--base", BASE, "--data", str(data)]
+    assert CliRunner().invoke(main, [*common, "load"]).exit_code == 0
+    reason = "a newer measurement of the same quantity"
+    app = create_app({"store": tmp_path / "store", "archive": tmp_path / "archive",
+                      "base": BASE, "cache_mb": 0})
+    try:
+        client = app.test_client()
+        before = client.get(f"/record/{SEED_ID}").text
+        assert HELD_RUN not in before and reason not in before
+        shutil.move(tmp_path / f"{HELD_RUN}.yaml", data / "runs" / f"{HELD_RUN}.yaml")
+        for args in (["supersede", SEED_ID, OTHER_ID, "--agent", CURATOR, "--reason", reason],
+                     ["load"]):
+            result = CliRunner().invoke(main, [*common, *args])
+            assert result.exit_code == 0, result.output
+        deadline = time.monotonic() + 120  # the app looks once a second, then builds
+        while HELD_RUN not in (page := client.get(f"/record/{SEED_ID}").text) \
+                and time.monotonic() < deadline:
+            time.sleep(0.3)
+        assert f'href="/activity/{HELD_RUN}"' in page and reason in page
+        with app.app_context():
+            about = state(app).catalog.about
+            assert about is not None
+            record = f"{BASE}record/{SEED_ID}"
+            assert f"{BASE}activity/{HELD_RUN}" in {run for _, run in about[record].runs}
+            assert any("/activity/superseded-" in graph for graph in about[record].graphs)
+    finally:
+        close(app)
+
+
+def test_a_page_of_a_release_keeps_nothing(root: Path) -> None:
+    """A release's page reads its runs and the claims of its sentence from the release's
+    store and keeps none of them; a live page keeps them for its version."""
     common = ["--store", str(root / "store"), "--archive", str(root / "archive"), "--base",
               BASE]
     result = CliRunner().invoke(main, [*common, "release", "--date", "2026-12-03"])
@@ -132,9 +207,12 @@ def test_a_page_of_a_release_keeps_no_run(root: Path) -> None:
         answer = client.get(f"/record/{SEED_ID}?release={info.id}")
         assert answer.status_code == 200 and b"Reproduction runs (claimgraph)" in answer.data
         with app.app_context():
-            assert KEPT_RUNS not in state(app).view.derived
+            assert not {KEPT_RUNS, KEPT_SIBLINGS, KEPT_COLUMNS} & set(state(app).view.derived)
         assert client.get(f"/record/{SEED_ID}").status_code == 200
         with app.app_context():
-            assert state(app).view.derived[KEPT_RUNS]
+            derived = state(app).view.derived
+            assert derived[KEPT_RUNS]
+            assert derived[KEPT_SIBLINGS] == {SEED_ID: [OTHER_ID]}
+            assert set(derived[KEPT_COLUMNS]) == {OTHER_ID}
     finally:
         close(app)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from urllib.parse import unquote
 
 import pyoxigraph as ox
@@ -53,35 +55,66 @@ def record_with_standing(store: GraphStore, base: str, ident: str) -> list[ox.Qu
     return record_and_standing(store, base, ident)[0]
 
 
-def page_closure(store: GraphStore, base: str, ident: str
+@dataclass(frozen=True)
+class About:
+    """What bears on a record besides its own graph, as its page reads it: the graphs of
+    the reviews and changes of standing about it (and of retractions of its source), and
+    each run that reproduces it as (graph, run), both sorted."""
+
+    graphs: tuple[str, ...] = ()
+    runs: tuple[tuple[str, str], ...] = ()
+
+
+NOTHING_ABOUT = About()
+
+
+def graphs_about(store: GraphStore, record: ox.NamedNode | None = None) -> dict[str, About]:
+    """:class:`About` of every node something bears on, by IRI, or of ``record`` alone
+    (``queries/internal/record-page.rq``): read once per store version with the
+    catalogue, it spares each page of that version its query."""
+    graphs: dict[str, set[str]] = {}
+    runs: dict[str, set[tuple[str, str]]] = {}
+    bound = {"record": record} if record is not None else None
+    for row in store.query(internal_query("record-page").text, bound):
+        node, graph, run = row["record"].value, row["graph"].value, row["run"]
+        graphs.setdefault(node, set())
+        runs.setdefault(node, set())
+        if run is None:
+            graphs[node].add(graph)
+        else:
+            runs[node].add((graph, run.value))
+    return {node: About(tuple(sorted(graphs[node])), tuple(sorted(runs[node])))
+            for node in graphs}
+
+
+def page_closure(store: GraphStore, base: str, ident: str,
+                 about: Mapping[str, About] | None = None,
                  ) -> tuple[list[ox.Quad], list[tuple[str, str]]]:
     """What a record's page reads: the quads of :func:`record_closure` but the runs' (and
     the graphs only runs link to), and each run that reproduces the record as (graph,
     run), sorted.
 
-    ``queries/internal/record-page.rq`` finds the record's graph and the graphs about it;
-    the graphs they link to are then found as the closure query finds them, from the
-    quads read: an object of the record's graph, or of a review or change of standing
-    about it (not another record's graph), that names a graph stating something about
-    it. Only the registry's own IRIs without a fragment are looked up: graphs are named
-    by minted IRIs.
+    The graphs about the record come from ``about`` (:func:`graphs_about` of every
+    record, read with the catalogue of this store version), else from a query. The
+    graphs they link to are then found as the closure query finds them, from the quads
+    read: an object of the record's graph, or of a review or change of standing about it
+    (not another record's graph), that names a graph stating something about it. Only
+    the registry's own IRIs without a fragment are looked up: graphs are named by minted
+    IRIs.
 
     :raises NotFoundError: when no record has the id.
     """
     record = to_term("record", ident, base)
-    graphs: set[str] = set()
-    runs: set[tuple[str, str]] = set()
-    for row in store.query(internal_query("record-page").text, {"record": record}):
-        run = row["run"]
-        if run is None:
-            graphs.add(row["graph"].value)
-        else:
-            runs.add((row["graph"].value, run.value))
-    if record.value not in graphs:
-        raise NotFoundError(f"no record with id {ident!r}")
+    if about is None:
+        about = graphs_about(store, record)
+    found_about = about.get(record.value, NOTHING_ABOUT)
+    graphs = {record.value, *found_about.graphs}
     quads = list(store.quads(sorted(graphs)))
-    about = {q.subject for q in quads if q.object == record
-             and q.predicate.value in ABOUT}
+    if not any(q.subject == record and q.object == CLAIM and q.graph_name == record
+               and q.predicate.value == TYPE for q in quads):
+        raise NotFoundError(f"no record with id {ident!r}")
+    about_it = {q.subject for q in quads if q.object == record
+                and q.predicate.value in ABOUT}
     linked: dict[str, bool] = {}  # graph -> whether a record's graph may be one
     for q in quads:
         node = q.object
@@ -89,7 +122,7 @@ def page_closure(store: GraphStore, base: str, ident: str
                 and "#" not in node.value and node.value not in graphs):
             if q.graph_name == record:
                 linked[node.value] = True
-            elif q.subject in about:
+            elif q.subject in about_it:
                 linked.setdefault(node.value, False)
     for name, claims_too in sorted(linked.items()):
         node = ox.NamedNode(name)
@@ -98,14 +131,17 @@ def page_closure(store: GraphStore, base: str, ident: str
                 q.subject == node and q.predicate.value == TYPE and q.object == CLAIM
                 for q in found)):
             quads += found
-    return quads, sorted(runs)
+    return quads, list(found_about.runs)
 
 
-def record_runs(store: GraphStore, base: str, ident: str) -> list[tuple[str, str]]:
-    """Each run that reproduces record ``ident`` as (graph, run), sorted."""
-    rows = store.query(internal_query("record-runs").text,
-                       {"record": to_term("record", ident, base)})
-    return sorted({(row["graph"].value, row["run"].value) for row in rows})
+def record_runs(store: GraphStore, base: str, ident: str,
+                about: Mapping[str, About] | None = None) -> list[tuple[str, str]]:
+    """Each run that reproduces record ``ident`` as (graph, run), sorted: from ``about``
+    (:func:`graphs_about` of every record) where given, else read."""
+    record = to_term("record", ident, base)
+    if about is None:
+        about = graphs_about(store, record)
+    return list(about.get(record.value, NOTHING_ABOUT).runs)
 
 
 def quote_column(store: GraphStore, base: str, ident: str) -> list[ox.Triple]:

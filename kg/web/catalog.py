@@ -22,6 +22,7 @@ from typing import Any
 
 from ..model.standing import Standing
 from ..store import GraphStore
+from ..store.records import About, graphs_about
 from ..store.standing import standings
 from .index_rows import Row, read_rows
 from .views.board import Boards
@@ -91,12 +92,16 @@ class Page:
 class Catalog:
     """Every record's index row, sorted by id."""
 
-    def __init__(self, rows: Iterable[Row], standings: Mapping[str, Standing] | None = None):
+    def __init__(self, rows: Iterable[Row], standings: Mapping[str, Standing] | None = None,
+                 about: Mapping[str, About] | None = None):
         self.rows = sorted(rows, key=lambda r: r.id)
         #: The standing of every claim anything bears on, by IRI, where it was read with
         #: the rows (None: not read); a claim not in it is current. Record pages read
         #: theirs here instead of with seven queries each.
         self.standings = standings
+        #: The graphs and runs about every node something bears on, by IRI, where they
+        #: were read with the rows (None: not read): a record page's query, once.
+        self.about = about
         self._ids = [r.id for r in self.rows]
         self._all = (1 << len(self.rows)) - 1
         #: facet -> value -> (label, the bitset of its rows)
@@ -144,7 +149,7 @@ class Catalog:
     @classmethod
     def from_store(cls, store: GraphStore) -> Catalog:
         found = standings(store)
-        return cls(read_rows(store, found), found)
+        return cls(read_rows(store, found), found, graphs_about(store))
 
     def row_of(self, ident: str, record: str) -> Row | None:
         """The row of the record with id ``ident`` and IRI ``record`` (None: not listed)."""

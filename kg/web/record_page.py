@@ -1,24 +1,28 @@
-"""A record's HTML page, each piece read once: its graphs but the runs' with one query, each
-run once per store version, its standing and whether it has claims of one sentence from
-the catalogue, of each of those claims only what the table shows.
+"""A record's HTML page, each piece read once: its graphs but the runs', each run once per
+store version, what bears on it (the graphs about it, its runs), its standing and whether
+it has claims of one sentence from the catalogue, of each of those claims only what the
+table shows.
 
 What the page costs is mostly reading quads back from the store (each term decoded) and
 turning them into views. A run judges every claim its recipe declares, and a GPU sweep
 gives a record tens of runs of hundreds of statements each, which the pages of all those
 claims (and the "claims of one sentence" table beside each) read again on every request.
-So a page reads the record's closure without the run graphs
-(``queries/internal/record-page.rq``), and each run as :class:`RunFacts`, read from its
-graph on the first page that shows it and then kept for the store version (a snapshot:
-what it read stays true; :meth:`AppState.derived` drops it with the version). The
-standing of every claim is read with the catalogue's rows (:attr:`Catalog.standings`),
-so the live page runs none of the standing rule's queries; and the catalogue knows which
-records share a quoted sentence (:attr:`Row.shares_quote`), so the others do not look for
-one. A page of a past release (``?release=``) reads everything from that release's
-store, keeping nothing.
+So a page reads the record's closure without the run graphs, and each run as
+:class:`RunFacts`, read from its graph on the first page that shows it and then kept for
+the store version (a snapshot: what it read stays true; :meth:`AppState.derived` drops it
+with the version). The standing of every claim is read with the catalogue's rows
+(:attr:`Catalog.standings`), so the live page runs none of the standing rule's queries;
+and the catalogue knows which records share a quoted sentence (:attr:`Row.shares_quote`),
+so the others do not look for one. Which graphs bear on a record, and which runs reproduce
+it, the catalogue reads for every record at once (:attr:`Catalog.about`,
+``queries/internal/record-page.rq``): one query a version instead of one a page (about a
+quarter of what a page at 100k records reads). A page of a past release (``?release=``)
+reads everything from that release's store, keeping nothing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 from urllib.parse import quote
 
@@ -41,11 +45,15 @@ from .views.quote import QuoteView
 from .views.record import RecordView
 from .views.standing import standing_view
 
-#: The most runs kept per store version (a run's facts are a few hundred bytes); past it
-#: the kept ones are dropped and read again.
-RUNS_KEPT = 20_000
-#: The name of the runs kept in a store version's derived figures.
-KEPT_RUNS = "record-page-runs"
+#: The most of each kind kept per store version (a run's facts, a sentence's other claims,
+#: a column of its table: each a few hundred bytes); past it the kept ones are dropped and
+#: read again.
+KEPT_MOST = 20_000
+#: The names of what is kept in a store version's derived figures: each run's facts by
+#: (graph, run); the other claims of each record's sentence by record id; what the
+#: sentence's table shows of each claim (its column's statements) by record id.
+KEPT_RUNS, KEPT_SIBLINGS, KEPT_COLUMNS = (
+    "record-page-runs", "record-page-siblings", "record-page-columns")
 
 
 class RecordPage:
@@ -56,7 +64,9 @@ class RecordPage:
         self.app, self.registry, self.ident, self.release = app, registry, ident, release
         self.store: GraphStore = registry.store
         self.iri = ox.NamedNode(registry.iri("record", ident))
-        quads, runs = page_closure(self.store, registry.base, ident)
+        # a live page finds what bears on its record in the catalogue, read with its rows
+        self.about = app.catalog.about if release is None else None
+        quads, runs = page_closure(self.store, registry.base, ident, self.about)
         self.facts = Facts(quads, app.terms.graph)
         self.runs = self._runs(runs)
         self.standing = self._standing()
@@ -68,23 +78,22 @@ class RecordPage:
                 return known.get(self.iri.value, CURRENT)
         return standing(self.store, self.iri.value)
 
+    def _kept(self, name: str) -> dict[Any, Any]:
+        """What the live version keeps under ``name`` (a page of a release keeps nothing)."""
+        if self.release is not None:
+            return {}
+        return cast(dict[Any, Any], self.app.derived(name, lambda _: {}))
+
     def _runs(self, pairs: list[tuple[str, str]]) -> list[RunFacts]:
         """The runs named by (graph, run), each read from its graph unless kept."""
-        kept: dict[tuple[str, str], RunFacts] = {}
-        if self.release is None:
-            kept = cast(dict[tuple[str, str], RunFacts], self.app.derived(KEPT_RUNS, lambda _: {}))
-        runs = []
-        for pair in pairs:
-            run = kept.get(pair)
-            if run is None:
-                facts = Facts(self.store.quads([pair[0]]), self.facts.terms)
-                run = run_facts(ViewBase(facts, self.registry.base, self.release),
-                                ox.NamedNode(pair[1]))
-                if len(kept) >= RUNS_KEPT:
-                    kept.clear()
-                kept[pair] = run
-            runs.append(run)
-        return runs
+        kept = self._kept(KEPT_RUNS)
+
+        def read(pair: tuple[str, str]) -> RunFacts:
+            facts = Facts(self.store.quads([pair[0]]), self.facts.terms)
+            return run_facts(ViewBase(facts, self.registry.base, self.release),
+                             ox.NamedNode(pair[1]))
+
+        return [_once(kept, pair, read) for pair in pairs]
 
     def quote_view(self) -> QuoteView | None:
         """The record and the other claims of its quoted sentence, side by side (None when
@@ -95,17 +104,20 @@ class RecordPage:
             row = self.app.catalog.row_of(self.ident, self.iri.value)
             if row is not None and not row.shares_quote:  # no other claim of its sentence
                 return None
-        siblings = quote_siblings(self.store, base, self.ident)
+        # kept for the version: the pages of one sentence's claims read each other's
+        siblings = _once(self._kept(KEPT_SIBLINGS), self.ident,
+                         lambda ident: quote_siblings(self.store, base, ident))
         if not siblings:
             return None
         closures = [(self.iri, self.facts)]
         runs = {self.iri.value: self.runs}
+        columns = self._kept(KEPT_COLUMNS)
         # A sentence prints a few numbers; a page reads at most MAX_SIBLINGS of them.
         for other in siblings[:QuoteView.MAX_SIBLINGS]:
             iri = ox.NamedNode(self.registry.iri("record", other))
-            closures.append((iri, Facts(quote_column(self.store, base, other),
-                                        self.facts.terms)))
-            runs[iri.value] = self._runs(record_runs(self.store, base, other))
+            column = _once(columns, other, lambda ident: quote_column(self.store, base, ident))
+            closures.append((iri, Facts(column, self.facts.terms)))
+            runs[iri.value] = self._runs(record_runs(self.store, base, other, self.about))
         return QuoteView(self.iri, closures, base, self.release,
                          left_out=max(0, len(siblings) - QuoteView.MAX_SIBLINGS), runs=runs)
 
@@ -123,6 +135,17 @@ class RecordPage:
             placement=None if release else _placement(self.app, self.iri.value),
             annotation=annotation,
         )
+
+
+def _once(kept: dict[Any, Any], key: Any, read: Callable[[Any], Any]) -> Any:
+    """``kept[key]``, read and kept first where it is not (all dropped when full)."""
+    value = kept.get(key)
+    if value is None:
+        value = read(key)
+        if len(kept) >= KEPT_MOST:
+            kept.clear()
+        kept[key] = value
+    return value
 
 
 def _placement(app: AppState, record: str) -> dict[str, Any] | None:
