@@ -12,7 +12,7 @@ import pyoxigraph as ox
 import pytest
 from click.testing import CliRunner
 
-from helpers import BASE, OTHER_ID, SEED_ID
+from helpers import BASE, DATA, OTHER_ID, SEED_ID, WITHOUT_IMPORT
 from kg.cli import main
 from kg.errors import NotFoundError
 from kg.rdf.facts import Facts
@@ -41,8 +41,6 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     superseded by the other (a change that links to another record's graph) and a source
     retracted as a whole (a change found from the record's source)."""
     import shutil
-
-    from helpers import DATA, WITHOUT_IMPORT
 
     root = tmp_path_factory.mktemp("record-page")
     shutil.copytree(DATA, root / "data", ignore=WITHOUT_IMPORT)
@@ -155,8 +153,6 @@ def test_the_catalogue_knows_what_bears_on_each_record(root: Path) -> None:
 def test_a_live_page_shows_what_a_new_version_bears_on_its_record(tmp_path: Path) -> None:
     """What bears on a record is read with each version's catalogue: a run and a change of
     standing loaded while the app serves are on the page once it serves the new version."""
-    from helpers import DATA, WITHOUT_IMPORT
-
     data = tmp_path / "data"
     shutil.copytree(DATA, data, ignore=WITHOUT_IMPORT)
     (data / "agents" / f"{CURATOR}.yaml").write_text(

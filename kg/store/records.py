@@ -72,19 +72,24 @@ def graphs_about(store: GraphStore, record: ox.NamedNode | None = None) -> dict[
     """:class:`About` of every node something bears on, by IRI, or of ``record`` alone
     (``queries/internal/record-page.rq``): read once per store version with the
     catalogue, it spares each page of that version its query."""
-    graphs: dict[str, set[str]] = {}
-    runs: dict[str, set[tuple[str, str]]] = {}
+    found: dict[str, tuple[set[str], set[tuple[str, str]]]] = {}
     bound = {"record": record} if record is not None else None
     for row in store.query(internal_query("record-page").text, bound):
-        node, graph, run = row["record"].value, row["graph"].value, row["run"]
-        graphs.setdefault(node, set())
-        runs.setdefault(node, set())
-        if run is None:
-            graphs[node].add(graph)
+        graphs, runs = found.setdefault(row["record"].value, (set(), set()))
+        if row["run"] is None:
+            graphs.add(row["graph"].value)
         else:
-            runs[node].add((graph, run.value))
-    return {node: About(tuple(sorted(graphs[node])), tuple(sorted(runs[node])))
-            for node in graphs}
+            runs.add((row["graph"].value, row["run"].value))
+    return {node: About(tuple(sorted(graphs)), tuple(sorted(runs)))
+            for node, (graphs, runs) in found.items()}
+
+
+def _about(store: GraphStore, record: ox.NamedNode, about: Mapping[str, About] | None
+           ) -> About:
+    """What bears on ``record``: from ``about`` where given, else read for it alone."""
+    if about is None:
+        about = graphs_about(store, record)
+    return about.get(record.value, NOTHING_ABOUT)
 
 
 def page_closure(store: GraphStore, base: str, ident: str,
@@ -105,9 +110,7 @@ def page_closure(store: GraphStore, base: str, ident: str,
     :raises NotFoundError: when no record has the id.
     """
     record = to_term("record", ident, base)
-    if about is None:
-        about = graphs_about(store, record)
-    found_about = about.get(record.value, NOTHING_ABOUT)
+    found_about = _about(store, record, about)
     graphs = {record.value, *found_about.graphs}
     quads = list(store.quads(sorted(graphs)))
     if not any(q.subject == record and q.object == CLAIM and q.graph_name == record
@@ -138,10 +141,7 @@ def record_runs(store: GraphStore, base: str, ident: str,
                 about: Mapping[str, About] | None = None) -> list[tuple[str, str]]:
     """Each run that reproduces record ``ident`` as (graph, run), sorted: from ``about``
     (:func:`graphs_about` of every record) where given, else read."""
-    record = to_term("record", ident, base)
-    if about is None:
-        about = graphs_about(store, record)
-    return list(about.get(record.value, NOTHING_ABOUT).runs)
+    return list(_about(store, to_term("record", ident, base), about).runs)
 
 
 def quote_column(store: GraphStore, base: str, ident: str) -> list[ox.Triple]:
