@@ -18,7 +18,6 @@ from ..errors import NotFoundError
 from ..kinds import minted_iri
 from ..rdf.negotiation import split_suffix
 from ..store.records import describe
-from ..store.versions import live_version
 from . import atom
 from .request_rules import int_param
 from .state import AppState, state
@@ -150,7 +149,7 @@ def _urls() -> list[tuple[str, str | None]]:
     """Every page the sitemap lists, on this host, with its last change where one is
     known: the index, each record, source and benchmark, and each release."""
     app = state()
-    archive = live_version(app.settings.archive_dir / "index")
+    archive = app.archive_head
     paths = app.derived(f"sitemap {archive}", lambda _store: _paths(app))
     root = request.url_root.rstrip("/")
     return [(f"{root}{path}", at) for path, at in paths]

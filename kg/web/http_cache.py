@@ -37,7 +37,7 @@ from ..config import Settings
 from ..errors import NotFoundError
 from ..rdf.formats import FORMATS
 from ..resources import resource_dir
-from ..store.versions import live_version, version_time
+from ..store.versions import version_time
 from .response_cache import Stored
 from .state import AppState, state
 
@@ -204,7 +204,7 @@ def _compressible(media_type: str) -> bool:
 
 def _asked(app: AppState) -> Asked:
     view = app.view
-    head = live_version(app.settings.archive_dir / "index")
+    head = app.archive_head
     archive = head.name if head is not None else ""
     # whole seconds: what Last-Modified can say, so If-Modified-Since compares equal
     times = [t.replace(microsecond=0)

@@ -93,6 +93,16 @@ class AppState:
             return g.kg_view
         return self._current()
 
+    @property
+    def archive_head(self) -> Path | None:
+        """The archive's index version (what its newest release makes it), the same for the
+        whole of one request: its validators and its body name the same releases."""
+        if has_request_context():
+            if "kg_archive_head" not in g:
+                g.kg_archive_head = live_version(self.settings.archive_dir / "index")
+            return g.kg_archive_head
+        return live_version(self.settings.archive_dir / "index")
+
     def _current(self) -> View:
         with self._lock:
             now = time.monotonic()
@@ -191,7 +201,7 @@ class AppState:
 
     def history(self, graph: str) -> list[HistoryEntry]:
         """The releases that hold ``graph``, with what changed (kept until a new release)."""
-        key = (live_version(self.settings.archive_dir / "index"), graph)
+        key = (self.archive_head, graph)
         with self._lock:
             found = self._histories.get(key)
         if found is None:
@@ -218,7 +228,7 @@ class AppState:
         after a release (which changes what entries are released, not the store)."""
         view = self.view
         catalog = self.catalog
-        key = live_version(self.settings.archive_dir / "index")
+        key = self.archive_head
         with self._timeline_lock:  # one build at a time: it reads the whole store
             if view.timeline is None or view.timeline[0] != key:
                 view.timeline = (key, Timeline.build(view.store, self.archive, catalog.rows,
