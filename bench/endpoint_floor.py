@@ -10,6 +10,8 @@ no rows (a class no node has) is asked ``--requests`` times, one after another, 
 - **oxigraph serve**: `oxigraph serve-read-only` over a copy of the live version, POST
   /query over HTTP;
 - **kg serve**: the same POST to /sparql over HTTP, the response cache off (KG_CACHE_MB=0);
+- **kg serve /healthz**: a GET of /healthz of the same server (what any answer through
+  waitress and Flask costs, with no query and no worker);
 - **Flask in process**: the web app of `create_app` asked through Flask's test client in
   this process (no HTTP server, no socket);
 - **query worker in process**: `QueryPool.run` alone (the handoff to a worker process
@@ -87,6 +89,10 @@ def main() -> None:
             assert status == 200, status
         return ask
 
+    def healthz() -> None:
+        status, _ = kg.get("/healthz")
+        assert status == 200, status
+
     def in_flask() -> None:
         assert client.post("/sparql", data={"query": QUERY}, headers={"Accept": JSON}
                            ).status_code == 200
@@ -100,6 +106,7 @@ def main() -> None:
 
     rows = {"oxigraph serve (HTTP)": by_http(oxigraph, "/query"),
             "kg serve /sparql (HTTP)": by_http(kg, "/sparql"),
+            "kg serve /healthz (HTTP)": healthz,
             "Flask app in process": in_flask,
             "query worker in process": in_worker,
             "pyoxigraph in process": in_pyoxigraph}

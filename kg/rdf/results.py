@@ -68,10 +68,13 @@ def write_json_of_limited(result: ox.QuerySolutions, max_rows: int) -> Written:
     the rows, which costs a tenth of that.
     """
     body = result.serialize(format=ox.QueryResultsFormat.JSON)
+    # counted by pyoxigraph's parser, which makes one object a row (json.loads makes
+    # every term's: 85-110 ms against 70 for 35,043 rows of 12 MB)
+    rows = sum(1 for _ in ox.parse_query_results(body, format=ox.QueryResultsFormat.JSON))
+    if rows <= max_rows:
+        return Written(body, False, rows)
     parsed = json.loads(body)
     bindings = parsed["results"]["bindings"]
-    if len(bindings) <= max_rows:
-        return Written(body, False, len(bindings))
     parsed["head"]["link"] = [TRUNCATED_LINK]
     parsed["results"]["bindings"] = bindings[:max_rows]
     parsed["truncated"] = True
