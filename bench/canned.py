@@ -38,10 +38,9 @@ sys.path.insert(0, str(ROOT))
 
 import pyoxigraph as ox  # noqa: E402
 
-from bench.serve import ENV, Server, oxigraph_serve  # noqa: E402
+from bench.serve import ENV, Server, live_or_exit, oxigraph_serve  # noqa: E402
 from kg.config import DEFAULT_BASE  # noqa: E402
 from kg.rdf.sparqltext import inside_where  # noqa: E402
-from kg.store.embedded import live_version  # noqa: E402
 from kg.store.queries import SparqlFile, canned_queries  # noqa: E402
 from kg.store.remote import values_clause  # noqa: E402
 
@@ -170,9 +169,7 @@ def alone(kg: Server, text: str | None, runs: int, canned: dict[str, str] | None
 
 
 def one_store(store: Path, args: argparse.Namespace) -> dict:
-    live = live_version(store)
-    if live is None:
-        raise SystemExit(f"no store at {store}")
+    live = live_or_exit(store)
     found = picks(live)
     records = int(found["records"] or 0)
     print(f"{store}: {records:,} records, values {found}", file=sys.stderr, flush=True)

@@ -41,8 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 import pyoxigraph as ox  # noqa: E402
 
-from bench.serve import ENV, Server, oxigraph_serve  # noqa: E402
-from kg.store.embedded import live_version  # noqa: E402
+from bench.serve import ENV, Server, live_or_exit, oxigraph_serve  # noqa: E402
 
 QUERY = "SELECT ?s WHERE { ?s a <urn:x-claimgraph:no-such-class> }"
 JSON = "application/sparql-results+json"
@@ -63,9 +62,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
-    live = live_version(args.store)
-    if live is None:
-        raise SystemExit(f"no store at {args.store}")
+    live = live_or_exit(args.store)
 
     from kg.web import create_app
     from kg.web.query_pool import QueryPool, QueryRequest

@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 import pyoxigraph as ox  # noqa: E402
 
-from kg.store.embedded import live_version  # noqa: E402
+from bench.serve import live_or_exit  # noqa: E402
 
 RECORDS = ("SELECT ?r WHERE { GRAPH ?r { ?r a <https://w3id.org/claimgraph/ns#Claim> } }")
 NQUADS = ox.RdfFormat.N_QUADS
@@ -62,9 +62,7 @@ def main() -> None:
     parser.add_argument("--graphs", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    live = live_version(args.store)
-    if live is None:
-        raise SystemExit(f"no store at {args.store}")
+    live = live_or_exit(args.store)
     store = ox.Store.read_only(str(live))
     records = [row["r"].value for row in store.query(RECORDS)]
     need = 2 * args.graphs * args.rounds

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.canned import picks, texts  # noqa: E402
-from kg.store.embedded import live_version  # noqa: E402
+from bench.serve import live_or_exit  # noqa: E402
 from kg.store.queries import SparqlFile, canned_queries, read_sparql_file  # noqa: E402
 
 
@@ -69,9 +69,7 @@ def main() -> None:
         if not old:
             raise SystemExit(f"no canned query differs from {args.rev}")
         for path in args.stores:
-            live = live_version(path)
-            if live is None:
-                raise SystemExit(f"no store at {path}")
+            live = live_or_exit(path)
             found = picks(live)
             before, _ = texts(found, old)
             after, _ = texts(found, {name: canned_queries()[name] for name in old})

@@ -266,6 +266,17 @@ class Server:
         self.proc.wait(timeout=60)
 
 
+def live_or_exit(store: Path) -> Path:
+    """The live version of a store directory made by kg load or kg import (only read);
+    the run stops where there is none."""
+    from kg.store.versions import live_version  # this module itself runs without kg
+
+    live = live_version(store)
+    if live is None:
+        raise SystemExit(f"no store at {store}")
+    return live
+
+
 def prepare(n: int, work: Path, corpora: str | None, stores: str | None) -> tuple[Path, Path]:
     """The corpus and store for size n: given, or generated and loaded here."""
     corpus = Path(corpora.format(n=n)) if corpora else work / f"corpus-{n}"

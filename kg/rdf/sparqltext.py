@@ -93,7 +93,12 @@ def query_form(text: str) -> str | None:
     >>> query_form("# SELECT in a comment\\nASK { ?select ?p ?o }")
     'ASK'
     """
-    found = _FORM.search(tokens(text))
+    return _form_of(tokens(text))
+
+
+def _form_of(blanked: str) -> str | None:
+    """:func:`query_form` of a text :func:`tokens` already blanked."""
+    found = _FORM.search(blanked)
     return found.group(1).upper() if found else None
 
 
@@ -173,9 +178,9 @@ def with_row_limit(text: str, rows: int) -> str | None:
     >>> with_row_limit('SELECT * { ?s ?p "}" } VALUES ?s { <urn:a> }', 11) is None
     True
     """
-    if query_form(text) != "SELECT":
-        return None
     blanked = tokens(text)
+    if _form_of(blanked) != "SELECT":
+        return None
     for found in _OUTER_CAP.finditer(blanked):
         at = found.start()
         if blanked.count("{", 0, at) == blanked.count("}", 0, at):  # outside every group

@@ -98,7 +98,7 @@ class Archive:
         self.write = write
         self._lock = threading.Lock()
         self._index: GraphStore | None = None
-        self._index_version: Path | None = None
+        self._index_opened: Path | None = None
         self._stores: OrderedDict[str, GraphStore] = OrderedDict()
         self._db: sqlite3.Connection | None = None
         if write:
@@ -115,13 +115,18 @@ class Archive:
         if self.write:
             return self._index
         with self._lock:
-            live = live_version(self.path / "index")
+            live = self.index_version()
             if live is None:
                 return None
-            if live != self._index_version:
+            if live != self._index_opened:
                 self._index = EmbeddedStore(self.path / "index", read_only=True)
-                self._index_version = live
+                self._index_opened = live
             return self._index
+
+    def index_version(self) -> Path | None:
+        """The index's live version (each release makes a new one), or None before the
+        first release."""
+        return live_version(self.path / "index")
 
     def releases(self) -> list[ReleaseInfo]:
         """Every release, oldest first (each a revision of the one before)."""

@@ -22,7 +22,6 @@ from ..release.history import HistoryEntry, graph_history
 from ..store import GraphStore, open_store
 from ..store.archive import Archive
 from ..store.cached import SharedGraphCache
-from ..store.embedded import live_version
 from .catalog import Catalog
 from .query_pool import QueryRunner
 from .response_cache import ResponseCache
@@ -87,21 +86,13 @@ class AppState:
         """The view answers come from now, the same for the whole of one request; a newer
         published version is looked for at most once a second, and served once its index
         is ready."""
-        if has_request_context():
-            if "kg_view" not in g:
-                g.kg_view = self._current()
-            return g.kg_view
-        return self._current()
+        return _once_a_request("kg_view", self._current)
 
     @property
     def archive_head(self) -> Path | None:
         """The archive's index version (what its newest release makes it), the same for the
         whole of one request: its validators and its body name the same releases."""
-        if has_request_context():
-            if "kg_archive_head" not in g:
-                g.kg_archive_head = live_version(self.settings.archive_dir / "index")
-            return g.kg_archive_head
-        return live_version(self.settings.archive_dir / "index")
+        return _once_a_request("kg_archive_head", self.archive.index_version)
 
     def _current(self) -> View:
         with self._lock:
@@ -238,6 +229,16 @@ class AppState:
     @property
     def terms(self) -> Terms:
         return load_terms()
+
+
+def _once_a_request(name: str, read: Callable[[], T]) -> T:
+    """What ``read`` gives, read once a request (kept on ``flask.g`` as ``name``), so
+    that every part of one answer sees the same; outside a request, read each time."""
+    if not has_request_context():
+        return read()
+    if name not in g:
+        setattr(g, name, read())
+    return getattr(g, name)
 
 
 def build_index(settings: Settings) -> tuple[str | None, Catalog]:
