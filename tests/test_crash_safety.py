@@ -20,6 +20,7 @@ import pytest
 
 from bench import gen
 from helpers import BASE, DATA, ROOT, open_test_store
+from helpers.checks import assert_copies_hold_the_store
 from kg.rdf.canonical import canonical_nquads
 from kg.store.embedded import live_version
 from kg.store.load import load_paths
@@ -104,9 +105,12 @@ def test_sigkill_during_bulk_load(corpus: Path, tmp_path: Path) -> None:
     assert not any(v.exists() for v in leftovers)
     # readers/ holds the leases of living readers (tests/test_store_versions.py): none now.
     assert {p.name for p in store.iterdir()} - {"readers"} == {
-        "live", "write.lock", old_version.name, f"{old_version.name}.manifest.sqlite",
-        new_version.name, f"{new_version.name}.manifest.sqlite"}
+        "live", "write.lock", "copies.sqlite",
+        *(f"{v.name}{part}" for v in (old_version, new_version)
+          for part in ("", ".manifest.sqlite", ".copies.sqlite"))}
     assert not list((store / "readers").glob("*"))
+    # The copies the dead writer was adding were never committed; the live ones hold.
+    assert assert_copies_hold_the_store(store) > 1000
 
     # And it holds exactly what a load that was never interrupted gives.
     clean = tmp_path / "clean"

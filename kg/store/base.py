@@ -118,6 +118,14 @@ class GraphStore(ABC):
     def quads(self, graphs: Iterable[str] | None = None) -> Iterator[ox.Quad]:
         """Every quad, or the quads of the named graphs ``graphs``."""
 
+    def graph_quads(self, graphs: Iterable[str]) -> Iterator[ox.Quad]:
+        """The quads of the named graphs ``graphs``, each graph's in no particular order:
+        for a reader that wants graphs whole and does not depend on the order (a record's
+        page; exports and dumps keep :meth:`quads`, whose order is the store's). The
+        embedded store reads the copy it keeps of a graph (:mod:`kg.store.copies`),
+        quicker than its indexes; this default is :meth:`quads`."""
+        return self.quads(graphs)
+
     def snapshot(self, target: Path) -> bool:
         """Write this store's content, as it is now, into a new embedded store at ``target``
         (the layout :class:`~kg.store.embedded.EmbeddedStore` opens), if the backend can do it

@@ -11,7 +11,7 @@ version is published.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 import pyoxigraph as ox
 
@@ -21,29 +21,41 @@ from .base import GraphStore, Manifest, QueryResult, Term
 
 class SharedGraphCache(GraphStore):
     """``store`` (a read-only snapshot), with the graphs whose IRIs start with one of
-    ``prefixes`` kept in memory once read (at most ``limit`` graphs)."""
+    ``prefixes`` kept in memory once read (at most ``limit`` graphs for :meth:`quads`,
+    in the store's order, and as many for :meth:`graph_quads`, in any order)."""
 
     def __init__(self, store: GraphStore, prefixes: Iterable[str], limit: int = 20_000):
         self.store = store
         self.prefixes = tuple(prefixes)
         self.limit = limit
-        self._graphs: dict[str, list[ox.Quad]] = {}
+        self._graphs: dict[str, list[ox.Quad]] = {}  # in the store's order
+        self._any_order: dict[str, list[ox.Quad]] = {}  # as graph_quads read them
         self._lock = threading.Lock()
 
     def quads(self, graphs: Iterable[str] | None = None) -> Iterator[ox.Quad]:
         if graphs is None:
-            yield from self.store.quads()
-            return
+            return self.store.quads()
+        return self._read(graphs, self._graphs, self.store.quads)
+
+    def graph_quads(self, graphs: Iterable[str]) -> Iterator[ox.Quad]:
+        # any order will do: a graph kept in the store's order serves too
+        return self._read(graphs, self._any_order, self.store.graph_quads, self._graphs)
+
+    def _read(self, graphs: Iterable[str], kept: dict[str, list[ox.Quad]],
+              read: Callable[[Iterable[str]], Iterator[ox.Quad]],
+              also: Mapping[str, list[ox.Quad]] | None = None) -> Iterator[ox.Quad]:
         for name in graphs:
             if not name.startswith(self.prefixes):
-                yield from self.store.quads([name])
+                yield from read([name])
                 continue
-            cached = self._graphs.get(name)
+            cached = kept.get(name)
+            if cached is None and also is not None:
+                cached = also.get(name)
             if cached is None:
-                cached = list(self.store.quads([name]))
+                cached = list(read([name]))
                 with self._lock:
-                    if len(self._graphs) < self.limit:
-                        self._graphs[name] = cached
+                    if len(kept) < self.limit:
+                        kept[name] = cached
             yield from cached
 
     def query(self, sparql: str, bindings: Mapping[str, Term] | None = None) -> QueryResult:

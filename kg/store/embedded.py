@@ -7,7 +7,10 @@ atomic rename. A crash leaves ``live`` on the old version; readers that opened i
 consistent snapshot; the next reader (or a server checking ``live``) sees the new one.
 The next writer removes what a crashed one left (its unfinished version and spool).
 The directory's layout, and the versions' life on disk: :mod:`.versions`; each
-version's load manifest: :mod:`.manifests`.
+version's load manifest: :mod:`.manifests`; the text copy of each graph written, which
+:meth:`graph_quads` reads (a record's page): :mod:`.copies`. A write keeps the blank-node
+labels it is given (the mapping makes them unique to their graph), so a copy holds the
+store's own quads.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 import fcntl
 import queue
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -28,9 +31,9 @@ from .base import (
     QueryResult,
     StagedWrite,
     Term,
-    insert_data_update,
     union_default,
 )
+from .copies import CopyReader, CopyWriter, NoCopies
 from .manifests import read_manifest, write_manifest
 from .versions import (
     KEEP_VERSIONS,
@@ -66,6 +69,7 @@ class EmbeddedStore(GraphStore):
         self._manifest: Manifest | None = None
         self._writes = 0
         self._lease: Lease | None = None
+        self._copies: CopyReader | None = None
         if path is None:
             self._store = ox.Store()
             self._manifest = {}
@@ -74,6 +78,7 @@ class EmbeddedStore(GraphStore):
             version, self._lease = _leased_live_version(path)
             self._store = self._open(version, read_only=True)
             self.version_dir = version
+            self._copies = CopyReader(path, version)
             return
         path.mkdir(parents=True, exist_ok=True)
         self._lock_file = (path / LOCK).open("w")
@@ -88,6 +93,8 @@ class EmbeddedStore(GraphStore):
         remove_leftovers(path, self.version_dir)
         self._store = (self._open(self.version_dir, read_only=True) if self.version_dir
                        else ox.Store())
+        if self.version_dir is not None:
+            self._copies = CopyReader(path, self.version_dir)
 
     @staticmethod
     def _open(version: Path, read_only: bool) -> ox.Store:
@@ -132,19 +139,17 @@ class EmbeddedStore(GraphStore):
         remove = list(remove)
         total = sum(len(q) for q in graphs.values())
 
-        def write(writer: ox.Store) -> None:
+        def write(writer: ox.Store, copies: CopyWriter | NoCopies) -> None:
+            # Private until the switch (or in memory, never shared while written), so the
+            # drops need no transaction with what comes in.
+            _drop(writer, copies, {*graphs, *remove})
+            quads = copies.passing((q for quads in graphs.values() for q in quads),
+                                   _holds(writer))
             if total > BULK_THRESHOLD:
-                # Private until the switch, so non-transactional bulk writes are safe.
-                for name in {*graphs, *remove}:
-                    graph = ox.NamedNode(name)
-                    if writer.contains_named_graph(graph):
-                        writer.remove_graph(graph)
-                writer.bulk_extend(q for quads in graphs.values() for q in quads)
+                writer.bulk_extend(quads)
                 _compact(writer)
             else:
-                update = insert_data_update(graphs, remove)
-                if update:
-                    writer.update(update)
+                writer.extend(quads)  # one transaction; keeps blank-node labels, as bulk does
         self._new_version(write, manifest)
 
     def load_nquads(
@@ -156,12 +161,9 @@ class EmbeddedStore(GraphStore):
             super().load_nquads(nquads, graphs, remove, manifest)
             return
 
-        def write(writer: ox.Store) -> None:
-            for name in {*graphs, *remove}:
-                graph = ox.NamedNode(name)
-                if writer.contains_named_graph(graph):  # a first load has nothing to drop
-                    writer.remove_graph(graph)
-            writer.bulk_load(path=str(nquads), format=ox.RdfFormat.N_QUADS)
+        def write(writer: ox.Store, copies: CopyWriter | NoCopies) -> None:
+            _drop(writer, copies, {*graphs, *remove})
+            writer.bulk_extend(copies.passing(_parsed(nquads), _holds(writer)))
             _compact(writer)
         self._new_version(write, manifest)
 
@@ -173,49 +175,57 @@ class EmbeddedStore(GraphStore):
     def _new_version(self, write, manifest: Manifest | None) -> None:
         """Checkpoint the live version, ``write`` into the copy, switch ``live`` to it."""
         self._writes += 1
-        if self.path is None:  # in memory: in place (each write is its own transaction)
-            write(self._store)
+        if self.path is None:  # in memory: in place (no other handle reads it)
+            write(self._store, NoCopies())
             if manifest is not None:
                 self._manifest = dict(manifest)
             return
-        new, writer = self._begin_version()
-        with self._discarded_on_error(new):
-            write(writer)
+        new, writer, copies = self._begin_version()
+        with self._discarded_on_error(new, copies):
+            write(writer, copies)
             writer.flush()
             del writer  # closed before the version is opened for reading
-        self._finish_version(new, manifest)
+        self._finish_version(new, manifest, copies)
 
-    def _begin_version(self) -> tuple[Path, ox.Store]:
-        """A new version: a checkpoint of the live one (or empty), open for writing."""
+    def _begin_version(self) -> tuple[Path, ox.Store, CopyWriter]:
+        """A new version: a checkpoint of the live one (or empty), open for writing, and
+        the copies of what will be written into it."""
         if self._lock_file is None or self.path is None:
             raise StoreError("the store was opened read-only")
         new = new_version(self.path)
-        with self._discarded_on_error(new):
+        with self._discarded_on_error(new, None):
             if self.version_dir is not None:
                 self._store.backup(str(new))  # a checkpoint: hard links, no copy
-            return new, self._open(new, read_only=False)
+            writer = self._open(new, read_only=False)
+            return new, writer, CopyWriter(self.path, self.version_dir)
 
     @contextmanager
-    def _discarded_on_error(self, new: Path) -> Iterator[None]:
-        """A version that could not be made whole is removed; it was never live."""
+    def _discarded_on_error(self, new: Path, copies: CopyWriter | None) -> Iterator[None]:
+        """A version that could not be made whole is removed, with its copies; it was
+        never live."""
         try:
             yield
-        except OSError as exc:
+        except BaseException as exc:
+            if copies is not None:
+                copies.abort()
             remove_version(new)
-            raise StoreError(f"cannot write the store at {self.path}: {exc}") from None
-        except BaseException:
-            remove_version(new)
+            if isinstance(exc, OSError):
+                raise StoreError(f"cannot write the store at {self.path}: {exc}") from None
             raise
 
-    def _finish_version(self, new: Path, manifest: Manifest | None) -> None:
-        """Give ``new`` (written, flushed and closed) its manifest, then make it live."""
+    def _finish_version(self, new: Path, manifest: Manifest | None,
+                        copies: CopyWriter) -> None:
+        """Give ``new`` (written, flushed and closed) its manifest and its map of copies,
+        then make it live."""
         assert self.path is not None
-        with self._discarded_on_error(new):
+        with self._discarded_on_error(new, copies):
             previous = (self.version_dir, self.manifest()) if self.version_dir is not None else None
             write_manifest(new, manifest if manifest is not None else self.manifest(), previous)
+            copies.finish(new)
         switch_live(self.path, new)
         self.version_dir = new
         self._store = self._open(new, read_only=True)
+        self._copies = CopyReader(self.path, new)
         self._manifest = dict(manifest) if manifest is not None else None
         prune(self.path, keep={new})
 
@@ -248,6 +258,14 @@ class EmbeddedStore(GraphStore):
         for name in graphs:
             yield from self._store.quads_for_pattern(None, None, None, ox.NamedNode(name))
 
+    def graph_quads(self, graphs: Iterable[str]) -> Iterator[ox.Quad]:
+        for name in graphs:
+            copy = self._copies.graph(name) if self._copies is not None else None
+            if copy is None:
+                yield from self._store.quads_for_pattern(None, None, None, ox.NamedNode(name))
+            else:
+                yield from copy
+
     def close(self) -> None:
         # pyoxigraph releases a handle when it is garbage collected.
         self._store = None  # type: ignore[assignment]
@@ -268,7 +286,7 @@ class _StagedVersion(StagedWrite):
     def __init__(self, store: EmbeddedStore):
         super().__init__(store)
         self._embedded = store
-        self._new, self._writer = store._begin_version()
+        self._new, self._writer, self._copies = store._begin_version()
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="kg-bulk-load", daemon=True)
@@ -281,12 +299,10 @@ class _StagedVersion(StagedWrite):
             operation, argument = item
             try:
                 if operation == "remove":
-                    for name in argument:
-                        graph = ox.NamedNode(name)
-                        if self._writer.contains_named_graph(graph):
-                            self._writer.remove_graph(graph)
+                    _drop(self._writer, self._copies, argument)
                 else:
-                    self._writer.bulk_load(path=str(argument), format=ox.RdfFormat.N_QUADS)
+                    self._writer.bulk_extend(self._copies.passing(_parsed(argument),
+                                                                  _holds(self._writer)))
             except BaseException as exc:
                 self._error = exc
 
@@ -317,11 +333,12 @@ class _StagedVersion(StagedWrite):
             self.abort()
             raise StoreError(f"cannot write the store at {self._embedded.path}: {exc}") from None
         self._writer = None  # closed before the version is opened for reading
-        self._embedded._finish_version(self._new, manifest)
+        self._embedded._finish_version(self._new, manifest, self._copies)
 
     def abort(self) -> None:
         self._drain()
         self._writer = None
+        self._copies.abort()
         remove_version(self._new)
 
 
@@ -338,6 +355,28 @@ def _leased_live_version(path: Path) -> tuple[Path, Lease]:
             return version, lease
         lease.release()
     raise StoreError(f"the store at {path} changed too often to be opened; try again")
+
+
+def _drop(writer: ox.Store, copies: CopyWriter | NoCopies, graphs: Iterable[str]) -> None:
+    """Drop ``graphs`` from a version being written, and their copies."""
+    graphs = sorted(graphs)
+    for name in graphs:
+        graph = ox.NamedNode(name)
+        if writer.contains_named_graph(graph):  # a first load has nothing to drop
+            writer.remove_graph(graph)
+    copies.dropped(graphs)
+
+
+def _holds(writer: ox.Store) -> Callable[[str], bool]:
+    """Whether the version being written holds a graph."""
+    return lambda name: writer.contains_named_graph(ox.NamedNode(name))
+
+
+def _parsed(nquads: Path) -> Iterator[ox.Quad]:
+    """An N-Quads file's quads, blank nodes as labelled (the bulk loader would rename
+    them; bulk_extend of the parsed file costs what bulk_load does: bench/graph_copies.py
+    --writes)."""
+    return ox.parse(path=str(nquads), format=ox.RdfFormat.N_QUADS)
 
 
 def _compact(writer: ox.Store) -> None:

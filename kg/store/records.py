@@ -100,8 +100,9 @@ def page_closure(store: GraphStore, base: str, ident: str,
     run), sorted.
 
     The graphs about the record come from ``about`` (:func:`graphs_about` of every
-    record, read with the catalogue of this store version), else from a query. The
-    graphs they link to are then found as the closure query finds them, from the quads
+    record, read with the catalogue of this store version), else from a query, and read
+    in any order (``graph_quads``: the embedded store's copies of them). The graphs they
+    link to are then found as the closure query finds them, from the quads
     read: an object of the record's graph, or of a review or change of standing about it
     (not another record's graph), that names a graph stating something about it. Only
     the registry's own IRIs without a fragment are looked up: graphs are named by minted
@@ -112,7 +113,7 @@ def page_closure(store: GraphStore, base: str, ident: str,
     record = to_term("record", ident, base)
     found_about = _about(store, record, about)
     graphs = {record.value, *found_about.graphs}
-    quads = list(store.quads(sorted(graphs)))
+    quads = list(store.graph_quads(sorted(graphs)))
     if not any(q.subject == record and q.object == CLAIM and q.graph_name == record
                and q.predicate.value == TYPE for q in quads):
         raise NotFoundError(f"no record with id {ident!r}")
@@ -129,7 +130,7 @@ def page_closure(store: GraphStore, base: str, ident: str,
                 linked.setdefault(node.value, False)
     for name, claims_too in sorted(linked.items()):
         node = ox.NamedNode(name)
-        found = list(store.quads([name]))
+        found = list(store.graph_quads([name]))
         if any(q.subject == node for q in found) and (claims_too or not any(
                 q.subject == node and q.predicate.value == TYPE and q.object == CLAIM
                 for q in found)):

@@ -7,6 +7,8 @@ Layout of the store directory::
       live -> v-1764491234567890123     the version readers open (a symlink)
       v-1764491234567890123/             a pyoxigraph (RocksDB) directory
       v-1764491234567890123.manifest.sqlite   its load manifest (which file each graph came from)
+      v-1764491234567890123.copies.sqlite     which copy of copies.sqlite each graph has
+      copies.sqlite                      a text copy of each graph, shared (kg.store.copies)
       write.lock                         held by the one process that writes
       readers/<version>.<pid>.<token>    a reader's lease on a version (see Lease)
       kg-load-*/                         a load's spool (chunks of N-Quads), while it runs
@@ -27,6 +29,7 @@ import weakref
 from datetime import UTC, datetime
 from pathlib import Path
 
+from .copies import collect, remove_map
 from .manifests import remove_manifest
 
 LIVE = "live"
@@ -78,14 +81,17 @@ def switch_live(root: Path, version: Path) -> None:
 
 
 def remove_version(version: Path) -> None:
-    """Remove a version and its manifest (one that never went live, or an old one)."""
+    """Remove a version, its manifest and its map of copies (one that never went live,
+    or an old one)."""
     shutil.rmtree(version, ignore_errors=True)
     remove_manifest(version)
+    remove_map(version)
 
 
 def remove_leftovers(root: Path, live: Path | None) -> None:
     """Remove what a writer that died (SIGKILL, power loss) left behind: the version it was
-    writing, which never went live, its manifest, its temporary link and its spool file.
+    writing, which never went live, its manifest and map of copies, its temporary link and
+    its spool file (the copies it was adding were never committed).
     Only the holder of the write lock calls this, and only the lock holder writes, so
     nothing removed here is in use; readers only ever open the live version."""
     def newer(version: Path) -> bool:
@@ -94,9 +100,9 @@ def remove_leftovers(root: Path, live: Path | None) -> None:
     for version in root.glob("v-*"):
         if version.is_dir() and newer(version):
             remove_version(version)
-    for manifest in root.glob("v-*.manifest.*"):
-        if not manifest.with_name(manifest.name.split(".", 1)[0]).is_dir():
-            manifest.unlink(missing_ok=True)
+    for beside in root.glob("v-*.*"):  # a manifest or map whose version is gone
+        if not beside.with_name(beside.name.split(".", 1)[0]).is_dir():
+            beside.unlink(missing_ok=True)
     for temporary in root.glob(f".{LIVE}-*"):
         temporary.unlink(missing_ok=True)
     for spool in root.glob("kg-load-*"):
@@ -120,6 +126,7 @@ def prune(root: Path, keep: set[Path]) -> None:
     for old in versions[:-KEEP_VERSIONS]:
         if old not in keep and old.name not in held:
             remove_version(old)
+    collect(root)
 
 
 class Lease:
