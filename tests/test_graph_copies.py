@@ -202,3 +202,17 @@ def test_record_pages_are_the_same_read_from_the_copies_or_the_store(tmp_path: P
         client = app.test_client()
         read_from_store = {r: client.get(f"/record/{r}").text for r in records}
     assert read_from_copies == read_from_store
+
+
+def test_a_store_without_its_copies_reads_its_indexes(tmp_path: Path) -> None:
+    store_dir = tmp_path / "store"
+    names = [f"urn:g:{i}" for i in range(5)]
+    with EmbeddedStore(store_dir) as store:
+        store.replace_graphs({name: graph(name, 8) for name in names})
+    (store_dir / COPIES).unlink()  # lost, or never copied with the rest
+    with EmbeddedStore(store_dir, read_only=True) as store:
+        assert CopyReader(store_dir, store.version_dir).graph(names[0]) is None
+        assert sorted(map(str, store.graph_quads(names))) == sorted(map(str, store.quads(names)))
+    with EmbeddedStore(store_dir) as store:  # the map still names the lost copies
+        store.replace_graphs({names[0]: graph(names[0], 8, "2.0")})
+    assert assert_copies_hold_the_store(store_dir) == 1

@@ -41,7 +41,7 @@ COPIES = "copies.sqlite"
 NQUADS = ox.RdfFormat.N_QUADS
 XSD_STRING = ox.NamedNode("http://www.w3.org/2001/XMLSchema#string")
 PROBE = ox.NamedNode("urn:x:value")
-#: zlib's fastest level: a record's graph is 2.6 KiB, made in 0.1 ms (bench/graph_copies.py).
+#: zlib's fastest level: a graph's copy is 3.6 KiB, made in 0.2 ms (bench/graph_copies.py).
 LEVEL = 1
 
 

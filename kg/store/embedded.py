@@ -1,8 +1,8 @@
 """The embedded store: pyoxigraph on disk, in immutable versions switched atomically.
 
 A write never touches the live version: it checkpoints it into a new version (hard
-links, milliseconds), changes that one (a SPARQL Update for small batches; dropping the
-graphs and bulk-loading their quads for large ones), then repoints ``live`` with one
+links, milliseconds), changes that one (dropping the graphs, then adding their quads in
+one transaction for small batches, bulk for large ones), then repoints ``live`` with one
 atomic rename. A crash leaves ``live`` on the old version; readers that opened it keep a
 consistent snapshot; the next reader (or a server checking ``live``) sees the new one.
 The next writer removes what a crashed one left (its unfinished version and spool).
@@ -50,7 +50,7 @@ from .versions import (
 __all__ = ["BULK_THRESHOLD", "KEEP_VERSIONS", "LIVE", "LOCK", "EmbeddedStore", "live_version"]
 
 LOCK = "write.lock"
-#: Above this many quads a write drops graphs and bulk-loads instead of one SPARQL Update.
+#: Above this many quads a write bulk-loads instead of adding in one transaction.
 BULK_THRESHOLD = 20_000
 
 
@@ -279,9 +279,10 @@ class EmbeddedStore(GraphStore):
 
 class _StagedVersion(StagedWrite):
     """A new version filled by a background thread while the batch is being validated:
-    each chunk is bulk-loaded as soon as it is complete (pyoxigraph's bulk loader releases
-    the GIL, and is mostly waiting on the disk while the workers use the cores). The
-    version is private until :meth:`commit` switches ``live`` to it."""
+    each chunk is bulk-loaded as soon as it is complete (the bulk writes release the GIL,
+    and wait on the disk while the workers use the cores; the chunk's parsing, and its
+    copies, take the GIL). The version is private until :meth:`commit` switches ``live``
+    to it."""
 
     def __init__(self, store: EmbeddedStore):
         super().__init__(store)
