@@ -84,12 +84,12 @@ def reads(args: argparse.Namespace, live: Path) -> None:
         kept = "made here"
         if map_path(live).exists():
             root, version, kept = args.store, live, "the store's own"
+        with EmbeddedStore(args.store, read_only=True) as store:
+            copies = CopyReader(root, version)
+            for graph in chosen[:50]:  # a copy gives the graph back
+                assert sorted(map(str, copies.graph(graph) or [])) == sorted(
+                    map(str, store.quads([graph]))), graph
         # fresh handles: no graph of the rounds was read through them yet
-        store = EmbeddedStore(args.store, read_only=True)
-        copies = CopyReader(root, version)
-        for graph in chosen[:50]:  # a copy gives the graph back
-            assert sorted(map(str, copies.graph(graph) or [])) == sorted(
-                map(str, store.quads([graph]))), graph
         store, copies = EmbeddedStore(args.store, read_only=True), CopyReader(root, version)
         best = {"store": float("inf"), "copy": float("inf")}
         quads = 0

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import sqlite3
 import threading
 import zlib
@@ -36,6 +35,8 @@ from contextlib import closing, suppress
 from pathlib import Path
 
 import pyoxigraph as ox
+
+from .sidefiles import rewritten, unfinished
 
 COPIES = "copies.sqlite"
 NQUADS = ox.RdfFormat.N_QUADS
@@ -50,14 +51,10 @@ def map_path(version: Path) -> Path:
     return version.with_name(version.name + ".copies.sqlite")
 
 
-def _unfinished_map_path(version: Path) -> Path:
-    return version.with_name(version.name + ".copies.sqlite.tmp")  # renamed when complete
-
-
 def remove_map(version: Path) -> None:
     """Remove the map of a version, and a half-written one."""
     map_path(version).unlink(missing_ok=True)
-    _unfinished_map_path(version).unlink(missing_ok=True)
+    unfinished(map_path(version)).unlink(missing_ok=True)
 
 
 def _connect_copies(root: Path) -> sqlite3.Connection:
@@ -165,14 +162,9 @@ class CopyWriter:
         """Commit the copies and write ``version``'s map (before it goes live)."""
         self._db.execute("COMMIT")
         self._db.close()
-        target, temporary = map_path(version), _unfinished_map_path(version)
-        temporary.unlink(missing_ok=True)
-        if self._previous is not None and map_path(self._previous).exists():
-            shutil.copyfile(map_path(self._previous), temporary)
-        with closing(sqlite3.connect(temporary, isolation_level=None)) as db:
-            # No journal: the file is private until the rename below, which is the commit.
-            db.execute("PRAGMA journal_mode = OFF")
-            db.execute("PRAGMA synchronous = OFF")
+        with rewritten(map_path(version),
+                       map_path(self._previous) if self._previous is not None else None
+                       ) as (db, _copied):
             db.execute("CREATE TABLE IF NOT EXISTS graph (name TEXT PRIMARY KEY, "
                        "sha256 TEXT NOT NULL)")
             db.execute("BEGIN")
@@ -181,9 +173,6 @@ class CopyWriter:
             db.executemany("INSERT OR REPLACE INTO graph VALUES (?, ?)",
                            [(name, sha) for name, sha in self._rows.items() if sha])
             db.execute("COMMIT")
-        with temporary.open("rb") as handle:
-            os.fsync(handle.fileno())
-        os.replace(temporary, target)
 
     def abort(self) -> None:
         """Give up: no copy of this write is kept."""
@@ -210,11 +199,9 @@ class CopyReader:
         if not self._present:
             return None
         try:
-            found, copies = self._connections()
-            row = found.execute("SELECT sha256 FROM graph WHERE name = ?", (name,)).fetchone()
-            if row is None:
-                return None
-            body = copies.execute("SELECT body FROM copy WHERE sha256 = ?", row).fetchone()
+            body = self._connection().execute(
+                "SELECT body FROM found.graph JOIN copy USING (sha256) WHERE name = ?",
+                (name,)).fetchone()
             if body is None:
                 return None
             return list(ox.parse(zlib.decompress(body[0]), format=NQUADS))
@@ -222,17 +209,17 @@ class CopyReader:
             self._present = False
             return None
 
-    def _connections(self) -> tuple[sqlite3.Connection, sqlite3.Connection]:
-        # One pair a thread, and none carried into a forked child (a server's workers).
+    def _connection(self) -> sqlite3.Connection:
+        # One a thread, and none carried into a forked child (a server's workers).
         local = self._local
         if getattr(local, "pid", None) != os.getpid():
+            local.db = sqlite3.connect(f"file:{self._root / COPIES}?mode=ro", uri=True,
+                                       check_same_thread=False)
             # The map never changes once it exists: SQLite need not lock it.
-            local.found = sqlite3.connect(f"file:{map_path(self._version)}?mode=ro&immutable=1",
-                                          uri=True, check_same_thread=False)
-            local.copies = sqlite3.connect(f"file:{self._root / COPIES}?mode=ro", uri=True,
-                                           check_same_thread=False)
+            local.db.execute("ATTACH ? AS found",
+                             (f"file:{map_path(self._version)}?mode=ro&immutable=1",))
             local.pid = os.getpid()
-        return local.found, local.copies
+        return local.db
 
 
 def collect(root: Path) -> int:
@@ -264,6 +251,3 @@ class NoCopies:
     def passing(self, quads: Iterable[ox.Quad], existed: Callable[[str], bool]
                 ) -> Iterable[ox.Quad]:
         return quads
-
-    def abort(self) -> None:
-        pass

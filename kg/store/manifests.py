@@ -4,14 +4,13 @@ triples the graph holds, whether it is a node's graph and its links to other sit
 
 from __future__ import annotations
 
-import os
-import shutil
 import sqlite3
 from collections.abc import Iterable
 from contextlib import closing
 from pathlib import Path
 
 from .base import Manifest, ManifestEntry, manifest_from_json
+from .sidefiles import rewritten, unfinished
 
 
 def _manifest_path(version: Path) -> Path:
@@ -23,7 +22,7 @@ def _legacy_manifest_path(version: Path) -> Path:
 
 
 def _unfinished_manifest_path(version: Path) -> Path:
-    return version.with_name(version.name + ".manifest.sqlite.tmp")  # renamed when complete
+    return unfinished(_manifest_path(version))
 
 
 def read_manifest(version: Path) -> Manifest:
@@ -54,22 +53,18 @@ def write_manifest(version: Path, manifest: Manifest,
     A copy of the previous version's manifest with only the changed rows written: a
     one-record reload of 100,000 records rewrites one row, not a 30 MB document.
     """
-    path = _manifest_path(version)
-    temporary = _unfinished_manifest_path(version)
-    temporary.unlink(missing_ok=True)
     rows: Iterable[tuple[str, ...]]
     dropped: Iterable[str] = ()
-    if previous is not None and _manifest_path(previous[0]).exists():
-        shutil.copyfile(_manifest_path(previous[0]), temporary)
-        old = previous[1]
-        rows = [(graph, *entry) for graph, entry in manifest.items() if old.get(graph) != entry]
-        dropped = [(graph,) for graph in old.keys() - manifest.keys()]
-    else:
-        rows = [(graph, *entry) for graph, entry in manifest.items()]
-    with closing(sqlite3.connect(temporary, isolation_level=None)) as db:
-        # No journal: the file is private until the rename below, which is the commit.
-        db.execute("PRAGMA journal_mode = OFF")
-        db.execute("PRAGMA synchronous = OFF")
+    with rewritten(_manifest_path(version),
+                   _manifest_path(previous[0]) if previous is not None else None) as (db, copied):
+        if copied:
+            assert previous is not None
+            old = previous[1]
+            rows = [(graph, *entry) for graph, entry in manifest.items()
+                    if old.get(graph) != entry]
+            dropped = [(graph,) for graph in old.keys() - manifest.keys()]
+        else:
+            rows = [(graph, *entry) for graph, entry in manifest.items()]
         db.execute("CREATE TABLE IF NOT EXISTS manifest (graph TEXT PRIMARY KEY, file TEXT, "
                    "sha256 TEXT, size INTEGER, mtime_ns INTEGER, triples INTEGER DEFAULT -1, "
                    "node INTEGER DEFAULT 1, links TEXT)")
@@ -84,9 +79,6 @@ def write_manifest(version: Path, manifest: Manifest,
         db.executemany("INSERT OR REPLACE INTO manifest (graph, file, sha256, size, mtime_ns, "
                        "triples, node, links) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
         db.execute("COMMIT")
-    with temporary.open("rb") as handle:
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
 
 
 def _columns(db: sqlite3.Connection) -> set[str]:

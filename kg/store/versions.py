@@ -120,13 +120,16 @@ def _stamp(version: Path) -> int:
 def prune(root: Path, keep: set[Path]) -> None:
     """Drop old versions, keeping the newest few and every version a living reader holds
     a lease on: a server still answering from an older version (its next index is being
-    built) has its query workers open that version afresh, which must still be there."""
+    built) has its query workers open that version afresh, which must still be there.
+    Then the text copies no remaining version names go (:func:`.copies.collect`)."""
     versions = sorted((p for p in root.glob("v-*") if p.is_dir()), key=_stamp)
     held = leased(root)
-    for old in versions[:-KEEP_VERSIONS]:
-        if old not in keep and old.name not in held:
-            remove_version(old)
-    collect(root)
+    removed = [old for old in versions[:-KEEP_VERSIONS] if old not in keep
+               and old.name not in held]
+    for old in removed:
+        remove_version(old)
+    if removed:  # only what a version named can have become nobody's
+        collect(root)
 
 
 class Lease:

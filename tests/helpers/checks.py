@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import pyoxigraph as ox
 from pyld import jsonld
 from rdflib import Graph
 
@@ -14,6 +15,8 @@ from kg.model.validation import Translator, map_paths, shacl_results
 from kg.rdf.canonical import canonical_nquads, parse_nquads
 from kg.rdf.namespaces import RDF
 from kg.rdf.vocabulary import load_terms
+from kg.store.copies import CopyReader
+from kg.store.embedded import EmbeddedStore
 
 CONTEXT = json.loads((ROOT / "ontology" / "context.jsonld").read_text())
 
@@ -81,11 +84,6 @@ def assert_copies_hold_the_store(store_dir: Path) -> int:
     exactly the quads the store's indexes give, blank-node labels and literal forms
     included, and ``graph_quads`` reads every graph as the indexes give it (in any
     order). The number of graphs with a copy."""
-    import pyoxigraph as ox
-
-    from kg.store.copies import CopyReader
-    from kg.store.embedded import EmbeddedStore
-
     with EmbeddedStore(store_dir, read_only=True) as store:
         assert store.version_dir is not None
         indexes = ox.Store.read_only(str(store.version_dir))
