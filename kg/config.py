@@ -47,6 +47,10 @@ class Settings:
         "Rows (or triples) a /sparql result may hold; beyond, it is cut and marked"))
     query_workers: int = field(default=2, metadata=_help(
         "Worker processes that run /sparql queries, each with a read-only store handle"))
+    query_inline_ms: float = field(default=50.0, metadata=_help(
+        "Milliseconds within which a query run by a worker lets the same query on the same "
+        "store version run in the server's own thread from then on, without the handoff "
+        "(0: every query in a worker)"))
     max_query_bytes: int = field(default=100_000, metadata=_help(
         "The longest query /sparql accepts, in bytes"))
     store_query: str = field(default="query", metadata=_help(
@@ -103,6 +107,8 @@ class Settings:
             raise ConfigError(f"sitemap_urls must be from 1 to 50000 (got {self.sitemap_urls})")
         if self.cache_mb < 0:
             raise ConfigError(f"cache_mb must be 0 or more (got {self.cache_mb})")
+        if self.query_inline_ms < 0:
+            raise ConfigError(f"query_inline_ms must be 0 or more (got {self.query_inline_ms})")
         if self.max_age < 0:
             raise ConfigError(f"max_age must be 0 or more (got {self.max_age})")
         if isinstance(self.store, str) and not is_store_url(self.store):

@@ -28,15 +28,34 @@ def test_security_headers_on_every_response(client, path: str) -> None:
     response = client.get(path)
     csp = response.headers["Content-Security-Policy"]
     directives = dict(d.strip().split(" ", 1) for d in csp.split(";"))
-    assert directives["script-src"] == "'self'"  # no 'unsafe-inline', no 'unsafe-eval'
-    assert "unsafe" not in csp
+
+    def effective(name: str) -> str:  # a directive not given falls back to default-src
+        return directives.get(name, directives["default-src"])
+
+    assert "unsafe" not in csp  # no 'unsafe-inline', no 'unsafe-eval'
     assert directives["frame-ancestors"] == "'none'"
-    assert directives["object-src"] == "'none'"
+    assert effective("object-src") == "'none'"
+    if response.mimetype == "text/html":  # a page runs our own scripts alone
+        assert effective("script-src") == "'self'"
+        assert response.headers["X-Frame-Options"] == "DENY"
+        assert response.headers["Cross-Origin-Opener-Policy"] == "same-origin"
+    else:  # data (results, RDF, JSON, CSS) loads and runs nothing, wherever it is shown
+        assert directives == {"default-src": "'none'", "frame-ancestors": "'none'"}
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert response.headers["Referrer-Policy"] == "no-referrer"
-    assert response.headers["X-Frame-Options"] == "DENY"
     assert response.headers["Access-Control-Allow-Origin"] == "*"  # GET only reads
 
+
+
+def test_a_304_of_a_page_keeps_the_pages_policy(client) -> None:
+    """A browser merges a 304's headers into the page it kept: a 304 (which has no
+    Content-Type) must not bring data's policy, under which the page's images and styles
+    would not load."""
+    page = client.get(RECORD)
+    again = client.get(RECORD, headers={"If-None-Match": page.headers["ETag"]})
+    assert again.status_code == 304
+    assert again.headers["Content-Security-Policy"] == page.headers["Content-Security-Policy"]
+    assert "img-src 'self'" in again.headers["Content-Security-Policy"]
 
 def test_no_inline_script_or_handler_in_the_pages(client) -> None:
     for path in ["/", RECORD, "/sparql", "/sparql?canned=results-for-model&model=NT+2.5B",
@@ -67,6 +86,10 @@ def test_cors_for_reads_only(client) -> None:
     assert preflight.status_code == 204
     assert preflight.headers["Access-Control-Allow-Origin"] == "*"
     assert "PUT" not in preflight.headers["Access-Control-Allow-Methods"]
+    assert "content-type" in preflight.headers["Access-Control-Allow-Headers"].lower()
+    # what a script may read of an answer: the row count and the cut
+    assert {"X-Truncated", "X-Rows"} <= {
+        h.strip() for h in query.headers["Access-Control-Expose-Headers"].split(",")}
     for method in ("POST", "PUT", "DELETE", "PATCH"):
         response = client.open("/records.json", method=method)
         assert "Access-Control-Allow-Origin" not in response.headers, method

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 _BLANKED = re.compile(
     r'"""(?:[^"\\]|\\.|"(?!""))*"""'       # long double-quoted string
@@ -22,6 +23,7 @@ _BLANKED = re.compile(
 _KEYWORD = r"(?<![?$:\w-])({})(?![\w:-])"
 
 
+@lru_cache(maxsize=32)  # a request asks it of one text several times (guard, form, dataset)
 def tokens(text: str) -> str:
     """The query with strings, IRIs and comments replaced by spaces."""
     return _BLANKED.sub(" ", text)

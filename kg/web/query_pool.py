@@ -5,65 +5,47 @@ native call that no signal interrupts: the only reliable stop is to end the proc
 running it. Each worker holds its own read-only store handle and answers one query at a
 time; a query over its time limit gets its worker killed (SIGKILL) and replaced.
 
+A query a worker ran within ``inline_limit`` seconds runs in the server's own thread the
+next times it is asked of the same store version (the same text, dataset, format and row
+cap): a version never changes, so it does the same work again, far within the time limit,
+without the handoff to a worker and back, which is most of what a fast query costs
+(bench/README.md, "The endpoint's floor"). pyoxigraph lets other threads run meanwhile.
+
 Remote store: the query goes to the store, whose own time limit stops the work (set it
 to ``KG_QUERY_TIMEOUT`` or less); the client gives up after ``KG_QUERY_TIMEOUT`` too.
 """
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing as mp
 import queue
 import threading
-from dataclasses import dataclass, field
+from collections import OrderedDict
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Protocol
 
 from ..config import Settings
-from ..errors import KgError, QueryError, QueryTimeout, StoreError
+from ..errors import KgError, QueryTimeout, StoreError
+from .query_run import (
+    QueryAnswer,
+    QueryRequest,
+    StoreHandles,
+    VersionGone,
+    answer_of,
+    run_query,
+    term_of,
+)
+
+__all__ = ["Busy", "QueryAnswer", "QueryPool", "QueryRequest", "QueryRunner",
+           "RemoteQueryRunner", "VersionGone", "open_query_runner"]
 
 
 class Busy(KgError):
     """Every worker stayed busy for as long as a query may run."""
 
     http_status = 503
-
-
-class VersionGone(KgError):
-    """The store version the server reads was removed by later loads before a worker
-    opened it (the server moves on to a newer one within a second)."""
-
-    http_status = 503
-
-
-@dataclass(frozen=True)
-class QueryRequest:
-    """What a worker needs to run one query (plain data: it crosses a process boundary)."""
-
-    text: str
-    media_type: str
-    max_rows: int
-    #: variable -> ("iri", value) or ("literal", value, datatype)
-    bindings: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    #: The dataset the request names (the protocol's default-graph-uri, named-graph-uri):
-    #: when either is given, the dataset is exactly what they name; else the query's own
-    #: (FROM, FROM NAMED), or the union of the named graphs as the default graph.
-    default_graphs: tuple[str, ...] = ()
-    named_graphs: tuple[str, ...] = ()
-    #: What relative IRIs in the query resolve against ("": none; a relative IRI is an error).
-    base_iri: str = ""
-    #: Another store directory to query (a release's, from the archive) instead of the pool's.
-    store: str = ""
-    #: The version of the store to read (a version directory's name): the one the pages
-    #: beside this query read, so that no reader sees the data go back; "": the live one.
-    version: str = ""
-
-
-@dataclass(frozen=True)
-class QueryAnswer:
-    body: bytes
-    truncated: bool
-    rows: int
 
 
 class QueryRunner(Protocol):
@@ -79,7 +61,7 @@ def open_query_runner(settings: Settings) -> QueryRunner:
     if settings.remote:
         return RemoteQueryRunner(settings)
     return QueryPool(settings.store, settings.query_workers,  # type: ignore[arg-type]
-                     settings.query_timeout)
+                     settings.query_timeout, settings.query_inline_ms / 1000)
 
 
 class RemoteQueryRunner:
@@ -98,11 +80,9 @@ class RemoteQueryRunner:
         :raises QueryTimeout: when the store did not answer in time (503).
         :raises StoreError: when the store is unreachable or its answer is broken (503).
         """
-        import pyoxigraph as ox
-
         from ..rdf.results import write
 
-        bindings = {name: _term(ox, spec) for name, spec in request.bindings.items()}
+        bindings = {name: term_of(spec) for name, spec in request.bindings.items()}
         result = self.store.query(request.text, bindings, default_graphs=request.default_graphs,
                                   named_graphs=request.named_graphs,
                                   base_iri=request.base_iri or None)
@@ -142,10 +122,14 @@ class _Worker:
 
 
 class QueryPool:
-    """A fixed number of query workers over one store directory."""
+    """A fixed number of query workers over one store directory, and what the server's
+    own thread runs (queries known to be fast: the module's text)."""
 
-    def __init__(self, store: Path, workers: int, timeout: float):
-        self.store, self.timeout = store, timeout
+    #: Queries remembered as fast: a digest each, the least recently asked forgotten first.
+    KNOWN = 4096
+
+    def __init__(self, store: Path, workers: int, timeout: float, inline_limit: float = 0.0):
+        self.store, self.timeout, self.inline_limit = store, timeout, inline_limit
         self._context = mp.get_context("spawn")  # no fork of a threaded server
         # Last in, first out: the worker that answered last answers next while the load
         # leaves some idle, with its store handle's caches warm (a cold handle took 2-4x
@@ -153,6 +137,8 @@ class QueryPool:
         self._idle: queue.LifoQueue[_Worker] = queue.LifoQueue()
         self._all: set[_Worker] = set()
         self._lock = threading.Lock()
+        self._fast: OrderedDict[bytes, Path] = OrderedDict()  # digest -> the version it read
+        self._handles = StoreHandles()
         for _ in range(workers):
             self._add()
 
@@ -167,12 +153,28 @@ class QueryPool:
             return [w.process.pid for w in self._all if w.process.pid is not None]
 
     def run(self, request: QueryRequest) -> QueryAnswer:
-        """Run a query in a worker.
+        """Run a query: in this thread where it is known to be fast, else in a worker.
 
         :raises QueryError: for a query that does not parse or cannot run (400).
         :raises QueryTimeout: when it ran past the limit; its worker was stopped (503).
         :raises Busy: when no worker became free in time (503).
         """
+        key = _digest(request) if self.inline_limit > 0 else b""
+        with self._lock:
+            version = self._fast.get(key) if key else None
+            if version is not None:
+                self._fast.move_to_end(key)
+        if version is not None:
+            return answer_of(run_query(self._handles, self.store, request, version), True)
+        outcome = self._in_worker(request)
+        if key and outcome[0] == "ok" and outcome[4] <= self.inline_limit:
+            with self._lock:
+                self._fast[key] = Path(outcome[5])
+                if len(self._fast) > self.KNOWN:
+                    self._fast.popitem(last=False)
+        return answer_of(outcome)
+
+    def _in_worker(self, request: QueryRequest) -> tuple:
         try:
             worker = self._idle.get(timeout=self.timeout)
         except queue.Empty:
@@ -184,7 +186,7 @@ class QueryPool:
             if not worker.conn.poll(self.timeout):
                 raise QueryTimeout(
                     f"the query ran longer than the limit of {self.timeout:g} s and was stopped")
-            status, *payload = worker.conn.recv()
+            outcome = worker.conn.recv()
             healthy = True
         except (EOFError, OSError) as exc:
             raise StoreError(f"a query worker failed ({exc})") from None
@@ -193,11 +195,7 @@ class QueryPool:
                 self._idle.put(worker)
             else:
                 self._replace(worker)
-        if status == "ok":
-            return QueryAnswer(*payload)
-        if status == "gone":
-            raise VersionGone(payload[0])
-        raise QueryError(payload[0]) if status == "query" else StoreError(payload[0])
+        return outcome
 
     def _replace(self, worker: _Worker) -> None:
         with self._lock:
@@ -215,80 +213,20 @@ class QueryPool:
 
 def worker_main(conn: Connection, store_path: str) -> None:
     """A worker's loop: one read-only store handle, one query at a time, until the pipe closes."""
-    import pyoxigraph as ox
-
-    from ..rdf.results import write, write_json_of_limited
-    from ..rdf.sparqltext import with_row_limit
-    from ..store.base import union_default
-    from ..store.embedded import live_version
-
-    opened: dict[Path, tuple[Path | None, ox.Store]] = {}  # store directory -> its handle
+    handles = StoreHandles()
     conn.send(("ready",))
     while True:
         try:
             request: QueryRequest = conn.recv()
         except (EOFError, OSError):
             return  # the server is gone
-        try:
-            root = Path(request.store or store_path)
-            current = root / request.version if request.version else live_version(root)
-            if current is None:
-                raise OSError(f"no store at {root}")
-            if not current.is_dir():
-                conn.send(("gone", "the store version this server reads was replaced by "
-                                   "newer loads; try again"))
-                continue
-            version, store = opened.get(root, (None, None))
-            if current != version:  # a load made a new version: read that one from now on
-                store = ox.Store.read_only(str(current))
-                if len(opened) >= 8:  # a few releases at a time; the live store comes back
-                    opened.clear()
-                opened[root] = (current, store)
-            bindings = {ox.Variable(name): _term(ox, spec)
-                        for name, spec in request.bindings.items()}
-            options = {"substitutions": bindings or None, "base_iri": request.base_iri or None}
-            if request.default_graphs or request.named_graphs:
-                # the request's dataset, as the remote store reads it too: only the graphs
-                # named (named-graph-uri alone leaves the default graph empty)
-                options["default_graph"] = [ox.NamedNode(g) for g in request.default_graphs]
-                options["named_graphs"] = [ox.NamedNode(g) for g in request.named_graphs]
-            else:  # the union, or the query's own FROM and FROM NAMED
-                options["use_default_graph_as_union"] = union_default(request.text)
-            limited = (with_row_limit(request.text, request.max_rows + 1)
-                       if _writes_json(request.media_type) else None)
-            if limited is not None:
-                try:
-                    result = store.query(limited, **options)
-                except SyntaxError:  # said of the query as it was sent, below
-                    limited = None
-            if limited is not None:
-                written = write_json_of_limited(result, request.max_rows)
-            else:
-                result = store.query(request.text, **options)
-                written = write(result, request.media_type, request.max_rows)
-            conn.send(("ok", written.body, written.truncated, written.rows))
-        except SyntaxError as exc:
-            conn.send(("query", f"not a valid SPARQL query: {exc}"))
-        except (ValueError, RuntimeError, TypeError) as exc:
-            conn.send(("query", f"the query cannot be run: {exc}"))
-        except OSError as exc:
-            conn.send(("store", f"the store could not be read: {exc}"))
+        conn.send(run_query(handles, Path(store_path), request))
 
 
-def _writes_json(media_type: str) -> bool:
-    """Whether a result asked for as ``media_type`` is SPARQL JSON."""
-    import pyoxigraph as ox
-
-    from ..rdf.formats import by_media_type
-
-    try:
-        return by_media_type(media_type).results == ox.QueryResultsFormat.JSON
-    except KeyError:
-        return False
-
-
-def _term(ox, spec: tuple[str, ...]):
-    kind, value, *rest = spec
-    if kind == "iri":
-        return ox.NamedNode(value)
-    return ox.Literal(value, datatype=ox.NamedNode(rest[0])) if rest else ox.Literal(value)
+def _digest(request: QueryRequest) -> bytes:
+    """What makes two requests the same work on one store version (the version itself
+    included: a load makes another)."""
+    return hashlib.blake2b(repr((
+        request.store, request.version, request.text, request.media_type, request.max_rows,
+        sorted(request.bindings.items()), request.default_graphs, request.named_graphs,
+        request.base_iri)).encode(), digest_size=16).digest()

@@ -42,10 +42,13 @@ GRAPH_OFFERED = media_types("ttl", "nt", "jsonld", "rdf", "html")
 DESCRIPTION_OFFERED = media_types("html", "ttl", "nt", "jsonld", "rdf")
 # The form shows a result as HTML: the workers write it as SPARQL JSON (a table) or Turtle.
 HTML, SPARQL_JSON, TURTLE = media_types("html", "srj", "ttl")
+# What a script of another origin may read of an answer; what it may send, said only in
+# the preflight's answer (the only one a browser reads it from: Fetch, "CORS protocol").
 CORS = {"Access-Control-Allow-Origin": "*",
-        "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
-        "Access-Control-Allow-Headers": "Content-Type, Accept",
         "Access-Control-Expose-Headers": "X-Truncated, X-Rows"}
+PREFLIGHT = {"Access-Control-Allow-Origin": "*",
+             "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+             "Access-Control-Allow-Headers": "Content-Type, Accept"}
 
 
 def pool(release: str | None = None) -> QueryRunner:
@@ -58,7 +61,8 @@ def pool(release: str | None = None) -> QueryRunner:
         if release and settings.remote:
             if app_state.release_pool is None:
                 app_state.release_pool = QueryPool(settings.archive_dir, settings.query_workers,
-                                                   settings.query_timeout)
+                                                   settings.query_timeout,
+                                                   settings.query_inline_ms / 1000)
             return app_state.release_pool
         if app_state.query_pool is None:
             app_state.query_pool = open_query_runner(settings)
@@ -74,7 +78,7 @@ def prefixes() -> Response:
 
 @sparql.route("/sparql", methods=["OPTIONS"])
 def preflight() -> Response:
-    return Response(status=204, headers=CORS)
+    return Response(status=204, headers=PREFLIGHT)
 
 
 @sparql.route("/sparql", methods=["GET", "POST"])

@@ -1,0 +1,107 @@
+"""The query workers and the queries known to be fast (kg/web/query_pool.py) over a real
+store on disk: a query a worker answered within the inline limit is answered by the
+server's own thread the next times, with the same bytes, on that store version only; a
+worker is what answers everything else."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+
+from kg.errors import QueryError, StoreError
+from kg.store.embedded import EmbeddedStore
+from kg.web.query_pool import QueryPool, QueryRequest
+
+JSON = "application/sparql-results+json"
+QUERY = "SELECT ?o WHERE { ?s <urn:p> ?o } ORDER BY ?o"
+
+
+def write(store: Path, values: list[str]) -> str:
+    """A store version holding one graph with a triple per value; its directory's name."""
+    quads = [ox.Quad(ox.NamedNode(f"urn:s{i}"), ox.NamedNode("urn:p"), ox.Literal(value),
+                     ox.NamedNode("urn:g")) for i, value in enumerate(values)]
+    with EmbeddedStore(store) as writer:
+        writer.replace_graphs({"urn:g": quads})
+    return os.readlink(store / "live")
+
+
+def ask(version: str, text: str = QUERY, media_type: str = JSON) -> QueryRequest:
+    return QueryRequest(text=text, media_type=media_type, max_rows=100, version=version)
+
+
+def values(body: bytes) -> list[str]:
+    return [row["o"]["value"] for row in json.loads(body)["results"]["bindings"]]
+
+
+@pytest.fixture
+def pool(store_dir: Path) -> Iterator[QueryPool]:
+    write(store_dir, ["a", "b"])
+    pool = QueryPool(store_dir, 1, 30.0, inline_limit=30.0)  # every query is "fast" here
+    yield pool
+    pool.close()
+
+
+def test_a_query_known_fast_is_answered_in_the_thread_with_the_same_bytes(
+        pool: QueryPool, store_dir: Path) -> None:
+    version = os.readlink(store_dir / "live")
+    first = pool.run(ask(version))
+    again = pool.run(ask(version))
+    assert (first.in_thread, again.in_thread) == (False, True)
+    assert again.body == first.body and values(again.body) == ["a", "b"]
+    assert (again.rows, again.truncated) == (first.rows, first.truncated)
+
+
+def test_a_known_query_needs_no_worker(pool: QueryPool, store_dir: Path) -> None:
+    """Killed workers: the known query is still answered (by this thread), and no worker
+    was asked, or the dead one would have been found and replaced."""
+    version = os.readlink(store_dir / "live")
+    pool.run(ask(version))
+    workers = pool.pids()
+    for pid in workers:
+        os.kill(pid, signal.SIGKILL)
+    answer = pool.run(ask(version))
+    assert answer.in_thread and values(answer.body) == ["a", "b"]
+    assert pool.pids() == workers
+
+
+def test_what_makes_another_query_goes_to_a_worker(pool: QueryPool, store_dir: Path) -> None:
+    """Another format, another text or another version is other work: a worker runs it
+    first. A new version's answer is that version's."""
+    version = os.readlink(store_dir / "live")
+    pool.run(ask(version))
+    assert not pool.run(ask(version, media_type="text/csv")).in_thread
+    assert not pool.run(ask(version, QUERY + " LIMIT 1")).in_thread
+    newer = write(store_dir, ["c"])
+    fresh = pool.run(ask(newer))
+    assert not fresh.in_thread and values(fresh.body) == ["c"]
+    assert pool.run(ask(newer)).in_thread
+    assert values(pool.run(ask(version)).body) == ["a", "b"]  # the older one, as it was
+
+
+def test_a_query_over_the_inline_limit_stays_in_the_workers(store_dir: Path) -> None:
+    version = write(store_dir, ["a"])
+    for limit in (0.0, 1e-9):  # off, or shorter than any query takes
+        pool = QueryPool(store_dir, 1, 30.0, inline_limit=limit)
+        try:
+            assert [pool.run(ask(version)).in_thread for _ in range(3)] == [False] * 3
+        finally:
+            pool.close()
+
+
+def test_a_failing_query_is_never_known_fast(pool: QueryPool, store_dir: Path) -> None:
+    version = os.readlink(store_dir / "live")
+    bad = ask(version, "SELECT ?o WHERE { ?s <urn:p> ?o } ORDER BY")
+    for _ in range(2):
+        with pytest.raises(QueryError, match="not a valid SPARQL query"):
+            pool.run(bad)
+    workers = pool.pids()
+    for pid in workers:
+        os.kill(pid, signal.SIGKILL)
+    with pytest.raises(StoreError, match="a query worker failed"):  # sent to the dead one
+        pool.run(bad)
