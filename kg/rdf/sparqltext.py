@@ -66,7 +66,12 @@ class Keywords:
                 yield found
 
     def search(self, text: str) -> re.Match[str] | None:
-        return next(self.finditer(text), None)
+        return _first(self, text)
+
+
+@lru_cache(maxsize=256)  # the guard, the form and the dataset ask it of one text each
+def _first(finds: Keywords, text: str) -> re.Match[str] | None:
+    return next(finds.finditer(text), None)
 
 
 def keywords(*words: str) -> Keywords:

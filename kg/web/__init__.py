@@ -63,7 +63,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         process reads and its response cache's figures (a process each: ``--workers``)."""
         app_state = app.extensions["kg"]
         app_state.store  # noqa: B018 (opening the store is the readiness check)
-        if negotiate(request.accept_mimetypes, ["text/plain", JSON],
+        if negotiate(request.headers.get("Accept"), ["text/plain", JSON],
                      params().get("format")) == JSON:
             return Response(json.dumps({
                 "status": "ok", "process": os.getpid(), "version": app_state.version,

@@ -60,7 +60,7 @@ def _html_wanted(name: str) -> bool:
     if params().get("release"):
         return False
     suffix = split_suffix(name)[1]
-    return negotiate(request.accept_mimetypes, PAGE_OFFERED,
+    return negotiate(request.headers.get("Accept"), PAGE_OFFERED,
                      suffix or params().get("format")) == HTML
 
 

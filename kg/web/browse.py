@@ -65,7 +65,7 @@ def respond(body: str | bytes, media_type: str) -> Response:
 def index(suffix: str | None = None) -> Response:
     if suffix is not None and suffix not in LISTING_FORMATS:
         raise NotFoundError(f"no listing format {suffix!r} ({', '.join(LISTING_FORMATS)})")
-    media_type = negotiate(request.accept_mimetypes, LISTING_OFFERED,
+    media_type = negotiate(request.headers.get("Accept"), LISTING_OFFERED,
                            suffix or params().get("format"))
     listing = by_media_type(media_type).name
     app = state()
@@ -165,7 +165,7 @@ def resource(kind: str, name: str) -> Response:
     refused: KgError | None = None
     try:
         media_type = negotiate(
-            request.accept_mimetypes,
+            request.headers.get("Accept"),
             [*(CITABLE_OFFERED if kind in CITABLE else RDF_OFFERED),
              *UPSTREAM_FORMAT.get(kind, []), *ANNOTATION_FORMAT.get(kind, [])],
             suffix or params().get("format"))

@@ -24,7 +24,7 @@ def _answer(status: int, title: str, message: str,
     if override and media_type_of(override) not in _OFFERED:
         override = None
     try:
-        media_type = negotiate(request.accept_mimetypes, _OFFERED, override)
+        media_type = negotiate(request.headers.get("Accept"), _OFFERED, override)
     except NotAcceptable:
         media_type = "text/plain"
     if media_type == JSON:

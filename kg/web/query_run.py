@@ -11,9 +11,17 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
+import pyoxigraph as ox
+
 from ..errors import KgError, QueryError, StoreError
+from ..rdf.formats import by_media_type
+from ..rdf.results import write, write_json_of_limited
+from ..rdf.sparqltext import with_row_limit
+from ..store.base import union_default
+from ..store.versions import live_version
 
 #: ("ok", body, truncated, rows, seconds the query took, the version directory it read),
 #: or (kind, message) with kind "query" (the query's fault), "store" or "gone".
@@ -68,9 +76,7 @@ class StoreHandles:
         self._limit = limit
         self._lock = threading.Lock()
 
-    def open(self, root: Path, version: Path):
-        import pyoxigraph as ox
-
+    def open(self, root: Path, version: Path) -> ox.Store:
         with self._lock:
             held = self._opened.get(root)
             if held is not None and held[0] == version:
@@ -87,8 +93,6 @@ def run_query(handles: StoreHandles, default_root: Path, request: QueryRequest,
               version: Path | None = None) -> Outcome:
     """Run ``request`` on its store version (``version``, where already known) and write
     its answer with the row cap; never raises for what a query or a store can do."""
-    from ..store.versions import live_version
-
     try:
         root = Path(request.store) if request.store else default_root
         if version is None:
@@ -125,13 +129,7 @@ def answer_of(outcome: Outcome, in_thread: bool = False) -> QueryAnswer:
     raise QueryError(payload[0]) if status == "query" else StoreError(payload[0])
 
 
-def _execute(store, request: QueryRequest) -> tuple[bytes, bool, int]:
-    import pyoxigraph as ox
-
-    from ..rdf.results import write, write_json_of_limited
-    from ..rdf.sparqltext import with_row_limit
-    from ..store.base import union_default
-
+def _execute(store: ox.Store, request: QueryRequest) -> tuple[bytes, bool, int]:
     bindings = {ox.Variable(name): term_of(spec) for name, spec in request.bindings.items()}
     options = {"substitutions": bindings or None, "base_iri": request.base_iri or None}
     if request.default_graphs or request.named_graphs:
@@ -156,22 +154,17 @@ def _execute(store, request: QueryRequest) -> tuple[bytes, bool, int]:
     return written.body, written.truncated, written.rows
 
 
+@lru_cache(maxsize=64)
 def _writes_json(media_type: str) -> bool:
     """Whether a result asked for as ``media_type`` is SPARQL JSON."""
-    import pyoxigraph as ox
-
-    from ..rdf.formats import by_media_type
-
     try:
         return by_media_type(media_type).results == ox.QueryResultsFormat.JSON
     except KeyError:
         return False
 
 
-def term_of(spec: tuple[str, ...]):
+def term_of(spec: tuple[str, ...]) -> ox.NamedNode | ox.Literal:
     """A pyoxigraph term from its plain-data form in :attr:`QueryRequest.bindings`."""
-    import pyoxigraph as ox
-
     kind, value, *rest = spec
     if kind == "iri":
         return ox.NamedNode(value)

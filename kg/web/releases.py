@@ -40,7 +40,7 @@ def release(name: str) -> Response:
         return response
     ident, suffix = split_suffix(ident)
     info = archive.release(ident)
-    media_type = negotiate(request.accept_mimetypes, RDF_OFFERED,
+    media_type = negotiate(request.headers.get("Accept"), RDF_OFFERED,
                            suffix or params().get("format"))
     base = app.settings.base
     if media_type != "text/html":

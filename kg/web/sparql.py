@@ -90,7 +90,7 @@ def endpoint() -> Response:
     text, run_text, canned = _query_text(values, settings.base)
     override = values.get("format")
     if text is None:
-        media_type = negotiate(request.accept_mimetypes, DESCRIPTION_OFFERED, override)
+        media_type = negotiate(request.headers.get("Accept"), DESCRIPTION_OFFERED, override)
         if media_type == HTML:
             return _page(render_template("sparql.html", **_form_context()), HTML)
         return _page(service_description(media_type), media_type)
@@ -99,7 +99,7 @@ def endpoint() -> Response:
         raise UsageError(f"the query is longer than {settings.max_query_bytes} bytes")
     check_query(text)
     offered = GRAPH_OFFERED if _is_graph_query(text) else SELECT_OFFERED
-    media_type = negotiate(request.accept_mimetypes, offered, override)
+    media_type = negotiate(request.headers.get("Accept"), offered, override)
     worker_type = SPARQL_JSON if (media_type == HTML and offered is SELECT_OFFERED) else (
         TURTLE if media_type == HTML else media_type)
     # ?release=ID: the query runs over that release's store (from the archive), in the same

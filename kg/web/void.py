@@ -46,7 +46,7 @@ COUNTED = {"records": "https://w3id.org/claimgraph/ns#Claim",
 @void.get(PATH)
 @void.get(f"{PATH}.<suffix>")
 def description(suffix: str | None = None) -> Response:
-    media_type = negotiate(request.accept_mimetypes, OFFERED, suffix or params().get("format"))
+    media_type = negotiate(request.headers.get("Accept"), OFFERED, suffix or params().get("format"))
     app = state()
     figures = app.derived("void", lambda store: VoidFigures(store, app.settings.base))
     out = io.BytesIO()
