@@ -179,6 +179,10 @@ class QueryPool:
             worker = self._idle.get(timeout=self.timeout)
         except queue.Empty:
             raise Busy("every query worker is busy; try again shortly") from None
+        if worker.ready and not worker.process.is_alive():
+            # it died idle (killed, out of memory): a new one answers instead
+            self._replace(worker)
+            worker = self._idle.get()
         healthy = False
         try:
             worker.wait_ready()
