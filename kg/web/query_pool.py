@@ -9,7 +9,7 @@ A query a worker ran within ``inline_limit`` seconds runs in the server's own th
 next times it is asked of the same store version (the same text, dataset, format and row
 cap): a version never changes, so it does the same work again, far within the time limit,
 without the handoff to a worker and back, which is most of what a fast query costs
-(bench/README.md, "The endpoint's floor"). pyoxigraph lets other threads run meanwhile.
+(bench/README.md, "Queries known to be fast"). pyoxigraph lets other threads run meanwhile.
 
 Remote store: the query goes to the store, whose own time limit stops the work (set it
 to ``KG_QUERY_TIMEOUT`` or less); the client gives up after ``KG_QUERY_TIMEOUT`` too.

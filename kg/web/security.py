@@ -11,7 +11,7 @@ covers a body a browser might render (an SVG, a JSON viewer), and it is not fram
 (``frame-ancestors``). The headers that concern a page alone (``X-Frame-Options``, which
 ``frame-ancestors`` replaces, and ``Cross-Origin-Opener-Policy``) stay off it: each
 header is parsed by every client of every answer, and a query's answer with the page's
-headers took a quarter longer to read (bench/README.md, "The endpoint's floor").
+headers took a quarter longer to read (bench/README.md, "Queries known to be fast").
 """
 
 from __future__ import annotations
