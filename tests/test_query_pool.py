@@ -93,6 +93,13 @@ def test_what_makes_another_query_goes_to_a_worker(pool: QueryPool, store_dir: P
     assert values(pool.run(ask(version)).body) == ["a", "b"]  # the older one, as it was
 
 
+def test_the_live_version_unnamed_is_never_known(pool: QueryPool, store_dir: Path) -> None:
+    """A request for "the live version" reads another version after each load."""
+    assert [pool.run(ask("")).in_thread for _ in range(2)] == [False, False]
+    write(store_dir, ["c"])
+    assert values(pool.run(ask("")).body) == ["c"]
+
+
 def test_a_query_over_the_inline_limit_stays_in_the_workers(store_dir: Path) -> None:
     version = write(store_dir, ["a"])
     for limit in (0.0, 1e-9):  # off, or shorter than any query takes

@@ -122,8 +122,8 @@ class _Worker:
 
 
 class QueryPool:
-    """A fixed number of query workers over one store directory, and what the server's
-    own thread runs (queries known to be fast: the module's text)."""
+    """A fixed number of query workers over one store directory, and the queries known
+    to be fast, which the asking thread runs itself (the module's docstring says why)."""
 
     #: Queries remembered as fast: a digest each, the least recently asked forgotten first.
     KNOWN = 4096
@@ -159,7 +159,10 @@ class QueryPool:
         :raises QueryTimeout: when it ran past the limit; its worker was stopped (503).
         :raises Busy: when no worker became free in time (503).
         """
-        key = _digest(request) if self.inline_limit > 0 else b""
+        # Only a version named (or a release's store, which never changes) is known: "the
+        # live one" is another version after each load.
+        known = self.inline_limit > 0 and bool(request.version or request.store)
+        key = _digest(request) if known else b""
         with self._lock:
             version = self._fast.get(key) if key else None
             if version is not None:
