@@ -29,12 +29,11 @@ class NotAcceptable(KgError):
                          "offers: " + ", ".join(self.offered))
 
 
-def negotiate(accept: MIMEAccept | str | None, offered: Sequence[str],
-              override: str | None = None) -> str:
+def negotiate(accept: str | None, offered: Sequence[str], override: str | None = None) -> str:
     """The media type to answer with.
 
-    ``accept`` is the request's ``Accept`` header, as text (what a route passes: its
-    answer is kept, for the few headers clients send) or parsed. ``override`` is a format
+    ``accept`` is the request's ``Accept`` header (its answer is kept, for the few headers
+    clients send). ``override`` is a format
     name (one of :data:`kg.rdf.formats.NAMES`) or a media type, from a suffix or
     ``?format=``; it wins over ``Accept``. Without an ``Accept`` header the first offered
     type is the answer.
@@ -51,8 +50,7 @@ def negotiate(accept: MIMEAccept | str | None, offered: Sequence[str],
         raise NotAcceptable(offered)
     if not accept:
         return offered[0]
-    best = (_best_match(accept, tuple(offered)) if isinstance(accept, str)
-            else accept.best_match(offered))
+    best = _best_match(accept, tuple(offered))
     if best is None:
         raise NotAcceptable(offered)
     return best

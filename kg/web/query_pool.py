@@ -29,6 +29,7 @@ from typing import Protocol
 from ..config import Settings
 from ..errors import KgError, QueryTimeout, StoreError
 from .query_run import (
+    Outcome,
     QueryAnswer,
     QueryRequest,
     StoreHandles,
@@ -137,7 +138,7 @@ class QueryPool:
         self._idle: queue.LifoQueue[_Worker] = queue.LifoQueue()
         self._all: set[_Worker] = set()
         self._lock = threading.Lock()
-        self._fast: OrderedDict[bytes, Path] = OrderedDict()  # digest -> the version it read
+        self._fast: OrderedDict[bytes, None] = OrderedDict()  # digests, least recent first
         self._handles = StoreHandles()
         for _ in range(workers):
             self._add()
@@ -164,28 +165,35 @@ class QueryPool:
         known = self.inline_limit > 0 and bool(request.version or request.store)
         key = _digest(request) if known else b""
         with self._lock:
-            version = self._fast.get(key) if key else None
-            if version is not None:
+            fast = key in self._fast
+            if fast:
                 self._fast.move_to_end(key)
-        if version is not None:
-            return answer_of(run_query(self._handles, self.store, request, version), True)
+        if fast:
+            return answer_of(run_query(self._handles, self.store, request), True)
         outcome = self._in_worker(request)
         if key and outcome[0] == "ok" and outcome[4] <= self.inline_limit:
             with self._lock:
-                self._fast[key] = Path(outcome[5])
+                self._fast[key] = None
                 if len(self._fast) > self.KNOWN:
                     self._fast.popitem(last=False)
         return answer_of(outcome)
 
-    def _in_worker(self, request: QueryRequest) -> tuple:
-        try:
-            worker = self._idle.get(timeout=self.timeout)
-        except queue.Empty:
-            raise Busy("every query worker is busy; try again shortly") from None
-        if worker.ready and not worker.process.is_alive():
-            # it died idle (killed, out of memory): a new one answers instead
+    def _idle_worker(self) -> _Worker:
+        """A worker free to answer, one that died idle (killed, out of memory) replaced.
+
+        :raises Busy: when none became free in time.
+        """
+        while True:
+            try:
+                worker = self._idle.get(timeout=self.timeout)
+            except queue.Empty:
+                raise Busy("every query worker is busy; try again shortly") from None
+            if not worker.ready or worker.process.is_alive():
+                return worker
             self._replace(worker)
-            worker = self._idle.get()
+
+    def _in_worker(self, request: QueryRequest) -> Outcome:
+        worker = self._idle_worker()
         healthy = False
         try:
             worker.wait_ready()

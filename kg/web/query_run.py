@@ -23,8 +23,8 @@ from ..rdf.sparqltext import with_row_limit
 from ..store.base import union_default
 from ..store.versions import live_version
 
-#: ("ok", body, truncated, rows, seconds the query took, the version directory it read),
-#: or (kind, message) with kind "query" (the query's fault), "store" or "gone".
+#: ("ok", body, truncated, rows, seconds the query took), or (kind, message) with kind
+#: "query" (the query's fault), "store" or "gone".
 Outcome = tuple
 
 
@@ -89,14 +89,12 @@ class StoreHandles:
         return store
 
 
-def run_query(handles: StoreHandles, default_root: Path, request: QueryRequest,
-              version: Path | None = None) -> Outcome:
-    """Run ``request`` on its store version (``version``, where already known) and write
-    its answer with the row cap; never raises for what a query or a store can do."""
+def run_query(handles: StoreHandles, default_root: Path, request: QueryRequest) -> Outcome:
+    """Run ``request`` on its store version and write its answer with the row cap; never
+    raises for what a query or a store can do."""
     try:
         root = Path(request.store) if request.store else default_root
-        if version is None:
-            version = root / request.version if request.version else live_version(root)
+        version = root / request.version if request.version else live_version(root)
         if version is None:
             raise OSError(f"no store at {root}")
         if not version.is_dir():
@@ -105,7 +103,7 @@ def run_query(handles: StoreHandles, default_root: Path, request: QueryRequest,
         store = handles.open(root, version)
         started = time.perf_counter()
         body, truncated, rows = _execute(store, request)
-        return ("ok", body, truncated, rows, time.perf_counter() - started, str(version))
+        return ("ok", body, truncated, rows, time.perf_counter() - started)
     except SyntaxError as exc:
         return ("query", f"not a valid SPARQL query: {exc}")
     except (ValueError, RuntimeError, TypeError) as exc:

@@ -48,18 +48,17 @@ CONTENT_SECURITY_POLICY = content_security_policy()
 EDITOR_POLICY = content_security_policy(("zCK2EVMoPc04mRF/g5CotUvxbJPWS+8V0b+s9ptqQIk=",))
 #: What a response that is not a page may do: nothing (OWASP's policy for an API).
 DATA_POLICY = "default-src 'none'; frame-ancestors 'none'"
-#: The headers of an HTML page, and of anything else; the media types of pages.
-PAGE_HEADERS = {
-    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-    "Cross-Origin-Opener-Policy": "same-origin",
-}
+#: The headers of anything but a page, and of an HTML page; the media types of pages.
 DATA_HEADERS = {
     "Content-Security-Policy": DATA_POLICY,
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
+}
+PAGE_HEADERS = {
+    **DATA_HEADERS,
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
 }
 PAGES = ("text/html", "application/xhtml+xml")
 READ_ONLY = ("GET", "HEAD")

@@ -44,10 +44,9 @@ DESCRIPTION_OFFERED = media_types("html", "ttl", "nt", "jsonld", "rdf")
 HTML, SPARQL_JSON, TURTLE = media_types("html", "srj", "ttl")
 # What a script of another origin may read of an answer; what it may send, said only in
 # the preflight's answer (the only one a browser reads it from: Fetch, "CORS protocol").
-CORS = {"Access-Control-Allow-Origin": "*",
-        "Access-Control-Expose-Headers": "X-Truncated, X-Rows"}
-PREFLIGHT = {"Access-Control-Allow-Origin": "*",
-             "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+# Access-Control-Allow-Origin is kg.web.security's, on every answer that only reads.
+CORS = {"Access-Control-Expose-Headers": "X-Truncated, X-Rows"}
+PREFLIGHT = {"Access-Control-Allow-Methods": "GET, POST, OPTIONS",
              "Access-Control-Allow-Headers": "Content-Type, Accept"}
 
 
