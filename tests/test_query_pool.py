@@ -13,24 +13,14 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import pyoxigraph as ox
 import pytest
 
+from helpers import write_values
 from kg.errors import QueryError
-from kg.store.embedded import EmbeddedStore
 from kg.web.query_pool import QueryPool, QueryRequest
 
 JSON = "application/sparql-results+json"
 QUERY = "SELECT ?o WHERE { ?s <urn:p> ?o } ORDER BY ?o"
-
-
-def write(store: Path, values: list[str]) -> str:
-    """A store version holding one graph with a triple per value; its directory's name."""
-    quads = [ox.Quad(ox.NamedNode(f"urn:s{i}"), ox.NamedNode("urn:p"), ox.Literal(value),
-                     ox.NamedNode("urn:g")) for i, value in enumerate(values)]
-    with EmbeddedStore(store) as writer:
-        writer.replace_graphs({"urn:g": quads})
-    return os.readlink(store / "live")
 
 
 def ask(version: str, text: str = QUERY, media_type: str = JSON) -> QueryRequest:
@@ -50,7 +40,7 @@ def values(body: bytes) -> list[str]:
 
 @pytest.fixture
 def pool(store_dir: Path) -> Iterator[QueryPool]:
-    write(store_dir, ["a", "b"])
+    write_values(store_dir, ["a", "b"])
     pool = QueryPool(store_dir, 1, 30.0, inline_limit=30.0)  # every query is "fast" here
     yield pool
     pool.close()
@@ -86,7 +76,7 @@ def test_what_makes_another_query_goes_to_a_worker(pool: QueryPool, store_dir: P
     pool.run(ask(version))
     assert not pool.run(ask(version, media_type="text/csv")).in_thread
     assert not pool.run(ask(version, QUERY + " LIMIT 1")).in_thread
-    newer = write(store_dir, ["c"])
+    newer = write_values(store_dir, ["c"])
     fresh = pool.run(ask(newer))
     assert not fresh.in_thread and values(fresh.body) == ["c"]
     assert pool.run(ask(newer)).in_thread
@@ -96,12 +86,12 @@ def test_what_makes_another_query_goes_to_a_worker(pool: QueryPool, store_dir: P
 def test_the_live_version_unnamed_is_never_known(pool: QueryPool, store_dir: Path) -> None:
     """A request for "the live version" reads another version after each load."""
     assert [pool.run(ask("")).in_thread for _ in range(2)] == [False, False]
-    write(store_dir, ["c"])
+    write_values(store_dir, ["c"])
     assert values(pool.run(ask("")).body) == ["c"]
 
 
 def test_a_query_over_the_inline_limit_stays_in_the_workers(store_dir: Path) -> None:
-    version = write(store_dir, ["a"])
+    version = write_values(store_dir, ["a"])
     for limit in (0.0, 1e-9):  # off, or shorter than any query takes
         pool = QueryPool(store_dir, 1, 30.0, inline_limit=limit)
         try:

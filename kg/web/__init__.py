@@ -29,6 +29,7 @@ from .releases import releases
 from .request_rules import params, register_request_rules
 from .security import register_security
 from .sparql import sparql
+from .sparql_lane import register_sparql_lane
 from .state import AppState
 from .void import void
 
@@ -44,7 +45,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     known = {f.name for f in fields(Settings)}
     settings = load_settings({k: v for k, v in config.items() if k in known})
     app.extensions["kg"] = AppState(settings)
-    app.config.setdefault("MAX_CONTENT_LENGTH", 4 * settings.max_query_bytes)
+    if "MAX_CONTENT_LENGTH" not in config:  # Flask's own default is None: no limit
+        # room for a query at the limit, percent-encoded in a form
+        app.config["MAX_CONTENT_LENGTH"] = 4 * settings.max_query_bytes
     app.register_blueprint(browse)
     app.register_blueprint(boards)
     app.register_blueprint(downloads)
@@ -55,6 +58,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_request_rules(app)
     register_http_cache(app)
     register_error_handlers(app)
+    register_sparql_lane(app)  # inside the security headers, which wrap it
     register_security(app)
 
     @app.get("/healthz")

@@ -10,6 +10,7 @@ next times it is asked of the same store version (the same text, dataset, format
 cap): a version never changes, so it does the same work again, far within the time limit,
 without the handoff to a worker and back, which is most of what a fast query costs
 (bench/README.md, "Queries known to be fast"). pyoxigraph lets other threads run meanwhile.
+:meth:`QueryPool.run_known` runs only such a query (:mod:`kg.web.sparql_lane` asks it).
 
 Remote store: the query goes to the store, whose own time limit stops the work (set it
 to ``KG_QUERY_TIMEOUT`` or less); the client gives up after ``KG_QUERY_TIMEOUT`` too.
@@ -54,6 +55,8 @@ class QueryRunner(Protocol):
 
     def run(self, request: QueryRequest) -> QueryAnswer: ...
 
+    def run_known(self, request: QueryRequest) -> QueryAnswer | None: ...
+
     def close(self) -> None: ...
 
 
@@ -89,6 +92,10 @@ class RemoteQueryRunner:
                                   base_iri=request.base_iri or None)
         written = write(result, request.media_type, request.max_rows)
         return QueryAnswer(written.body, written.truncated, written.rows)
+
+    def run_known(self, request: QueryRequest) -> QueryAnswer | None:
+        """None: a remote store's answers cost its round trip, none is known to be fast."""
+        return None
 
     def close(self) -> None:
         self.store.close()
@@ -160,15 +167,8 @@ class QueryPool:
         :raises QueryTimeout: when it ran past the limit; its worker was stopped (503).
         :raises Busy: when no worker became free in time (503).
         """
-        # Only a version named (or a release's store, which never changes) is known: "the
-        # live one" is another version after each load.
-        known = self.inline_limit > 0 and bool(request.version or request.store)
-        key = _digest(request) if known else b""
-        with self._lock:
-            fast = key in self._fast
-            if fast:
-                self._fast.move_to_end(key)
-        if fast:
+        key = self._key(request)
+        if key and self._known(key):
             return answer_of(run_query(self._handles, self.store, request), True)
         outcome = self._in_worker(request)
         if key and outcome[0] == "ok" and outcome[4] <= self.inline_limit:
@@ -177,6 +177,30 @@ class QueryPool:
                 if len(self._fast) > self.KNOWN:
                     self._fast.popitem(last=False)
         return answer_of(outcome)
+
+    def run_known(self, request: QueryRequest) -> QueryAnswer | None:
+        """The answer of a query known to be fast, run in this thread; None for any other
+        (nothing is run).
+
+        :raises QueryError: for a query that cannot run (400).
+        """
+        key = self._key(request)
+        if not key or not self._known(key):
+            return None
+        return answer_of(run_query(self._handles, self.store, request), True)
+
+    def _key(self, request: QueryRequest) -> bytes:
+        # Only a version named (or a release's store, which never changes) is known: "the
+        # live one" is another version after each load.
+        known = self.inline_limit > 0 and bool(request.version or request.store)
+        return _digest(request) if known else b""
+
+    def _known(self, key: bytes) -> bool:
+        with self._lock:
+            if key not in self._fast:
+                return False
+            self._fast.move_to_end(key)
+            return True
 
     def _idle_worker(self) -> _Worker:
         """A worker free to answer, one that died idle (killed, out of memory) replaced.

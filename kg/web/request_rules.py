@@ -27,6 +27,7 @@ from urllib.parse import parse_qsl
 
 from flask import Flask, g, request
 from werkzeug.datastructures import MultiDict
+from werkzeug.wrappers import Request
 
 from ..errors import KgError, UsageError
 from ..rdf.formats import media_type_of
@@ -94,10 +95,16 @@ def check_request() -> None:
     """
     if request.routing_exception is not None:
         return  # 404 and 405 come first, from routing
-    rules = rules_for(request.endpoint)
-    values = Params(_pairs(request.query_string, "the query string"))
-    if request.method == "POST":
-        for name, value in _body_parameters(rules):
+    g.kg_params = checked_params(request, rules_for(request.endpoint))
+
+
+def checked_params(asked: Request, rules: Rules) -> Params:
+    """The parameters of ``asked`` (the Flask request, or a request read before Flask: see
+    :mod:`kg.web.sparql_lane`), once ``rules`` allow them; the errors of
+    :func:`check_request`."""
+    values = Params(_pairs(asked.query_string, "the query string"))
+    if asked.method == "POST":
+        for name, value in _body_parameters(asked, rules):
             values.add(name, value)
     for name in values:
         if name in rules.refused:
@@ -106,7 +113,7 @@ def check_request() -> None:
         present = sorted(group & set(values))
         if len(present) > 1:
             raise UsageError(f"give one of the parameters {' and '.join(present)}, not both")
-    g.kg_params = values
+    return values
 
 
 class Params(MultiDict):
@@ -161,22 +168,22 @@ def int_param(name: str, default: int, low: int, high: int) -> int:
     return int(raw)
 
 
-def _body_parameters(rules: Rules) -> list[tuple[str, str]]:
+def _body_parameters(asked: Request, rules: Rules) -> list[tuple[str, str]]:
     """The parameters a POST body carries, once its media type and charset are allowed."""
-    data = request.get_data(cache=True)
-    media_type = request.mimetype
+    data = asked.get_data(cache=True)
+    media_type = asked.mimetype
     if not media_type:
         if not data:
             return []  # a POST with nothing in it: the query string is the request
         raise UnsupportedMediaType(
-            f"a POST to {request.path} says what its body is: Content-Type "
+            f"a POST to {asked.path} says what its body is: Content-Type "
             f"{rules.describe_bodies()} (this request has no Content-Type)")
     if media_type in rules.refused:
         raise Refused(f"{rules.refused[media_type]} ({media_type} body)")
     if media_type not in rules.bodies:
-        raise UnsupportedMediaType(f"a POST to {request.path} takes a body of type "
+        raise UnsupportedMediaType(f"a POST to {asked.path} takes a body of type "
                                    f"{rules.describe_bodies()}, not {media_type}")
-    charset = request.mimetype_params.get("charset", "utf-8").lower()
+    charset = asked.mimetype_params.get("charset", "utf-8").lower()
     if charset not in ("utf-8", "utf8"):
         raise UnsupportedMediaType(f"a {media_type} body must be UTF-8, not {charset}")
     if rules.bodies[media_type] == "":

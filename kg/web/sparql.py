@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
 
 from flask import Blueprint, Response, render_template, request, url_for
 from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import RDF, RDFS, XSD
+from werkzeug.sansio.utils import get_current_url
+from werkzeug.wrappers import Request
 
 from ..errors import UsageError
 from ..rdf.formats import W3C_FORMATS, by_media_type, media_types
@@ -17,11 +21,11 @@ from ..rdf.negotiation import negotiate
 from ..rdf.sparqltext import inside_where, query_form
 from ..store.queries import canned_queries, canned_query
 from ..store.remote import values_clause
-from .query_pool import QueryPool, QueryRequest, QueryRunner, open_query_runner
+from .query_pool import QueryAnswer, QueryPool, QueryRequest, QueryRunner, open_query_runner
 from .request_rules import Params, params
 from .security import EDITOR_POLICY
 from .sparql_guard import check_query
-from .state import state
+from .state import AppState, state
 
 sparql = Blueprint("sparql", __name__)
 
@@ -50,11 +54,11 @@ PREFLIGHT = {"Access-Control-Allow-Methods": "GET, POST, OPTIONS",
              "Access-Control-Allow-Headers": "Content-Type, Accept"}
 
 
-def pool(release: str | None = None) -> QueryRunner:
+def pool(release: str | None = None, app_state: AppState | None = None) -> QueryRunner:
     """What runs the app's queries (worker processes, or the remote store), on first use.
     A release's store is an embedded one in the archive: with a remote live store, its
     queries get worker processes of their own (the same time limit)."""
-    app_state = state()
+    app_state = app_state or state()
     settings = app_state.settings
     with app_state.lock:
         if release and settings.remote:
@@ -84,45 +88,94 @@ def preflight() -> Response:
 def endpoint() -> Response:
     # What the request may carry (parameters, body types; updates refused) was checked
     # before this view ran: kg.web.request_rules.
-    settings = state().settings
+    app_state = state()
     values = params()
-    text, run_text, canned = _query_text(values, settings.base)
-    override = values.get("format")
-    if text is None:
-        media_type = negotiate(request.headers.get("Accept"), DESCRIPTION_OFFERED, override)
+    planned = plan(values, request.headers.get("Accept"), endpoint_url(request), app_state)
+    if planned is None:
+        media_type = negotiate(request.headers.get("Accept"), DESCRIPTION_OFFERED,
+                               values.get("format"))
         if media_type == HTML:
             return _page(render_template("sparql.html", **_form_context()), HTML)
         return _page(service_description(media_type), media_type)
 
+    answer = pool(planned.release).run(planned.request)
+    if planned.media_type != HTML:
+        return _page(answer.body, planned.media_type, answer_headers(answer))
+    settings = app_state.settings
+    table = (_table(json.loads(answer.body), settings.base)
+             if planned.request.media_type != TURTLE else None)
+    html = render_template("sparql.html", **_form_context(planned.text), query=planned.text,
+                           canned_name=planned.canned, table=table,
+                           graph=None if table else answer.body.decode(),
+                           truncated=answer.truncated, rows=answer.rows,
+                           max_rows=settings.max_rows)
+    return _page(html, HTML, answer_headers(answer))
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A request's query as it is to run: what it shows, what it is answered as, where."""
+
+    #: the query as given (a canned query's text without its parameters)
+    text: str
+    canned: str | None
+    #: what the client gets; the request's media type is what the query is written as
+    media_type: str
+    release: str | None
+    request: QueryRequest
+
+
+def plan(values: Params, accept: str | None, url: str, app_state: AppState) -> Planned | None:
+    """What the query of a request with ``values`` and ``Accept: accept`` to the endpoint at
+    ``url`` runs as; None where the request gives no query (the form or the service
+    description answers).
+
+    :raises UsageError: for a query over the size limit, or parameters that do not fit.
+    :raises Refused: for an update or a SERVICE call (403).
+    :raises NotAcceptable: where no format offered is acceptable (406).
+    :raises NotFoundError: for ``release=`` of no release.
+    """
+    settings = app_state.settings
+    text, run_text, canned = _query_text(values, settings.base)
+    if text is None:
+        return None
     if len(text.encode()) > settings.max_query_bytes:
         raise UsageError(f"the query is longer than {settings.max_query_bytes} bytes")
     check_query(text)
     offered = GRAPH_OFFERED if _is_graph_query(text) else SELECT_OFFERED
-    media_type = negotiate(request.headers.get("Accept"), offered, override)
+    media_type = negotiate(accept, offered, values.get("format"))
     worker_type = SPARQL_JSON if (media_type == HTML and offered is SELECT_OFFERED) else (
         TURTLE if media_type == HTML else media_type)
     # ?release=ID: the query runs over that release's store (from the archive), in the same
     # workers and under the same time limit as every other query.
     release = values.get("release")
-    answer = pool(release).run(QueryRequest(
+    return Planned(text, canned, media_type, release, QueryRequest(
         text=run_text, media_type=worker_type, max_rows=settings.max_rows,
         default_graphs=tuple(values.getlist("default-graph-uri")),
         named_graphs=tuple(values.getlist("named-graph-uri")),
         # relative IRIs in a query without BASE resolve against the endpoint's URL
-        base_iri=request.base_url,
-        store=str(state().archive.store_path(release)) if release else "",
-        version="" if release else state().version,
+        base_iri=url,
+        store=str(app_state.archive.store_path(release)) if release else "",
+        version="" if release else app_state.version,
     ))
-    headers = {"X-Truncated": "true" if answer.truncated else "false",
-               "X-Rows": str(answer.rows)}
-    if media_type != HTML:
-        return _page(answer.body, media_type, headers)
-    table = _table(json.loads(answer.body), settings.base) if worker_type != TURTLE else None
-    html = render_template("sparql.html", **_form_context(text), query=text, canned_name=canned,
-                           table=table, graph=None if table else answer.body.decode(),
-                           truncated=answer.truncated, rows=answer.rows,
-                           max_rows=settings.max_rows)
-    return _page(html, HTML, headers)
+
+
+def endpoint_url(asked: Request) -> str:
+    """The URL ``asked`` was sent to, without its query string (Werkzeug's ``base_url``,
+    kept per scheme, host and path: working it out again cost a tenth of a fast query's
+    answer)."""
+    return _url(asked.scheme, asked.host, asked.root_path, asked.path)
+
+
+@lru_cache(maxsize=64)
+def _url(scheme: str, host: str, root_path: str, path: str) -> str:
+    return get_current_url(scheme, host, root_path, path)
+
+
+def answer_headers(answer: QueryAnswer) -> dict[str, str]:
+    """What an answer to a query says of itself in headers, besides its type."""
+    return {**CORS, "X-Truncated": "true" if answer.truncated else "false",
+            "X-Rows": str(answer.rows)}
 
 
 def _query_text(values: Params, base: str) -> tuple[str | None, str, str | None]:
@@ -151,7 +204,7 @@ def _is_graph_query(text: str) -> bool:
 
 
 def _page(body: str | bytes, media_type: str, headers: dict[str, str] | None = None) -> Response:
-    headers = {**CORS, **(headers or {})}
+    headers = dict(headers or CORS)
     if media_type == HTML:  # the page with the editor
         headers["Content-Security-Policy"] = EDITOR_POLICY
     response = Response(body, mimetype=media_type, headers=headers)

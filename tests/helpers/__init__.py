@@ -118,6 +118,20 @@ def open_test_store(path: Path, read_only: bool = False):
     return EmbeddedStore(path, read_only=read_only)
 
 
+def write_values(store: Path, values: list[str]) -> str:
+    """A store version holding one graph (urn:g) with a triple ``<urn:sN> <urn:p> value``
+    per value; its directory's name."""
+    import os
+
+    import pyoxigraph as ox
+
+    quads = [ox.Quad(ox.NamedNode(f"urn:s{i}"), ox.NamedNode("urn:p"), ox.Literal(value),
+                     ox.NamedNode("urn:g")) for i, value in enumerate(values)]
+    with open_test_store(store) as writer:
+        writer.replace_graphs({"urn:g": quads})
+    return os.readlink(store / "live")
+
+
 def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 

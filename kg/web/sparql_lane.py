@@ -1,0 +1,90 @@
+"""The short way for a query known to be fast: a POST to /sparql answered before Flask.
+
+A query a worker answered within ``query_inline_ms`` runs in the server's thread the next
+times it is asked of the same store version (:mod:`kg.web.query_pool`). What is left of
+its cost is then mostly the web framework's: routing, the request context, the hooks and
+the response object took as long as the query and its JSON together (bench/README.md,
+"The short way for known queries"). This middleware answers such a request itself, with
+the same parts the view uses: the route's request rules
+(:func:`kg.web.request_rules.checked_params`), the same query plan
+(:func:`kg.web.sparql.plan`, negotiation included), the same runner and the same headers.
+
+It answers only when all of that holds: a POST to /sparql whose body is within the size
+limit, whose parameters the rules allow, whose query the runner knows to be fast on the
+version read now, answered in a format other than HTML. Anything else, an error
+included, goes to Flask untouched (the body it read put back), so every error is still
+made in one place (:mod:`kg.web.errors`) and every page by its view. A GET is left to
+Flask: its answers carry validators and can come from the response cache
+(:mod:`kg.web.http_cache`). The security headers are added around both
+(:class:`kg.web.security.SecureHeaders` wraps this middleware).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from flask import Flask
+from werkzeug.utils import get_content_type
+
+from .query_pool import QueryAnswer
+from .request_rules import checked_params, rules_for
+from .sparql import HTML, Planned, answer_headers, endpoint_url, plan, pool
+from .state import state
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
+#: The route and the Flask endpoint whose rules its requests follow.
+PATH, ENDPOINT = "/sparql", "sparql.endpoint"
+
+
+class KnownQueryLane:
+    """WSGI middleware over ``flask_app``'s own WSGI app: a POST /sparql whose query is known
+    to be fast is answered here; every other request goes on to ``app``."""
+
+    def __init__(self, app: WSGIApplication, flask_app: Flask):
+        self.app, self.flask_app = app, flask_app
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse
+                 ) -> Iterable[bytes]:
+        if environ.get("PATH_INFO") != PATH or environ.get("REQUEST_METHOD") != "POST":
+            return self.app(environ, start_response)
+        answered = self._answer(environ)
+        if answered is None:
+            return self.app(environ, start_response)
+        planned, answer = answered
+        headers = [("Content-Type", get_content_type(planned.media_type, "utf-8")),
+                   ("Content-Length", str(len(answer.body))),
+                   *answer_headers(answer).items(), ("Vary", "Accept")]
+        start_response("200 OK", headers)
+        return [answer.body]
+
+    def _answer(self, environ: WSGIEnvironment) -> tuple[Planned, QueryAnswer] | None:
+        """The plan and the answer of a request this lane answers; None for any other."""
+        asked = self.flask_app.request_class(environ, populate_request=False)
+        length, limit = asked.content_length, self.flask_app.config["MAX_CONTENT_LENGTH"]
+        # No length (chunked, or no body) or too long: Flask reads it, or refuses it (413).
+        if length is None or (limit is not None and length > limit):
+            return None
+        app_state = state(self.flask_app)
+        try:
+            body = asked.get_data(cache=True)
+            environ["wsgi.input"] = io.BytesIO(body)  # for Flask, should it answer instead
+            values = checked_params(asked, rules_for(ENDPOINT))
+            planned = plan(values, asked.headers.get("Accept"), endpoint_url(asked),
+                           app_state)
+            if planned is None or planned.media_type == HTML:
+                return None
+            answer = pool(planned.release, app_state).run_known(planned.request)
+        except Exception:
+            # Whatever went wrong (a refused request, a client gone mid-body, a fault)
+            # happens again in Flask, which makes every error answer in one place.
+            return None
+        return None if answer is None else (planned, answer)
+
+
+def register_sparql_lane(app: Flask) -> None:
+    """Requests to ``app`` pass :class:`KnownQueryLane` first."""
+    app.wsgi_app = KnownQueryLane(app.wsgi_app, app)  # type: ignore[method-assign]
