@@ -15,7 +15,7 @@ no rows (a class no node has) is asked ``--requests`` times, one after another, 
 - **kg serve, every query in a worker**: the same with KG_QUERY_INLINE_MS=0 (what every
   query cost before queries known to be fast ran in the server's thread);
 - **kg serve /healthz**: a GET of /healthz of the same server (what any answer through
-  waitress and Flask costs, with no query and no worker);
+  the HTTP server and Flask cost, with no query and no worker);
 - **web app in process**: the web app of `create_app` asked through Flask's test client
   in this process (no HTTP server, no socket; the query known, so Flask is passed by);
 - **query worker in process**: `QueryPool.run` alone (the handoff to a worker process
@@ -31,7 +31,6 @@ of least median, the rounds of all rows taking turns.
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import statistics
 import subprocess
@@ -47,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 import pyoxigraph as ox  # noqa: E402
 
-from bench.serve import ENV, Server, live_or_exit, oxigraph_serve  # noqa: E402
+from bench.serve import ENV, Server, oxigraph_serve, store_arguments  # noqa: E402
 
 QUERY = "SELECT ?s WHERE { ?s a <urn:x-claimgraph:no-such-class> }"
 JSON = "application/sparql-results+json"
@@ -63,12 +62,7 @@ def median_ms(requests: int, ask: Callable[[], object]) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("store", type=Path, help="a store directory made by kg load (only read)")
-    parser.add_argument("--requests", type=int, default=300)
-    parser.add_argument("--rounds", type=int, default=2)
-    args = parser.parse_args()
-    live = live_or_exit(args.store)
+    args, live = store_arguments(__doc__, requests=300, rounds=2)
 
     from kg.web import create_app
     from kg.web.query_pool import QueryPool, QueryRequest

@@ -266,6 +266,17 @@ class Server:
         self.proc.wait(timeout=60)
 
 
+def store_arguments(doc: str, requests: int, rounds: int) -> tuple[argparse.Namespace, Path]:
+    """The arguments of a bench asking one store ``--requests`` times a row in ``--rounds``
+    rounds (its module's ``doc`` describes it), and the store's live version."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("store", type=Path, help="a store directory made by kg load (only read)")
+    parser.add_argument("--requests", type=int, default=requests)
+    parser.add_argument("--rounds", type=int, default=rounds)
+    args = parser.parse_args()
+    return args, live_or_exit(args.store)
+
+
 def live_or_exit(store: Path) -> Path:
     """The live version of a store directory made by kg load or kg import (only read);
     the run stops where there is none."""

@@ -4,6 +4,7 @@ stopped at its time limit against a real server."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import threading
@@ -234,10 +235,15 @@ def test_service_description_and_form(client) -> None:
 
 
 def _children(pid: int) -> set[int]:
-    """The processes ``pid`` started (the query workers, multiprocessing's helper), from
-    any of its threads (a request's thread starts the workers)."""
-    return {int(c) for task in Path(f"/proc/{pid}/task").iterdir()
-            for c in (task / "children").read_text().split()}
+    """The processes ``pid`` started, and the ones those started (the server's worker
+    process, its query workers, multiprocessing's helper), from any of their threads (a
+    request's thread starts the query workers)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(FileNotFoundError):
+            for child in map(int, (task / "children").read_text().split()):
+                found |= {child} | _children(child)
+    return found
 
 
 def _gone(pid: int) -> bool:

@@ -154,3 +154,20 @@ def test_no_lane_where_no_query_runs_in_the_thread(store_dir: Path) -> None:
         for _ in range(3):
             response, by_flask = app.post(data={"query": SELECT}, headers={"Accept": JSON})
             assert response.status_code == 200 and by_flask
+
+
+def test_a_kept_plan_serves_only_the_same_request(served: Counted) -> None:
+    """The same body asked with another Accept header, or sent to another host (which
+    relative IRIs resolve against), plans anew: each is answered as Flask answers it."""
+    relative = "SELECT ?iri WHERE { BIND(<record/x> AS ?iri) }"
+    asked = [({"Accept": JSON}, JSON), ({"Accept": "text/csv"}, "text/csv")]
+    for _ in range(3):
+        for headers, media_type in asked:
+            response, _ = served.post(data={"query": SELECT}, headers=headers)
+            assert response.mimetype == media_type
+        for host in ("a.example", "b.example"):
+            response, _ = served.post(data={"query": relative},
+                                      headers={"Accept": JSON, "Host": host})
+            value = json.loads(response.data)["results"]["bindings"][0]["iri"]["value"]
+            assert value == f"http://{host}/record/x"
+    assert served.by_flask == 4  # each of the four asked by Flask once, then known

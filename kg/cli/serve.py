@@ -1,4 +1,4 @@
-"""``kg serve``: the linked-data browser on waitress."""
+"""``kg serve``: the linked-data browser on granian."""
 
 from __future__ import annotations
 
@@ -19,13 +19,15 @@ from .common import progress
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(0, 65535),
               help="Port to listen on (0: any free port).")
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 256),
-              help="Worker threads of the WSGI server (in each worker process).")
+              help="Threads that run the app in each worker process (at most this many "
+                   "requests at a time in Python; the HTTP work runs in Rust).")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes, each a server of its own on the same port (use about "
-                   "one per core); each reads the store read-only and follows new versions.")
+                   "one per core); each reads the store read-only and follows new versions; "
+                   "one that dies is started again.")
 @click.pass_obj
 def serve(settings: Settings, host: str, port: int, threads: int, workers: int) -> None:
-    """Serve the linked-data browser with a production WSGI server (waitress).
+    """Serve the linked-data browser with a production HTTP server (granian).
 
     On first start (no store yet) the store is created and filled from the data
     directory, so a fresh clone shows its records at once. The index of the

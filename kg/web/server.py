@@ -1,93 +1,88 @@
-"""Serving the app with waitress: one process, or several worker processes on one port.
+"""Serving the app with granian: a Rust HTTP server in front of the WSGI app, in one or
+several worker processes on one port.
 
 Python runs one thread at a time per process, so a page that costs a few milliseconds
 of Python caps a process at a few hundred pages a second whatever its thread count;
-``workers`` processes use as many cores. Each worker is a whole server of its own: it
-opens the store read-only (the embedded store's live version, or the remote store) and
-follows new versions by itself, so no worker ever serves half of a load. The workers
-listen on one port through ``SO_REUSEPORT``, which lets the kernel spread connections
-over them.
+``workers`` processes use as many cores. Each worker is a server of its own, forked from
+the process that built the index (so they share it): it opens the store read-only (the
+embedded store's live version, or the remote store) and follows new versions by itself,
+so no worker ever serves half of a load. The workers listen on one port through
+``SO_REUSEPORT``, which lets the kernel spread connections over them; a worker that
+dies is started again.
+
+Why granian and not a pure-Python server: the HTTP work (accepting, parsing, writing
+the answer) runs in Rust, outside the GIL, and costs each request about half of what it
+cost under waitress (bench/README.md, "The server in front").
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
+import multiprocessing
 import socket
-import traceback
+import threading
+import time
 from collections.abc import Callable
-from typing import Any
 
 from flask import Flask
 
 from .state import close as close_app
 
+#: How long the workers may take to listen before kg serve gives up announcing.
+START_SECONDS = 120.0
+#: How long a worker may take to stop once told to before it is killed.
+KILL_SECONDS = 10
+
 
 def serve(make_app: Callable[[], Flask], host: str, port: int, threads: int, workers: int,
-          announce: Callable[[str], None], **waitress: Any) -> None:
-    """Serve until interrupted (Ctrl-C or SIGTERM), announcing the URL once it listens."""
-    if workers <= 1:
-        _serve_one(make_app, announce, host=host, port=port, threads=threads, **waitress)
-        return
-    # Bind once here to fix the port (port 0: any free one); each worker then binds its own
-    # listening socket to it. This one never listens, so it takes no connections.
+          announce: Callable[[str], None]) -> None:
+    """Serve until interrupted (Ctrl-C or SIGTERM), announcing the URL once a worker
+    listens. ``make_app`` runs in each worker process.
+
+    :raises OSError: when the address cannot be bound.
+    """
+    from granian import Granian
+    from granian.constants import Interfaces
+    from granian.log import LogLevels
+
+    # Bind here to fix the port (port 0: any free one); the workers then bind their own
+    # listening sockets to it. This one never listens, so it takes no connections.
     holder = _reuse_port_socket(host, port)
     host, port = holder.getsockname()[:2]
-    children = []
-    for _ in range(workers):
-        pid = os.fork()  # before any thread or store handle exists in this process
-        if pid == 0:
-            holder.close()
-            code = 0
-            try:
-                signal.signal(signal.SIGTERM, _exit_on_signal)
-                listener = _reuse_port_socket(host, port)
-                listener.listen(1024)
-                _serve_one(make_app, lambda _url: None, sockets=[listener], threads=threads,
-                           **waitress)
-            except BaseException:  # a worker must never return into the CLI
-                traceback.print_exc()
-                code = 1
-            finally:
-                os._exit(code)
-        children.append(pid)
-    announce(f"http://{host}:{port}/")
-
-    def stop(signum: int, _frame: object) -> None:
-        for pid in children:
-            _kill(pid, signal.SIGTERM)
-        raise SystemExit(0)
-
-    signal.signal(signal.SIGTERM, stop)
+    # The workers are forked: they share what this process built (the index) instead of
+    # each building its own (the start method Python >= 3.14 picks, forkserver, would not).
+    multiprocessing.set_start_method("fork", force=True)
+    server = Granian("kg.web:create_app", address=host, port=port,
+                     interface=Interfaces.WSGI, workers=workers, blocking_threads=threads,
+                     backpressure=threads, respawn_failed_workers=True,
+                     workers_kill_timeout=KILL_SECONDS, log_level=LogLevels.error)
+    url = f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+    threading.Thread(target=_announce_when_listening, args=(host, port, url, announce),
+                     daemon=True, name="kg-announce").start()
     try:
-        for pid in children:
-            os.waitpid(pid, 0)
-    except KeyboardInterrupt:
-        for pid in children:
-            _kill(pid, signal.SIGTERM)
+        server.serve(target_loader=lambda _target: _worker_app(make_app))
     finally:
         holder.close()
-        for pid in children:
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, 0)
 
 
-def _serve_one(make_app: Callable[[], Flask], announce: Callable[[str], None],
-               **adjustments: Any) -> None:
-    from waitress.server import create_server
+def _worker_app(make_app: Callable[[], Flask]) -> Flask:
+    """The app of one worker process; what it starts (query workers) stops with it."""
+    from multiprocessing import util
 
     app = make_app()
-    server = create_server(app, ident="claimgraph", **adjustments)
-    if "sockets" not in adjustments:
-        announce(f"http://{server.effective_host}:{server.effective_port}/")
-    try:
-        server.run()
-    except (KeyboardInterrupt, SystemExit):
-        pass
-    finally:
-        server.close()
-        close_app(app)
+    util.Finalize(app, close_app, args=(app,), exitpriority=10)
+    return app
+
+
+def _announce_when_listening(host: str, port: int, url: str,
+                             announce: Callable[[str], None]) -> None:
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection((host, port), timeout=1):
+                announce(url)
+                return
+        except OSError:
+            time.sleep(0.02)
 
 
 def _reuse_port_socket(host: str, port: int) -> socket.socket:
@@ -97,13 +92,3 @@ def _reuse_port_socket(host: str, port: int) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     sock.bind((host, port))
     return sock
-
-
-def _exit_on_signal(signum: int, _frame: object) -> None:
-    raise SystemExit(0)
-
-
-def _kill(pid: int, signum: int) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signum)
-

@@ -17,11 +17,20 @@ made in one place (:mod:`kg.web.errors`) and every page by its view. A GET is le
 Flask: its answers carry validators and can come from the response cache
 (:mod:`kg.web.http_cache`). The security headers are added around both
 (:class:`kg.web.security.SecureHeaders` wraps this middleware).
+
+What a request plans to is kept, by what it was made of (its body, query string,
+Content-Type, Accept, and where it was sent): the same bytes plan the same, so a request
+asked again is not checked and planned anew; only the store version it reads is the one
+read now. A plan is kept once it was made without an error, for bodies of at most
+:data:`PLAN_BODY` bytes, :data:`PLANS` of them at most (the least recently asked goes).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -31,13 +40,18 @@ from werkzeug.utils import get_content_type
 from .query_pool import QueryAnswer
 from .request_rules import checked_params, rules_for
 from .sparql import HTML, Planned, answer_headers, endpoint_url, plan, pool
-from .state import state
+from .state import AppState, state
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 #: The route and the Flask endpoint whose rules its requests follow.
 PATH, ENDPOINT = "/sparql", "sparql.endpoint"
+#: Plans are kept for bodies of at most this many bytes, this many plans at most (8 MiB).
+PLAN_BODY, PLANS = 8192, 1024
+#: What a request is made of, besides its body (the WSGI environ's keys).
+REQUEST_KEYS = ("CONTENT_TYPE", "QUERY_STRING", "HTTP_ACCEPT", "wsgi.url_scheme",
+                "HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "SCRIPT_NAME")
 
 
 class KnownQueryLane:
@@ -46,6 +60,8 @@ class KnownQueryLane:
 
     def __init__(self, app: WSGIApplication, flask_app: Flask):
         self.app, self.flask_app = app, flask_app
+        self._plans: OrderedDict[tuple, Planned] = OrderedDict()
+        self._lock = threading.Lock()
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse
                  ) -> Iterable[bytes]:
@@ -62,27 +78,59 @@ class KnownQueryLane:
         return [answer.body]
 
     def _answer(self, environ: WSGIEnvironment) -> tuple[Planned, QueryAnswer] | None:
-        """The plan and the answer of a request this lane answers; None for any other."""
-        asked = self.flask_app.request_class(environ, populate_request=False)
-        length, limit = asked.content_length, self.flask_app.config["MAX_CONTENT_LENGTH"]
-        # No length (chunked, or no body) or too long: Flask reads it, or refuses it (413).
-        if length is None or (limit is not None and length > limit):
-            return None
-        app_state = state(self.flask_app)
+        """The plan and the answer of a request this lane answers; None for any other, its
+        body put back for Flask to read."""
         try:
-            body = asked.get_data(cache=True)
-            environ["wsgi.input"] = io.BytesIO(body)  # for Flask, should it answer instead
-            values = checked_params(asked, rules_for(ENDPOINT))
-            planned = plan(values, asked.headers.get("Accept"), endpoint_url(asked),
-                           app_state)
+            length = int(environ.get("CONTENT_LENGTH") or "")
+        except ValueError:  # no length (chunked, or no body): Flask reads it
+            return None
+        limit = self.flask_app.config["MAX_CONTENT_LENGTH"]
+        if length < 0 or (limit is not None and length > limit):
+            return None  # Flask refuses it (413) without reading it
+        body = b""
+        try:
+            body = environ["wsgi.input"].read(length) if length else b""
+            if len(body) != length:
+                return None  # the client went away mid-body: Flask says so
+            app_state = state(self.flask_app)
+            planned = self._planned(environ, body, app_state)
             if planned is None or planned.media_type == HTML:
                 return None
-            answer = pool(planned.release, app_state).run_known(planned.request)
+            request, version = planned.request, app_state.version
+            if not planned.release and request.version != version:
+                # the version read now, whenever it was planned
+                request = dataclasses.replace(request, version=version)
+            answer = pool(planned.release, app_state).run_known(request)
         except Exception:
             # Whatever went wrong (a refused request, a client gone mid-body, a fault)
             # happens again in Flask, which makes every error answer in one place.
-            return None
+            answer = None
+        finally:
+            environ["wsgi.input"] = io.BytesIO(body)  # for Flask, should it answer instead
         return None if answer is None else (planned, answer)
+
+    def _planned(self, environ: WSGIEnvironment, body: bytes, app_state: AppState
+                 ) -> Planned | None:
+        """What the request plans to: kept, or made as the view makes it.
+
+        :raises KgError: what the request rules or the plan refuse.
+        """
+        key = (body, *map(environ.get, REQUEST_KEYS))
+        with self._lock:
+            planned = self._plans.get(key)
+            if planned is not None:
+                self._plans.move_to_end(key)
+                return planned
+        environ["wsgi.input"] = io.BytesIO(body)
+        asked = self.flask_app.request_class(environ, populate_request=False)
+        planned = plan(checked_params(asked, rules_for(ENDPOINT)), asked.headers.get("Accept"),
+                       endpoint_url(asked), app_state)
+        if planned is not None and len(body) <= PLAN_BODY:
+            with self._lock:
+                self._plans[key] = planned
+                if len(self._plans) > PLANS:
+                    self._plans.popitem(last=False)
+        return planned
 
 
 def register_sparql_lane(app: Flask) -> None:

@@ -1,6 +1,6 @@
 """The web app in the test's own process (Flask's test client, as Flask's tutorial tests
 do): for what a page, content negotiation or an error answers. Serving itself
-(waitress, worker processes, loads while serving, the browser) is tested against a real
+(granian, worker processes, loads while serving, the browser) is tested against a real
 `kg serve` (``helpers.servers``)."""
 
 from __future__ import annotations
