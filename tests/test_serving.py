@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import contextlib
 import http.server
+import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -18,8 +20,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from helpers import DATA, SEED_ID, SEED_RECORD, WRITTEN
-from helpers.servers import running_oxigraph, running_server
+from helpers import DATA, SEED_ID, SEED_RECORD, WITHOUT_IMPORT, WRITTEN
+from helpers.servers import descendants, gone, running_oxigraph, running_server
 
 COPIES = 12
 #: How long a server may take to show a new version: a bound on liveness for a loaded
@@ -236,3 +238,43 @@ def test_a_remote_stores_version_is_read_at_most_once_a_second(tmp_path: Path) -
     # one read in each second begun, and one for a second that was already under way
     assert 1 <= reads <= int(elapsed) + 2, (reads, answers, elapsed)
     assert answers > reads  # most answers asked the store nothing
+
+
+
+def _children(pid: int) -> set[int]:
+    """The processes ``pid`` started itself (kg serve's: its worker processes)."""
+    return {int(child) for task in Path(f"/proc/{pid}/task").iterdir()
+            for child in (task / "children").read_text().split()}
+
+
+@pytest.mark.slow
+def test_a_worker_that_dies_is_started_again_and_none_outlives_the_server(
+        tmp_path: Path) -> None:
+    """A worker process killed (as the out-of-memory killer would) is replaced and the
+    server keeps answering; once the server is stopped, none of its processes (workers,
+    their query workers) is left. Told by events, never by the clock."""
+    shutil.copytree(DATA, tmp_path / "data", ignore=WITHOUT_IMPORT)
+    seen: set[int] = set()
+    with running_server(tmp_path, None, "--workers", "2") as served:
+        workers = _children(served.pid)
+        assert len(workers) == 2
+        for _ in range(8):  # query workers started, in one worker or both
+            answer = requests.post(served.url + "/sparql", data={"query": TITLES},
+                                   headers={"Accept": "application/sparql-results+json"},
+                                   timeout=60)
+            assert answer.status_code == 200
+        seen |= descendants(served.pid)
+        killed = min(workers)
+        os.kill(killed, signal.SIGKILL)
+        deadline = time.monotonic() + LIVENESS_S
+        while len(_children(served.pid) - workers) < 1:
+            assert time.monotonic() < deadline, "the killed worker was never replaced"
+            time.sleep(0.1)
+        assert gone(killed) and len(_children(served.pid)) == 2
+        for _ in range(20):  # both workers answer, over new connections
+            assert requests.get(served.url + "/healthz", timeout=60).status_code == 200
+        seen |= descendants(served.pid)
+    deadline = time.monotonic() + LIVENESS_S
+    while left := [pid for pid in seen if not gone(pid)]:
+        assert time.monotonic() < deadline, f"processes outlived the server: {left}"
+        time.sleep(0.1)

@@ -4,12 +4,10 @@ stopped at its time limit against a real server."""
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import threading
 import time
-from pathlib import Path
 
 import pytest
 import requests
@@ -19,7 +17,7 @@ from rdflib.query import Result
 from SPARQLWrapper import CSV, JSON, N3, TSV, XML, SPARQLWrapper
 
 from helpers import EMPTY_IN_BUNDLED, RECORDS, SEED_ID, WRITTEN, sample_params
-from helpers.servers import Served
+from helpers.servers import Served, descendants, gone
 from kg.cli import main
 from kg.store.queries import canned_queries
 
@@ -234,27 +232,6 @@ def test_service_description_and_form(client) -> None:
     assert 'name="model"' in html
 
 
-def _children(pid: int) -> set[int]:
-    """The processes ``pid`` started, and the ones those started (the server's worker
-    process, its query workers, multiprocessing's helper), from any of their threads (a
-    request's thread starts the query workers)."""
-    found: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        with contextlib.suppress(FileNotFoundError):
-            for child in map(int, (task / "children").read_text().split()):
-                found |= {child} | _children(child)
-    return found
-
-
-def _gone(pid: int) -> bool:
-    """No such process, or one that has ended and waits to be reaped."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
-        return True
-    return state in ("Z", "X")
-
-
 @pytest.mark.slow
 def test_a_pathological_query_is_stopped_while_others_are_answered(served: Served) -> None:
     """Told by events, never by the clock: the query ran until the limit stopped it, another
@@ -265,7 +242,7 @@ def test_a_pathological_query_is_stopped_while_others_are_answered(served: Serve
                             headers={"Accept": "application/json"}, timeout=300)
 
     assert ask(COUNT_CLAIMS).status_code == 200  # the query workers are running
-    workers = _children(served.pid)
+    workers = descendants(served.pid)
     outcome: dict[str, requests.Response] = {}
     thread = threading.Thread(target=lambda: outcome.update(slow=ask(PATHOLOGICAL)))
     thread.start()
@@ -279,9 +256,9 @@ def test_a_pathological_query_is_stopped_while_others_are_answered(served: Serve
     assert answered >= 1
     assert outcome["slow"].status_code == 503
     assert "ran longer than the limit of 2 s" in outcome["slow"].json()["message"]
-    stopped = [pid for pid in workers if _gone(pid)]
-    assert len(stopped) == 1, (workers, _children(served.pid))
-    assert _children(served.pid) - workers, "the stopped worker was not replaced"
+    stopped = [pid for pid in workers if gone(pid)]
+    assert len(stopped) == 1, (workers, descendants(served.pid))
+    assert descendants(served.pid) - workers, "the stopped worker was not replaced"
 
 
 def test_html_results_link_to_pages(client) -> None:

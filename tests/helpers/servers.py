@@ -29,6 +29,28 @@ from helpers import BASE
 START_S = 180
 
 
+def descendants(pid: int) -> set[int]:
+    """The processes ``pid`` started, and the ones those started (a server's worker
+    processes, their query workers, multiprocessing's helpers), from any of their threads
+    (a request's thread starts the query workers)."""
+    found: set[int] = set()
+    with contextlib.suppress(FileNotFoundError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(FileNotFoundError):
+                for child in map(int, (task / "children").read_text().split()):
+                    found |= {child} | descendants(child)
+    return found
+
+
+def gone(pid: int) -> bool:
+    """No such process, or one that has ended and waits to be reaped."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return True
+    return state in ("Z", "X")
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
