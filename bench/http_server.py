@@ -24,7 +24,6 @@ that round (from /proc: user and system time of the process and its descendants)
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import statistics
@@ -38,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.serve import ENV, Server, oxigraph_serve, store_arguments  # noqa: E402
+from bench.serve import ENV, Server, cpu_seconds, oxigraph_serve, store_arguments, tree  # noqa: E402
 
 QUERY = "SELECT ?s WHERE { ?s a <urn:x-claimgraph:no-such-class> }"
 POST = {"Content-Type": "application/x-www-form-urlencoded",
@@ -87,33 +86,18 @@ def started(kind: str, server: str, store: Path) -> Server:
     return Server(command, None, env={**ENV, "KG_STORE": str(store), "KG_CACHE_MB": "0"})
 
 
-def cpu_seconds(pid: int) -> float:
-    """User and system time of ``pid`` and its descendants, from /proc (every thread)."""
-    total, todo = 0, [pid]
-    while todo:
-        current = todo.pop()
-        try:
-            for task in Path(f"/proc/{current}/task").iterdir():
-                fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
-                total += int(fields[11]) + int(fields[12])
-                todo += [int(c) for c in (task / "children").read_text().split()]
-        except (FileNotFoundError, ProcessLookupError):
-            continue
-    return total / os.sysconf("SC_CLK_TCK")
-
-
 def measure(server: Server, path: str, body: bytes | None, requests: int
             ) -> tuple[float, float]:
     """(median ms a request, server CPU ms a request) of ``requests`` asked in turn."""
     headers = POST if body is not None else {}
     times = []
-    before = cpu_seconds(server.proc.pid)
+    before = cpu_seconds(tree(server.proc.pid))
     for _ in range(requests):
         begun = time.perf_counter()
         status, _ = server.get(path, body, headers)
         times.append(time.perf_counter() - begun)
         assert status == 200, (path, status)
-    spent = cpu_seconds(server.proc.pid) - before
+    spent = cpu_seconds(tree(server.proc.pid)) - before
     return statistics.median(times) * 1000, spent / requests * 1000
 
 

@@ -5,10 +5,12 @@ a load. Real servers on loopback, real clients, a real `kg load` in another proc
 from __future__ import annotations
 
 import contextlib
+import http.client
 import http.server
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -278,3 +280,44 @@ def test_a_worker_that_dies_is_started_again_and_none_outlives_the_server(
     while left := [pid for pid in seen if not gone(pid)]:
         assert time.monotonic() < deadline, f"processes outlived the server: {left}"
         time.sleep(0.1)
+
+
+def test_a_port_in_use_is_refused_before_anything_is_loaded(tmp_path: Path) -> None:
+    """Another server on the port: kg serve says which address it cannot serve on and
+    exits 2, having loaded nothing (no store was made)."""
+    shutil.copytree(DATA, tmp_path / "data", ignore=WITHOUT_IMPORT)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "kg.cli", "--store", str(tmp_path / "store"), "--data",
+             str(tmp_path / "data"), "serve", "--port", str(port)],
+            capture_output=True, text=True, timeout=LIVENESS_S)
+    assert done.returncode == 2
+    assert f"127.0.0.1:{port}" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "store").exists()
+
+
+def test_more_open_connections_than_threads_are_all_answered(tmp_path: Path) -> None:
+    """Keep-alive clients beyond a worker's threads are answered too, each on its own
+    connection, which stays open: threads bound the requests run at once, not the
+    connections held open (a server that closed one to answer another would make the
+    next request on it fail)."""
+    shutil.copytree(DATA, tmp_path / "data", ignore=WITHOUT_IMPORT)
+    with running_server(tmp_path, None, "--threads", "2") as served:
+        where = urllib.parse.urlsplit(served.url)
+        connections = [http.client.HTTPConnection(where.hostname, where.port,
+                                                  timeout=LIVENESS_S) for _ in range(6)]
+        try:
+            for _ in range(3):
+                for connection in connections:
+                    connection.request("GET", "/healthz")
+                    answer = connection.getresponse()
+                    answer.read()
+                    assert answer.status == 200
+                    assert not answer.will_close
+        finally:
+            for connection in connections:
+                connection.close()

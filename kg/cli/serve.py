@@ -44,9 +44,11 @@ def serve(settings: Settings, host: str, port: int, threads: int, workers: int) 
     import time
 
     from ..web import create_app
+    from ..web.server import reserve
     from ..web.server import serve as run_server
     from ..web.state import build_index, state
 
+    holder = reserve(host, port)  # before anything is loaded: a port in use stops here
     report = ensure_loaded(settings, progress=progress("loading"))
     if report is not None:
         click.echo(f"kg: first start: {report.summary()}", err=True)
@@ -62,7 +64,7 @@ def serve(settings: Settings, host: str, port: int, threads: int, workers: int) 
         state(app).use_index(version, index)
         return app
 
-    run_server(make_app, host, port, threads, workers,
+    run_server(make_app, holder, threads, workers,
                announce=lambda url: click.echo(f"kg: serving {url} (Ctrl-C to stop)", err=True))
 
 

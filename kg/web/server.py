@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 from flask import Flask
 
+from ..errors import ConfigError
 from .state import close as close_app
 
 #: How long the workers may take to listen before kg serve gives up announcing.
@@ -33,27 +34,48 @@ START_SECONDS = 120.0
 KILL_SECONDS = 10
 
 
-def serve(make_app: Callable[[], Flask], host: str, port: int, threads: int, workers: int,
-          announce: Callable[[str], None]) -> None:
-    """Serve until interrupted (Ctrl-C or SIGTERM), announcing the URL once a worker
-    listens. ``make_app`` runs in each worker process.
+def reserve(host: str, port: int) -> socket.socket:
+    """A socket bound to the address to serve on (port 0: a free one), never listening: it
+    holds the port for the workers, which bind their own listening sockets to it.
 
-    :raises OSError: when the address cannot be bound.
+    :raises ConfigError: when the address cannot be served on (another server listens
+        there, or it is not this machine's).
     """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        # Bound without SO_REUSEPORT, the probe is refused where any server holds the port,
+        # even one that shares it (another kg serve).
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+            port = probe.getsockname()[1]
+        holder = socket.socket(family, socket.SOCK_STREAM)
+        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        holder.bind((host, port))
+    except OSError as exc:
+        raise ConfigError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from exc
+    return holder
+
+
+def serve(make_app: Callable[[], Flask], holder: socket.socket, threads: int, workers: int,
+          announce: Callable[[str], None]) -> None:
+    """Serve on the address ``holder`` holds (:func:`reserve`) until interrupted (Ctrl-C or
+    SIGTERM), announcing the URL once a worker listens. ``make_app`` runs in each worker
+    process."""
     from granian import Granian
     from granian.constants import Interfaces
     from granian.log import LogLevels
 
-    # Bind here to fix the port (port 0: any free one); the workers then bind their own
-    # listening sockets to it. This one never listens, so it takes no connections.
-    holder = _reuse_port_socket(host, port)
     host, port = holder.getsockname()[:2]
     # The workers are forked: they share what this process built (the index) instead of
     # each building its own (the start method Python >= 3.14 picks, forkserver, would not).
     multiprocessing.set_start_method("fork", force=True)
     server = Granian("kg.web:create_app", address=host, port=port,
                      interface=Interfaces.WSGI, workers=workers, blocking_threads=threads,
-                     backpressure=threads, respawn_failed_workers=True,
+                     # no backpressure=threads: it caps open connections, not requests,
+                     # and a keep-alive client beyond it would wait forever
+                     respawn_failed_workers=True,
                      workers_kill_timeout=KILL_SECONDS, log_level=LogLevels.error)
     url = f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
     threading.Thread(target=_announce_when_listening, args=(host, port, url, announce),
@@ -84,11 +106,3 @@ def _announce_when_listening(host: str, port: int, url: str,
         except OSError:
             time.sleep(0.02)
 
-
-def _reuse_port_socket(host: str, port: int) -> socket.socket:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    sock.bind((host, port))
-    return sock
