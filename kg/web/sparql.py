@@ -12,6 +12,7 @@ from flask import Blueprint, Response, render_template, request, url_for
 from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import RDF, RDFS, XSD
 from werkzeug.sansio.utils import get_current_url
+from werkzeug.utils import get_content_type
 from werkzeug.wrappers import Request
 
 from ..errors import UsageError
@@ -100,7 +101,7 @@ def endpoint() -> Response:
 
     answer = pool(planned.release).run(planned.request)
     if planned.media_type != HTML:
-        return _page(answer.body, planned.media_type, answer_headers(answer))
+        return Response(answer.body, headers=answer_head(planned.media_type, answer))
     settings = app_state.settings
     table = (_table(json.loads(answer.body), settings.base)
              if planned.request.media_type != TURTLE else None)
@@ -176,6 +177,13 @@ def answer_headers(answer: QueryAnswer) -> dict[str, str]:
     """What an answer to a query says of itself in headers, besides its type."""
     return {**CORS, "X-Truncated": "true" if answer.truncated else "false",
             "X-Rows": str(answer.rows)}
+
+
+def answer_head(media_type: str, answer: QueryAnswer) -> list[tuple[str, str]]:
+    """The headers of an answer written as ``media_type`` (results or RDF, not the page),
+    but its length: the view's and :mod:`kg.web.sparql_lane`'s alike."""
+    return [("Content-Type", get_content_type(media_type, "utf-8")),
+            *answer_headers(answer).items(), ("Vary", "Accept")]
 
 
 def _query_text(values: Params, base: str) -> tuple[str | None, str, str | None]:

@@ -37,11 +37,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from flask import Flask
-from werkzeug.utils import get_content_type
 
 from .query_pool import QueryAnswer
 from .request_rules import checked_params, rules_for
-from .sparql import HTML, Planned, answer_headers, endpoint_url, plan, pool
+from .sparql import HTML, Planned, answer_head, endpoint_url, plan, pool
 from .state import AppState, state
 
 if TYPE_CHECKING:
@@ -73,10 +72,8 @@ class KnownQueryLane:
         if answered is None:
             return self.app(environ, start_response)
         planned, answer = answered
-        headers = [("Content-Type", get_content_type(planned.media_type, "utf-8")),
-                   ("Content-Length", str(len(answer.body))),
-                   *answer_headers(answer).items(), ("Vary", "Accept")]
-        start_response("200 OK", headers)
+        start_response("200 OK", [*answer_head(planned.media_type, answer),
+                                  ("Content-Length", str(len(answer.body)))])
         return [answer.body]
 
     def _answer(self, environ: WSGIEnvironment) -> tuple[Planned, QueryAnswer] | None:
