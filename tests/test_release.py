@@ -19,6 +19,7 @@ from helpers import (
     SAMPLE_GRAPHS,
     SEED_ID,
     SEED_RECORD,
+    SEED_SOURCE,
 )
 from kg.cli import main
 from kg.model.validation import shapes_graph
@@ -97,6 +98,23 @@ def test_a_changed_value_makes_a_new_release_and_diff_names_it(kg, sampled_copy:
     assert OLD_HARDWARE in kg("query", query, "--release", old, "-f", "csv").stdout
     assert NEW_HARDWARE in kg("query", query, "-f", "csv").stdout
     assert OLD_HARDWARE in kg("show", SEED_ID, "--release", old, "-f", "nt").stdout
+
+
+def test_the_history_of_a_source_has_no_standing_line(kg, sampled_copy: Path) -> None:
+    """Any kind of graph has a history; only a record's shows a standing (a source has
+    none). This command once ended in a traceback (HistoryEntry had no standing)."""
+    kg("load")
+    old = kg("release", "--date", "2026-12-01").stdout.strip()
+    source = sampled_copy / SEED_SOURCE
+    source.write_text(source.read_text().replace("\ntitle: ", "\ntitle: Revised ", 1))
+    kg("load")
+    new = kg("release", "--date", "2026-12-02").stdout.strip()
+    ident = SEED_SOURCE.removeprefix("sources/").removesuffix(".yaml")
+    lines = kg("history", "--kind", "source", ident).stdout.splitlines()
+    assert lines[0].startswith(f"{old}  ") and lines[0].endswith("  added")
+    assert lines[1].startswith(f"{new}  ") and lines[1].endswith("  changed")
+    assert any(line.startswith("    + dcterms:title = \"Revised ") for line in lines[2:]), lines
+    assert not any("standing" in line for line in lines)
 
 
 def test_added_and_removed_graphs(kg, sampled_copy: Path) -> None:

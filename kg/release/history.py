@@ -68,6 +68,9 @@ class HistoryEntry:
     status: str  # added, changed, unchanged, removed
     removed: list[str] = field(default_factory=list)
     added: list[str] = field(default_factory=list)
+    #: A record's standing in the release; None for another kind of graph (a source has
+    #: no standing) or a release that dropped it.
+    standing: Standing | None = None
 
 
 def kind_and_id(graph: str, base: str) -> tuple[str, str]:
