@@ -42,7 +42,7 @@ from bench.serve import ENV, Server, live_or_exit, oxigraph_serve  # noqa: E402
 from kg.config import DEFAULT_BASE  # noqa: E402
 from kg.rdf.sparqltext import inside_where  # noqa: E402
 from kg.store.queries import SparqlFile, canned_queries  # noqa: E402
-from kg.store.remote import values_clause  # noqa: E402
+from kg.store.sparql_requests import values_clause  # noqa: E402
 
 #: The endpoint's default time limit (KG_QUERY_TIMEOUT): the target at 100k records.
 LIMIT = 10.0

@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kg.store import EmbeddedStore  # noqa: E402
-from kg.web.catalog import Catalog, _bitset  # noqa: E402
+from kg.web.bitsets import bitset  # noqa: E402
+from kg.web.catalog import Catalog  # noqa: E402
 
 WORDS = ["memory", "2.5b", "accuracy", "promoter", "evo", "synthetic", "nt", "qqq"]
 
@@ -58,7 +59,7 @@ def main() -> int:
             catalog = Catalog.from_store(store)
         for word in WORDS:
             baseline, expected = best_ms(lambda w=word, c=catalog: per_row(c, w))
-            joined, found = best_ms(lambda w=word, c=catalog: _bitset(c._rows_containing(w)))
+            joined, found = best_ms(lambda w=word, c=catalog: bitset(c._rows_containing(w)))
             assert found == expected, word
             print(f"| {n:,} | {word} | {expected.bit_count():,} | {baseline:.1f} "
                   f"| {joined:.1f} | {baseline / joined:.2f} |", flush=True)

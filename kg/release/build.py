@@ -47,7 +47,8 @@ from ..registry import Registry
 from ..store import EmbeddedStore, GraphStore
 from ..store.archive import Archive, ReleaseInfo, StoredVersion
 from ..store.figures import FIGURES_GRAPH, Figures
-from ..store.load import SCHEMA_ENTRY, ontology_graph_names, ontology_nquads
+from ..store.load import SCHEMA_ENTRY
+from ..store.ontology_graphs import ontology_graph_names, ontology_nquads
 
 DUMP = "dump.nq.gz"
 MANIFEST = "manifest.json"

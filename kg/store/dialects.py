@@ -42,7 +42,7 @@ class Dialect:
     virtuoso_json: bool = False
     #: Parameters go first in the WHERE group in every query form, never in a trailing
     #: ``VALUES`` (which Virtuoso 7 joins with one branch of a ``UNION`` only, and refuses
-    #: outside SELECT). Elsewhere only a SELECT's and an ASK's do (kg.store.remote).
+    #: outside SELECT). Elsewhere only a SELECT's and an ASK's do (kg.store.sparql_requests).
     values_inside: bool = False
     #: A request's ``default-graph-uri``/``named-graph-uri`` are added to the query's
     #: ``FROM`` (the protocol: they replace it), and naming only one kind leaves the other

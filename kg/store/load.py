@@ -18,7 +18,6 @@ import tempfile
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import BinaryIO
 
@@ -29,13 +28,12 @@ from ..errors import InvalidDataError, Problem
 from ..kinds import data_directory
 from ..model.datafiles import display_name, scan_data_files
 from ..model.ingest import Progress, ingest, worker_count
-from ..resources import resource_dir
 from . import GraphStore, open_store, published_version
 from .base import SCHEMA_ENTRY, Manifest, ManifestEntry, StagedWrite
 from .figures import FIGURES_GRAPH, Figures, count_missing
+from .ontology_graphs import ontology_graph_names, ontology_nquads, schema_hash
 from .queries import internal_query
 
-ONTOLOGY_GRAPHS = "https://w3id.org/claimgraph/ontology/"
 #: A batch of at least this many changed files is written while it is being validated,
 #: where a core is left for the writer (see staging()).
 STAGE_FROM = 300
@@ -322,36 +320,6 @@ def store_types(store: GraphStore, nodes: set[str], exclude: set[str]) -> dict[s
             if row["graph"].value not in exclude:
                 found.setdefault(node, set()).add(row["type"].value)
     return found
-
-
-@cache
-def _ontology_files() -> tuple[tuple[str, bytes], ...]:
-    return tuple((f"{ONTOLOGY_GRAPHS}{path.stem}", path.read_bytes())
-                 for path in sorted(resource_dir("ontology").glob("*.ttl")))
-
-
-def ontology_graph_names() -> set[str]:
-    return {name for name, _ in _ontology_files()}
-
-
-def ontology_nquads() -> bytes:
-    """The ontology, vocabularies and unit table, one graph per file, so queries see labels."""
-    quads = []
-    for name, text in _ontology_files():
-        graph = ox.NamedNode(name)
-        quads += [ox.Quad(t.subject, t.predicate, t.object, graph)
-                  for t in ox.parse(text, ox.RdfFormat.TURTLE)]
-    return ox.serialize(quads, format=ox.RdfFormat.N_QUADS)
-
-
-@cache
-def schema_hash() -> str:
-    """One hash over the shapes and the ontology: data validated under others is revalidated."""
-    digest = hashlib.sha256()
-    for directory in ("shapes", "ontology"):
-        for path in sorted(resource_dir(directory).glob("*")):
-            digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
 
 
 def ensure_loaded(settings: Settings, progress: Progress | None = None) -> LoadReport | None:

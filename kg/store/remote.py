@@ -13,7 +13,7 @@ name other endpoints (Fuseki: ``query``, ``update``, ``data`` under the dataset'
   stores apart.
 - Values are bound with a ``VALUES`` clause (SPARQL 1.1) first in a SELECT's or ASK's
   WHERE group (trailing for the other forms), its terms written by pyoxigraph's
-  serializer, never formatted by hand.
+  serializer, never formatted by hand. :mod:`kg.store.sparql_requests` makes each request.
 - A whole graph is read with a Graph Store Protocol GET.
 - A write is one SPARQL Update request (one transaction: all of it or none), streamed
   from the load's spool file rather than held in memory; on a server without that
@@ -39,35 +39,35 @@ import requests
 from requests.adapters import HTTPAdapter
 
 from ..config import Settings
-from ..errors import QueryError, QueryTimeout, StoreError
-from ..rdf.namespaces import DCTERMS, RDF
-from ..rdf.sparqltext import inside_where, names_a_graph, query_form, without_dataset
+from ..errors import QueryTimeout, StoreError
+from ..rdf.sparqltext import query_form
 from . import stepwise
-from .answers import ACCEPT, GRAPH_JSON, RDF_JSON, graph_triples, query_result
-from .base import (
-    GraphStore,
-    Manifest,
-    QueryResult,
-    Term,
-    manifest_from_json,
-    manifest_to_json,
-    union_default,
-    update_chunks,
-)
+from .answers import graph_triples, query_result
+from .base import GraphStore, Manifest, QueryResult, Term, manifest_from_json, manifest_to_json
 from .dialects import STANDARD, Dialect, detect, named
 from .queries import internal_query
-from .stepwise import JSON_DATATYPE, PENDING_GRAPH
+from .sparql_requests import (
+    UPDATE_TYPE,
+    atomic_write,
+    graph_get,
+    graph_post,
+    query_post,
+    update_post,
+    values_clause,
+    with_base,
+    with_dataset,
+    with_values,
+)
+from .stepwise import PENDING_GRAPH
 from .wire import redact, send
 
 MANIFEST_GRAPH = "urn:x-claimgraph:manifest"
 #: Our own graphs beside the data: never counted, dumped or shown.
 BOOKKEEPING = frozenset({MANIFEST_GRAPH, PENDING_GRAPH})
-#: A graph nothing is ever written to: a dataset of none.
-NO_GRAPH = "urn:x-claimgraph:no-graph"
 #: The kind of server at each query URL, once asked (one question per process).
 _DETECTED: dict[str, Dialect] = {}
 
-__all__ = ["MANIFEST_GRAPH", "RemoteStore", "redact", "values_clause"]
+__all__ = ["MANIFEST_GRAPH", "RemoteStore", "redact"]
 
 
 class RemoteStore(GraphStore):
@@ -126,43 +126,15 @@ class RemoteStore(GraphStore):
         :raises StoreBusy: while a stepwise write holds the store.
         :raises BadStoreAnswer: for an error status or a body that does not parse.
         """
-        if not bindings:
-            text = sparql
-        elif self.dialect.values_inside or query_form(sparql) in _PATTERN_FORMS:
-            # First in the WHERE group, as substitution binds them (the embedded store):
-            # a FILTER on a parameter sees it, where a trailing VALUES joins only after.
-            text = inside_where(sparql, values_clause(bindings).strip())
-        else:
-            text = sparql + values_clause(bindings)
+        text = sparql
+        if bindings:
+            text = with_values(sparql, bindings, self.dialect.values_inside)
         if base_iri:
-            # The protocol has no parameter for a base: a BASE before the query's own
-            # prologue (a BASE of its own still wins), on its first line, so the store's
-            # error positions keep their line numbers.
-            try:
-                text = f"BASE {ox.NamedNode(base_iri)} {text}"
-            except ValueError as exc:
-                raise QueryError(f"cannot resolve the query's IRIs against {base_iri}: {exc}") \
-                    from None
-        default_graphs, named_graphs = list(default_graphs), list(named_graphs)
+            text = with_base(text, base_iri)
         dialect = self.dialect
-        union = union_default(sparql, default_graphs, named_graphs)
-        # never the union parameter beside a dataset: it would override the query's FROM,
-        # and a store refuses it beside the protocol's (Oxigraph: 400)
-        params: dict[str, object] = dict(self.union) if union else {}
-        if (default_graphs or named_graphs) and dialect.adds_datasets:
-            # the request's dataset replaces the query's, and is exactly what it names
-            text = without_dataset(text)
-            default_graphs = default_graphs or [NO_GRAPH]
-            named_graphs = named_graphs or [NO_GRAPH]
-        if default_graphs:
-            params["default-graph-uri"] = default_graphs
-        if named_graphs:
-            params["named-graph-uri"] = named_graphs
-        # the server's own graphs are left out of the union; a named dataset has only
-        # what it names; and Virtuoso 7.2 answers a GRAPH <iri> pattern wrongly under
-        # its exclusion pragmas (it matches in a graph that does not exist)
-        prologue = dialect.prologue() if union and not names_a_graph(sparql) else ""
-        run = self._asking(prologue + text, params, timeout)
+        text, params = with_dataset(sparql, text, dialect, self.union, list(default_graphs),
+                                    list(named_graphs))
+        run = self._asking(text, params, timeout)
         if dialect.atomic_updates or not self.read_only:
             # a writer reads without the check: it is the one that finishes an
             # unfinished stepwise write (its manifest then asks for every file again)
@@ -173,15 +145,7 @@ class RemoteStore(GraphStore):
                 timeout: float | None) -> Callable[[], QueryResult]:
         """The request of one query, to send (again, when a stepwise write came between)."""
         dialect, form = self.dialect, query_form(text) or "SELECT"
-        if dialect.form_posts:
-            accept = (RDF_JSON if form in ("CONSTRUCT", "DESCRIBE")
-                      else "application/sparql-results+json")
-            request = {"data": {**params, "query": text},
-                       "headers": {"Accept": accept}}
-        else:
-            request = {"params": params, "data": text.encode(),
-                       "headers": {"Content-Type": "application/sparql-query; charset=utf-8",
-                                   "Accept": ACCEPT}}
+        request = query_post(dialect, text, params, form)
 
         def run() -> QueryResult:
             response = self._send("POST", self.query_url, timeout=timeout, what="query",
@@ -239,9 +203,8 @@ class RemoteStore(GraphStore):
         if self.dialect.form_posts:
             rows = self.query(internal_query("graph-triples").text, {"graph": graph})
             return [ox.Quad(row["s"], row["p"], row["o"], graph) for row in rows]
-        response = self._send("GET", self.graphs_url, params={"graph": name},
-                              headers={"Accept": GRAPH_JSON}, what="graph read",
-                              missing_ok=True)
+        response = self._send("GET", self.graphs_url, what="graph read", missing_ok=True,
+                              **graph_get(name))
         if response.status_code == 404:
             return []
         return [ox.Quad(t.subject, t.predicate, t.object, graph)
@@ -284,16 +247,9 @@ class RemoteStore(GraphStore):
     def _write_at_once(self, content: Iterable[tuple[str, Iterable[ox.Quad]]],
                        drop: set[str], manifest: Manifest) -> str:
         version = stepwise.new_marker("v")
-        node = ox.NamedNode(MANIFEST_GRAPH)
-        stamp = [ox.Quad(node, ox.NamedNode(RDF.value),
-                         ox.Literal(manifest_to_json(manifest),
-                                    datatype=ox.NamedNode(JSON_DATATYPE)), node),
-                 ox.Quad(node, ox.NamedNode(DCTERMS.identifier), ox.Literal(version), node)]
-        chunks = update_chunks(itertools.chain(content, [(MANIFEST_GRAPH, stamp)]),
-                               drop | {MANIFEST_GRAPH})
-        self._send("POST", self.update_url, data=(c.encode() for c in chunks),
-                   headers={"Content-Type": "application/sparql-update; charset=utf-8"},
-                   what="update")
+        self._send("POST", self.update_url,
+                   data=atomic_write(content, drop, MANIFEST_GRAPH, manifest, version),
+                   headers={"Content-Type": UPDATE_TYPE}, what="update")
         return version
 
     def _write_in_steps(self, content: Iterable[tuple[str, Iterable[ox.Quad]]],
@@ -337,18 +293,13 @@ class RemoteStore(GraphStore):
                           "prepared (another writer?); nothing was written, run it again")
 
     def _update(self, text: str) -> None:
-        if self.dialect.form_posts:
-            self._send("POST", self.update_url, data={"update": text}, what="update")
-        else:
-            self._send("POST", self.update_url, data=text.encode(), what="update",
-                       headers={"Content-Type": "application/sparql-update; charset=utf-8"})
+        self._send("POST", self.update_url, what="update", **update_post(self.dialect, text))
 
     def _post(self, graph: str, ntriples: str) -> None:
         """Add triples to a graph by a Graph Store Protocol POST (which takes blank nodes and
         any number of triples)."""
-        self._send("POST", self.graphs_url, params={"graph": graph}, data=ntriples.encode(),
-                   headers={"Content-Type": "application/n-triples"},
-                   what=f"graph write of <{graph}>")
+        self._send("POST", self.graphs_url, what=f"graph write of <{graph}>",
+                   **graph_post(graph, ntriples))
 
     # -- the wire -------------------------------------------------------------------------
     def _send(self, method: str, url: str, *, what: str, timeout: float | None = None,
@@ -358,23 +309,3 @@ class RemoteStore(GraphStore):
 
     def close(self) -> None:
         self.session.close()
-
-
-#: The query forms whose WHERE group a VALUES block may open (a short-form CONSTRUCT's
-#: may hold triple patterns only; a DESCRIBE may have none): the others get a trailing one.
-_PATTERN_FORMS = ("SELECT", "ASK")
-
-
-def values_clause(bindings: Mapping[str, Term]) -> str:
-    """A ``VALUES`` clause giving each variable its term (SPARQL 1.1 §10.2.2), to trail a
-    query or to open its WHERE group.
-
-    :raises StoreError: for a blank node, which no protocol request can name.
-    """
-    names = sorted(bindings)
-    for name in names:
-        if isinstance(bindings[name], ox.BlankNode):
-            raise StoreError(f"a blank node cannot be sent to a remote store (?{name})")
-    variables = " ".join(str(ox.Variable(name)) for name in names)
-    terms = " ".join(str(bindings[name]) for name in names)
-    return f"\nVALUES ({variables}) {{ ({terms}) }}\n"

@@ -24,6 +24,7 @@ from ..model.standing import Standing
 from ..store import GraphStore
 from ..store.records import About, graphs_about
 from ..store.standing import standings
+from .bitsets import bit_indices, bitset, from_selector, selector
 from .index_rows import Row, read_rows
 from .views.board import Boards
 
@@ -71,15 +72,11 @@ COLUMN_FROM = 64
 #: ... when tallying the selected rows would cost more: one row tallied costs about as
 #: much as this many rows' values picked from the list.
 COLUMN_ROWS_PER_TALLIED_ROW = 50
-#: The digits of a bitset's binary number as bytes 0 and 1 (a row's selector).
-BITS = bytes.maketrans(b"01", b"\x00\x01")
 #: A word's matches are dense when it is in more than one row of this many so far: a row
 #: tested costs about an eighth of a match found by the joined search.
 DENSE = 8
 #: How many matches the joined search finds between two looks at their density.
 DENSE_CHECK = 1024
-#: Bytes 0 and 1 as the digits "0" and "1".
-BINARY = bytes.maketrans(b"\x00\x01", b"01")
 
 
 @dataclass
@@ -113,7 +110,7 @@ class Catalog:
                 for value in _values(row, key):
                     members.setdefault(value, []).append(i)
                     labels.setdefault(value, _label(row, label_key, value))
-            self._values[name] = {value: (labels[value], _bitset(indices))
+            self._values[name] = {value: (labels[value], bitset(indices))
                                   for value, indices in members.items()}
         # Every row's search text, joined: a word is found by one C search, not one per row.
         self._starts: list[int] = []
@@ -189,9 +186,8 @@ class Catalog:
             if len(rows) % DENSE_CHECK == 0 and row < DENSE * len(rows):
                 rest = row + 1
                 tested = bytes(map(str.__contains__, self._texts[rest:], repeat(word)))
-                # bytes of 0 and 1, last row first: the bits of a binary number's digits
-                return _bitset(rows) | (int(tested.translate(BINARY)[::-1] or b"0", 2) << rest)
-        return _bitset(rows)
+                return bitset(rows) | (from_selector(tested) << rest)
+        return bitset(rows)
 
     def _rows_containing(self, word: str) -> Iterator[int]:
         """The rows whose text contains ``word``, in order: one search through all the
@@ -223,7 +219,7 @@ class Catalog:
 
     def matching(self, query: str = "", filters: Mapping[str, str] | None = None) -> list[Row]:
         """Rows containing every word of ``query`` and having every facet value of ``filters``."""
-        return [self.rows[i] for i in _members(self._selected(query, filters or {}))]
+        return [self.rows[i] for i in bit_indices(self._selected(query, filters or {}))]
 
     def page(
         self, query: str = "", filters: Mapping[str, str] | None = None,
@@ -237,10 +233,10 @@ class Catalog:
         selected = self._selected(query, filters or {})
         if not sort or sort == "id":
             start = bisect.bisect_right(self._ids, after) if after else 0
-            chunk = [self.rows[i] for i in _members(selected, start, limit + 1)]
+            chunk = [self.rows[i] for i in bit_indices(selected, start, limit + 1)]
         else:
             order, place = self._order(sort)
-            members = set(_members(selected))
+            members = set(bit_indices(selected))
             at = place[self._index[after]] + 1 if after in self._index else 0
             chunk = []
             for i in order[at:]:
@@ -305,14 +301,14 @@ class Catalog:
             elif name in self._columns and selected * COLUMN_ROWS_PER_TALLIED_ROW > len(
                     self.rows):  # many rows, many values: count them all at once, in C
                 names, codes = self._columns[name]
-                picked = Counter(compress(codes, bin(rows)[:1:-1].encode().translate(BITS)))
+                picked = Counter(compress(codes, selector(rows)))
                 counts = [(names[code], values[names[code]][0], n)
                           for code, n in picked.items() if code]
             elif selected * BITS_PER_TALLIED_ROW < len(values) * len(self.rows):
                 # few rows, many values (sources): count the rows' own values
                 tally: dict[str, int] = {}
                 key = FACETS[name][0]
-                for i in _members(rows):
+                for i in bit_indices(rows):
                     for value in _values(self.rows[i], key):
                         tally[value] = tally.get(value, 0) + 1
                 counts = [(value, values[value][0], n) for value, n in tally.items()]
@@ -325,38 +321,6 @@ class Catalog:
             shown += [c for c in counts[limit:] if c[0] == chosen]
             out[name] = shown
         return out
-
-
-def _bitset(indices: Iterable[int]) -> int:
-    bits = 0
-    chunk: list[int] = []
-    for i in indices:  # set bits a chunk at a time: one big-int operation per 4096 rows
-        chunk.append(i)
-        if len(chunk) == 4096:
-            bits |= _small_bitset(chunk)
-            chunk = []
-    return bits | _small_bitset(chunk)
-
-
-def _small_bitset(indices: list[int]) -> int:
-    if not indices:
-        return 0
-    low = indices[0]
-    bits = 0
-    for i in indices:
-        bits |= 1 << (i - low)
-    return bits << low
-
-
-def _members(bits: int, start: int = 0, limit: int | None = None) -> Iterable[int]:
-    """The indices of the set bits of ``bits`` from ``start`` on, in order."""
-    digits = bin(bits)[:1:-1]  # lowest bit first
-    taken = 0
-    index = digits.find("1", start)
-    while index >= 0 and (limit is None or taken < limit):
-        yield index
-        taken += 1
-        index = digits.find("1", index + 1)
 
 
 def _values(row: Row, key: str) -> list[str]:

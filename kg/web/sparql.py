@@ -21,7 +21,7 @@ from ..rdf.namespaces import KG, PREFIXES
 from ..rdf.negotiation import negotiate
 from ..rdf.sparqltext import inside_where, query_form
 from ..store.queries import canned_queries, canned_query
-from ..store.remote import values_clause
+from ..store.sparql_requests import values_clause
 from .query_pool import QueryAnswer, QueryPool, QueryRequest, QueryRunner, open_query_runner
 from .request_rules import Params, params
 from .security import EDITOR_POLICY
