@@ -54,23 +54,31 @@ PICKS = {
     "records": "SELECT (COUNT(?r) AS ?n) WHERE { ?r a kg:Claim }",
     "sha256": "SELECT ?s WHERE { ?a spdx:checksum/spdx:checksumValue ?s } ORDER BY ?s LIMIT 1",
     "benchmark": "SELECT ?b WHERE { ?r kg:benchmark ?b } GROUP BY ?b "
-                 "ORDER BY DESC(COUNT(?r)) ?b LIMIT 1",
+    "ORDER BY DESC(COUNT(?r)) ?b LIMIT 1",
     "model_id": "SELECT ?m WHERE { ?r kg:evaluatedModel ?m } GROUP BY ?m "
-                "ORDER BY DESC(COUNT(?r)) ?m LIMIT 1",
+    "ORDER BY DESC(COUNT(?r)) ?m LIMIT 1",
     "model_name": "SELECT ?m WHERE { ?c kg:model ?m } GROUP BY ?m "
-                  "ORDER BY DESC(COUNT(?c)) ?m LIMIT 1",
+    "ORDER BY DESC(COUNT(?c)) ?m LIMIT 1",
 }
-PREFIXES = ("PREFIX kg: <https://w3id.org/claimgraph/ns#>\n"
-            "PREFIX spdx: <http://spdx.org/rdf/terms#>\n")
+PREFIXES = (
+    "PREFIX kg: <https://w3id.org/claimgraph/ns#>\nPREFIX spdx: <http://spdx.org/rdf/terms#>\n"
+)
 
 
-def sparql_ratio(kg: Server, start_oxigraph, texts: dict[str, str], runs: int, cap: float,
-                 ) -> list[tuple[str, float | None, float | None, int]]:
+def sparql_ratio(
+    kg: Server,
+    start_oxigraph,
+    texts: dict[str, str],
+    runs: int,
+    cap: float,
+) -> list[tuple[str, float | None, float | None, int]]:
     """(query, kg median s, oxigraph median s, rows) per canned query, alternating; a query
     that oxigraph serve does not answer within ``cap`` seconds is not compared (None), and
     that server is replaced (a query streaming its answer runs on past its own limit)."""
-    accept = {"Accept": "application/sparql-results+json",
-              "Content-Type": "application/x-www-form-urlencoded"}
+    accept = {
+        "Accept": "application/sparql-results+json",
+        "Content-Type": "application/x-www-form-urlencoded",
+    }
     oxigraph = start_oxigraph()
     out = []
     try:
@@ -99,8 +107,14 @@ def sparql_ratio(kg: Server, start_oxigraph, texts: dict[str, str], runs: int, c
                     raise SystemExit(f"{name} on /sparql: HTTP {status}: {mine_answer[:300]!r}")
                 assert len(json.loads(mine_answer)["results"]["bindings"]) == count, name
                 rows = count
-            out.append((name, statistics.median(mine) if theirs else None,
-                        statistics.median(theirs) if theirs else None, rows))
+            out.append(
+                (
+                    name,
+                    statistics.median(mine) if theirs else None,
+                    statistics.median(theirs) if theirs else None,
+                    rows,
+                )
+            )
             print(f"  {name}: {out[-1]}", file=sys.stderr, flush=True)
     finally:
         oxigraph.stop()
@@ -118,43 +132,60 @@ def picks(version: Path) -> dict[str, str]:
     return found
 
 
-def texts(found: dict[str, str], queries: dict[str, SparqlFile] | None = None,
-          ) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+def texts(
+    found: dict[str, str],
+    queries: dict[str, SparqlFile] | None = None,
+) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
     """Each canned query (or each of ``queries``) as one text, its parameters bound by a
     VALUES clause opening its WHERE group (what kg.store.remote sends a store), and the
     parameters as given to ``/sparql?canned=NAME``."""
-    def tail(iri: str, segment: str) -> str:  # the id as given, not as the IRI escapes it
-        return (urllib.parse.unquote(iri.split(f"/{segment}/", 1)[1])
-                if f"/{segment}/" in iri else "none")
 
-    values = {"status": "source-checked", "method": "pdf-text-parse", "since": "2000-01-01",
-              "sha256": found["sha256"] or "0" * 64,
-              "benchmark": tail(found["benchmark"], "benchmark")}
+    def tail(iri: str, segment: str) -> str:  # the id as given, not as the IRI escapes it
+        return (
+            urllib.parse.unquote(iri.split(f"/{segment}/", 1)[1])
+            if f"/{segment}/" in iri
+            else "none"
+        )
+
+    values = {
+        "status": "source-checked",
+        "method": "pdf-text-parse",
+        "since": "2000-01-01",
+        "sha256": found["sha256"] or "0" * 64,
+        "benchmark": tail(found["benchmark"], "benchmark"),
+    }
     out, params = {}, {}
     for name, query in (canned_queries() if queries is None else queries).items():
         given = {}
         for param in query.params:
             if param.name == "model":  # a model id (model-results) or name (results-for-model)
-                given["model"] = (found["model_name"] or "NT 2.5B" if param.kind == "literal"
-                                  else tail(found["model_id"], "model"))
+                given["model"] = (
+                    found["model_name"] or "NT 2.5B"
+                    if param.kind == "literal"
+                    else tail(found["model_id"], "model")
+                )
             else:
                 given[param.name] = values[param.name]
         bindings = query.bindings(given, DEFAULT_BASE)
-        out[name] = (inside_where(query.text, values_clause(bindings).strip()) if bindings
-                     else query.text)
+        out[name] = (
+            inside_where(query.text, values_clause(bindings).strip()) if bindings else query.text
+        )
         params[name] = given
     return out, params
 
 
-def alone(kg: Server, text: str | None, runs: int, canned: dict[str, str] | None = None
-          ) -> tuple[float, int]:
+def alone(
+    kg: Server, text: str | None, runs: int, canned: dict[str, str] | None = None
+) -> tuple[float, int]:
     """/sparql's median time and rows for a query text (one oxigraph did not answer in
     time), or for ``canned`` (the name and parameters of ``/sparql?canned=NAME``: bound by
     substitution, not VALUES); rows -1 where /sparql did not answer (stopped at its limit)."""
     import json
 
-    accept = {"Accept": "application/sparql-results+json",
-              "Content-Type": "application/x-www-form-urlencoded"}
+    accept = {
+        "Accept": "application/sparql-results+json",
+        "Content-Type": "application/x-www-form-urlencoded",
+    }
     body = urllib.parse.urlencode(canned if text is None else {"query": text}).encode()
     times, rows = [], -1
     for _ in range(runs):
@@ -181,8 +212,12 @@ def one_store(store: Path, args: argparse.Namespace) -> dict:
         return oxigraph_serve(copy, args.cap)
 
     # The response cache off: every request runs its query (KG_CACHE_MB, issue 25).
-    env = {**ENV, "KG_CACHE_MB": "0", "KG_MAX_ROWS": "100000000",
-           "KG_QUERY_TIMEOUT": str(args.cap * 5)}
+    env = {
+        **ENV,
+        "KG_CACHE_MB": "0",
+        "KG_MAX_ROWS": "100000000",
+        "KG_QUERY_TIMEOUT": str(args.cap * 5),
+    }
     command = [sys.executable, "-m", "kg.cli", "--store", str(store), "serve", "--port", "0"]
     if args.data:
         command[3:3] = ["--data", str(args.data)]
@@ -197,8 +232,11 @@ def one_store(store: Path, args: argparse.Namespace) -> dict:
         for name, mine, theirs, rows in compared:
             if theirs is None:
                 mine, rows = alone(kg, queries[name], max(1, args.runs // 2))
-            by_name = (alone(kg, None, args.runs, {"canned": name, **params[name]})[0]
-                       if params[name] else None)
+            by_name = (
+                alone(kg, None, args.runs, {"canned": name, **params[name]})[0]
+                if params[name]
+                else None
+            )
             out.append((name, rows, mine, theirs, by_name))
     finally:
         kg.stop()
@@ -207,8 +245,11 @@ def one_store(store: Path, args: argparse.Namespace) -> dict:
 
 
 def report(results: list[dict], cap: float) -> str:
-    lines = ["| records | canned query | rows | /sparql s | oxigraph serve s | ratio "
-             f"| /sparql?canned= s | within {LIMIT:g} s |", "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| records | canned query | rows | /sparql s | oxigraph serve s | ratio "
+        f"| /sparql?canned= s | within {LIMIT:g} s |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for res in results:
         for name, rows, mine, theirs, by_name in res["rows"]:
             ratio = f"{mine / theirs:.2f}" if theirs else "—"
@@ -216,8 +257,10 @@ def report(results: list[dict], cap: float) -> str:
             shown = f"{rows:,}" if rows >= 0 else "stopped"
             named = f"{by_name:.3f}" if by_name is not None else "(no parameters)"
             within = rows >= 0 and max(mine, by_name or 0) <= LIMIT
-            lines.append(f"| {res['records']:,} | {name} | {shown} | {mine:.3f} | {other} "
-                         f"| {ratio} | {named} | {'yes' if within else 'no'} |")
+            lines.append(
+                f"| {res['records']:,} | {name} | {shown} | {mine:.3f} | {other} "
+                f"| {ratio} | {named} | {'yes' if within else 'no'} |"
+            )
     return "\n".join(lines)
 
 
@@ -225,10 +268,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("stores", nargs="+", type=Path, help="store directories (kg --store)")
     parser.add_argument("--runs", type=int, default=3, help="runs of each query on each server")
-    parser.add_argument("--cap", type=float, default=60.0,
-                        help="seconds oxigraph serve may take (its --timeout-s)")
-    parser.add_argument("--data", type=Path,
-                        help="the data directory for kg serve (default: an empty one)")
+    parser.add_argument(
+        "--cap", type=float, default=60.0, help="seconds oxigraph serve may take (its --timeout-s)"
+    )
+    parser.add_argument(
+        "--data", type=Path, help="the data directory for kg serve (default: an empty one)"
+    )
     parser.add_argument("--work", type=Path, help="where the oxigraph copies go")
     parser.add_argument("--queries", nargs="+", help="only these canned queries")
     args = parser.parse_args()

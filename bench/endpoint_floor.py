@@ -86,6 +86,7 @@ def main() -> None:
         def ask() -> None:
             status, _ = server.get(path, body, headers)
             assert status == 200, status
+
         return ask
 
     def healthz() -> None:
@@ -93,8 +94,10 @@ def main() -> None:
         assert status == 200, status
 
     def in_flask() -> None:
-        assert client.post("/sparql", data={"query": QUERY}, headers={"Accept": JSON}
-                           ).status_code == 200
+        assert (
+            client.post("/sparql", data={"query": QUERY}, headers={"Accept": JSON}).status_code
+            == 200
+        )
 
     def in_worker() -> None:
         pool.run(QueryRequest(QUERY, JSON, 1000))
@@ -107,16 +110,19 @@ def main() -> None:
 
     def in_pyoxigraph() -> None:
         handle.query(QUERY, use_default_graph_as_union=True).serialize(
-            format=ox.QueryResultsFormat.JSON)
+            format=ox.QueryResultsFormat.JSON
+        )
 
-    rows = {"oxigraph serve (HTTP)": by_http(oxigraph, "/query"),
-            "kg serve /sparql (HTTP)": by_http(kg, "/sparql"),
-            "kg serve /sparql, every query in a worker (HTTP)": by_http(kg_workers, "/sparql"),
-            "kg serve /healthz (HTTP)": healthz,
-            "web app in process (test client)": in_flask,
-            "query worker in process": in_worker,
-            "query known fast in process": in_thread,
-            "pyoxigraph in process": in_pyoxigraph}
+    rows = {
+        "oxigraph serve (HTTP)": by_http(oxigraph, "/query"),
+        "kg serve /sparql (HTTP)": by_http(kg, "/sparql"),
+        "kg serve /sparql, every query in a worker (HTTP)": by_http(kg_workers, "/sparql"),
+        "kg serve /healthz (HTTP)": healthz,
+        "web app in process (test client)": in_flask,
+        "query worker in process": in_worker,
+        "query known fast in process": in_thread,
+        "pyoxigraph in process": in_pyoxigraph,
+    }
     try:
         known.run(fast)  # a worker answers it first
         for ask in rows.values():  # starts the workers, warms each path

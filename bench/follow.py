@@ -63,9 +63,27 @@ def measure(size: int, requests: int, work: Path) -> dict[str, float]:
     shutil.rmtree(archive_dir, ignore_errors=True)
     with EmbeddedStore(store_dir) as store:
         load_paths(store, [data], BASE)
-    subprocess.run([sys.executable, "-m", "kg.cli", "--store", str(store_dir), "--archive",
-                    str(archive_dir), "--base", BASE, "--data", str(data), "release",
-                    "--date", "2026-12-01"], check=True, capture_output=True, cwd=ROOT)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kg.cli",
+            "--store",
+            str(store_dir),
+            "--archive",
+            str(archive_dir),
+            "--base",
+            BASE,
+            "--data",
+            str(data),
+            "release",
+            "--date",
+            "2026-12-01",
+        ],
+        check=True,
+        capture_output=True,
+        cwd=ROOT,
+    )
     archive = Archive(archive_dir)
     with EmbeddedStore(store_dir, read_only=True) as store:
         rows = read_rows(store)
@@ -75,20 +93,38 @@ def measure(size: int, requests: int, work: Path) -> dict[str, float]:
         void_s = best(3, lambda: VoidFigures(store, BASE))
         entries = len(Timeline.build(store, archive, rows, BASE, version).entries)
     record = sorted(r.id for r in rows)[len(rows) // 2]
-    app = create_app({"store": store_dir, "archive": archive_dir, "base": BASE,
-                      "data": data, "dumps": work / "dumps", "TESTING": True,
-                      "cache_mb": 0})  # rendered anew each time: no response cache
+    app = create_app(
+        {
+            "store": store_dir,
+            "archive": archive_dir,
+            "base": BASE,
+            "data": data,
+            "dumps": work / "dumps",
+            "TESTING": True,
+            "cache_mb": 0,
+        }
+    )  # rendered anew each time: no response cache
     try:
         client = app.test_client()
-        pages = {"record page": f"/record/{record}", "registry feed": "/feed.atom",
-                 "record feed": f"/feed/record/{record}.atom",
-                 "archive page": "/feed.atom?archive=1", "sitemap": "/sitemap.xml",
-                 "void": "/.well-known/void"}
+        pages = {
+            "record page": f"/record/{record}",
+            "registry feed": "/feed.atom",
+            "record feed": f"/feed/record/{record}.atom",
+            "archive page": "/feed.atom?archive=1",
+            "sitemap": "/sitemap.xml",
+            "void": "/.well-known/void",
+        }
         per_request = {name: mean_ms(client, path, requests) for name, path in pages.items()}
     finally:
         close(app)
-    return {"records": len(rows), "entries": entries, "rows_s": rows_s,
-            "timeline_s": timeline_s, "void_s": void_s, **per_request}
+    return {
+        "records": len(rows),
+        "entries": entries,
+        "rows_s": rows_s,
+        "timeline_s": timeline_s,
+        "void_s": void_s,
+        **per_request,
+    }
 
 
 def main() -> None:
@@ -98,23 +134,27 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=Path("/tmp/kg-bench-follow"))
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
-    print("| records | entries | read_rows s | Timeline.build s | ratio | VoID figures s "
-          "| ratio |")
+    print("| records | entries | read_rows s | Timeline.build s | ratio | VoID figures s | ratio |")
     print("|---|---|---|---|---|---|---|")
     found = []
     for size in args.sizes:
         m = measure(size, args.requests, args.work)
         found.append(m)
-        print(f"| {m['records']:,} | {m['entries']:,} | {m['rows_s']:.2f} | "
-              f"{m['timeline_s']:.2f} | {m['timeline_s'] / m['rows_s']:.2f} | "
-              f"{m['void_s']:.2f} | {m['void_s'] / m['rows_s']:.2f} |", flush=True)
+        print(
+            f"| {m['records']:,} | {m['entries']:,} | {m['rows_s']:.2f} | "
+            f"{m['timeline_s']:.2f} | {m['timeline_s'] / m['rows_s']:.2f} | "
+            f"{m['void_s']:.2f} | {m['void_s'] / m['rows_s']:.2f} |",
+            flush=True,
+        )
     names = ["record page", "registry feed", "record feed", "archive page", "sitemap", "void"]
     print()
     print("| records | " + " | ".join(f"{n} ms" for n in names) + " |")
     print("|---|" + "---|" * len(names))
     for m in found:
-        cells = [f"{m[n]:.1f} ({m[n] / m['record page']:.1f}x)" if n != "record page"
-                 else f"{m[n]:.1f}" for n in names]
+        cells = [
+            f"{m[n]:.1f} ({m[n] / m['record page']:.1f}x)" if n != "record page" else f"{m[n]:.1f}"
+            for n in names
+        ]
         print(f"| {m['records']:,} | " + " | ".join(cells) + " |")
 
 

@@ -54,8 +54,9 @@ def timed_reads(read, graphs: list[str]) -> tuple[float, int]:
     return time.process_time() - started, quads
 
 
-def made_copies(store_dir: Path, live: Path, graphs: list[str], work: Path
-                ) -> tuple[Path, Path, float]:
+def made_copies(
+    store_dir: Path, live: Path, graphs: list[str], work: Path
+) -> tuple[Path, Path, float]:
     """Copies of ``graphs`` made by CopyWriter beside a stand-in of ``live`` under
     ``work``; the stand-in's root and version, and the CPU ms a copy took."""
     root, version = work / "store", work / "store" / live.name
@@ -88,12 +89,13 @@ def reads(args: argparse.Namespace, live: Path) -> None:
             copies = CopyReader(root, version)
             for graph in chosen[:50]:  # a copy gives the graph back
                 assert sorted(map(str, copies.graph(graph) or [])) == sorted(
-                    map(str, store.quads([graph]))), graph
+                    map(str, store.quads([graph]))
+                ), graph
         # fresh handles: no graph of the rounds was read through them yet
         store, copies = EmbeddedStore(args.store, read_only=True), CopyReader(root, version)
         best = {"store": float("inf"), "copy": float("inf")}
         quads = 0
-        batches = iter(chosen[i:i + args.graphs] for i in range(0, need, args.graphs))
+        batches = iter(chosen[i : i + args.graphs] for i in range(0, need, args.graphs))
         for _ in range(args.rounds):
             seconds, quads = timed_reads(lambda g: store.quads([g]), next(batches))
             best["store"] = min(best["store"], seconds)
@@ -102,9 +104,11 @@ def reads(args: argparse.Namespace, live: Path) -> None:
         store.close()
         size = (root / "copies.sqlite").stat().st_size
     per = {way: best[way] / args.graphs * 1000 for way in best}
-    print(f"{len(records):,} records; {quads / args.graphs:.0f} quads a graph; copies "
-          f"{kept}; making one took {make_ms:.3f} ms"
-          + (f" ({size / len(chosen) / 1024:.1f} KiB)" if kept == "made here" else ""))
+    print(
+        f"{len(records):,} records; {quads / args.graphs:.0f} quads a graph; copies "
+        f"{kept}; making one took {make_ms:.3f} ms"
+        + (f" ({size / len(chosen) / 1024:.1f} KiB)" if kept == "made here" else "")
+    )
     print("| read | records | CPU ms / graph | ratio to the store |")
     print("|---|---|---|---|")
     for way in ("store", "copy"):
@@ -113,7 +117,7 @@ def reads(args: argparse.Namespace, live: Path) -> None:
 
 def writes(args: argparse.Namespace) -> None:
     with EmbeddedStore(args.store, read_only=True) as store:
-        records = [row["r"].value for row in store.query(RECORDS)][:args.writes]
+        records = [row["r"].value for row in store.query(RECORDS)][: args.writes]
         with tempfile.TemporaryDirectory(prefix="kg-graph-writes-") as work:
             nquads = Path(work) / "records.nq"
             with nquads.open("wb") as out:
@@ -146,8 +150,9 @@ def main() -> None:
     parser.add_argument("store", type=Path, help="a store directory made by kg load")
     parser.add_argument("--graphs", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--writes", type=int, default=0,
-                        help="also time the write path on this many record graphs")
+    parser.add_argument(
+        "--writes", type=int, default=0, help="also time the write path on this many record graphs"
+    )
     args = parser.parse_args()
     live = live_or_exit(args.store)
     reads(args, live)

@@ -41,8 +41,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     store = ox.Store.read_only(str((args.store / "live").resolve()))
-    records = sorted(g.value for g in store.named_graphs()
-                     if isinstance(g, ox.NamedNode) and "/record/" in g.value)
+    records = sorted(
+        g.value
+        for g in store.named_graphs()
+        if isinstance(g, ox.NamedNode) and "/record/" in g.value
+    )
     graphs = [ox.NamedNode(g) for g in random.Random(1).sample(records, args.records)]
     texts = [store.dump(format=NQ, from_graph=g) for g in graphs]
     packed = [zlib.compress(t, 6) for t in texts]
@@ -52,18 +55,22 @@ def main() -> None:
         return 1e3 * seconds / len(graphs)
 
     rows = {
-        "quads_for_pattern": best(args.rounds, lambda: [
-            list(store.quads_for_pattern(None, None, None, g)) for g in graphs]),
-        "dump": best(args.rounds, lambda: [store.dump(format=NQ, from_graph=g)
-                                           for g in graphs]),
+        "quads_for_pattern": best(
+            args.rounds,
+            lambda: [list(store.quads_for_pattern(None, None, None, g)) for g in graphs],
+        ),
+        "dump": best(args.rounds, lambda: [store.dump(format=NQ, from_graph=g) for g in graphs]),
         "parse": best(args.rounds, lambda: [list(ox.parse(t, format=NQ)) for t in texts]),
-        "inflate + parse": best(args.rounds, lambda: [
-            list(ox.parse(zlib.decompress(z), format=NQ)) for z in packed]),
+        "inflate + parse": best(
+            args.rounds, lambda: [list(ox.parse(zlib.decompress(z), format=NQ)) for z in packed]
+        ),
     }
     floor = rows["quads_for_pattern"]
-    print(f"{len(records):,} record graphs, {len(graphs)} read, {quads / len(graphs):.0f} "
-          f"quads each, {sum(map(len, texts)) / len(texts):,.0f} bytes of N-Quads "
-          f"({sum(map(len, packed)) / len(packed):,.0f} compressed)")
+    print(
+        f"{len(records):,} record graphs, {len(graphs)} read, {quads / len(graphs):.0f} "
+        f"quads each, {sum(map(len, texts)) / len(texts):,.0f} bytes of N-Quads "
+        f"({sum(map(len, packed)) / len(packed):,.0f} compressed)"
+    )
     print("| read | ms a graph | ratio |")
     print("|---|---|---|")
     for name, seconds in rows.items():

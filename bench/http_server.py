@@ -40,13 +40,15 @@ sys.path.insert(0, str(ROOT))
 from bench.serve import ENV, Server, cpu_seconds, oxigraph_serve, store_arguments, tree  # noqa: E402
 
 QUERY = "SELECT ?s WHERE { ?s a <urn:x-claimgraph:no-such-class> }"
-POST = {"Content-Type": "application/x-www-form-urlencoded",
-        "Accept": "application/sparql-results+json"}
+POST = {
+    "Content-Type": "application/x-www-form-urlencoded",
+    "Accept": "application/sparql-results+json",
+}
 BODY = urllib.parse.urlencode({"query": QUERY}).encode()
 
 #: A process serving ``app`` (``bare`` or the kg app over KG_STORE) on a port, printing
 #: "serving http://HOST:PORT/ " once it listens, as kg serve does (bench.serve.Server).
-SERVE = r'''
+SERVE = r"""
 import os, socket, sys
 kind, server, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
 def bare(environ, start_response):
@@ -71,7 +73,7 @@ else:
     Granian("bench", address="127.0.0.1", port=port, interface=Interfaces.WSGI,
             blocking_threads=8, log_level=LogLevels.error).serve(
         target_loader=lambda _target: app)
-'''
+"""
 
 
 def free_port() -> int:
@@ -86,8 +88,7 @@ def started(kind: str, server: str, store: Path) -> Server:
     return Server(command, None, env={**ENV, "KG_STORE": str(store), "KG_CACHE_MB": "0"})
 
 
-def measure(server: Server, path: str, body: bytes | None, requests: int
-            ) -> tuple[float, float]:
+def measure(server: Server, path: str, body: bytes | None, requests: int) -> tuple[float, float]:
     """(median ms a request, server CPU ms a request) of ``requests`` asked in turn."""
     headers = POST if body is not None else {}
     times = []

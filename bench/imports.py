@@ -32,8 +32,9 @@ sys.path.insert(0, str(ROOT))
 
 from bench.ingest import FLOOR, timed  # noqa: E402
 
-ARCHIVE = (ROOT.parent / "shared" / "datasets" / "every-eval-ever"
-           / "every-eval-ever-d9be34d6.tar.gz")
+ARCHIVE = (
+    ROOT.parent / "shared" / "datasets" / "every-eval-ever" / "every-eval-ever-d9be34d6.tar.gz"
+)
 ORIGIN = "evaleval/every_eval_ever@d9be34d60cb3820833034e33a437ba4b9e4d472f"
 
 
@@ -68,20 +69,35 @@ def bench(archive: Path, files: int, work: Path) -> dict[str, object]:
     n, results = origin_folder(archive, files, origin)
     shutil.copytree(ROOT / "data" / "agents", data / "agents")
     common = ["--data", str(data), "--store", str(store)]
-    imported, peak = timed(kg(*common, "import", "every-eval-ever", str(origin),
-                              "--origin", ORIGIN))
+    imported, peak = timed(
+        kg(*common, "import", "every-eval-ever", str(origin), "--origin", ORIGIN)
+    )
     dumps = here / "dump"
     timed(kg(*common, "export", "--all", "--format", "nquads", "-o", str(dumps)))
     [nquads] = list(dumps.glob("*.nq"))
     quads = sum(1 for _ in nquads.open("rb"))
-    floor, floor_peak = timed([sys.executable, "-c", FLOOR, str(here / "floor"), str(nquads),
-                               "optimize"])
-    verified, verify_peak = timed(kg(*common, "verify", "--all", "--upstream-dir",
-                                     str(data / "upstream" / "every-eval-ever")), timeout=7200)
-    return {"files": n, "results": results, "quads": quads, "import": imported,
-            "import_peak": peak, "floor": floor, "floor_peak": floor_peak,
-            "ratio": imported / floor, "verify": verified, "verify_peak": verify_peak,
-            "files_per_s": n / verified}
+    floor, floor_peak = timed(
+        [sys.executable, "-c", FLOOR, str(here / "floor"), str(nquads), "optimize"]
+    )
+    verified, verify_peak = timed(
+        kg(
+            *common, "verify", "--all", "--upstream-dir", str(data / "upstream" / "every-eval-ever")
+        ),
+        timeout=7200,
+    )
+    return {
+        "files": n,
+        "results": results,
+        "quads": quads,
+        "import": imported,
+        "import_peak": peak,
+        "floor": floor,
+        "floor_peak": floor_peak,
+        "ratio": imported / floor,
+        "verify": verified,
+        "verify_peak": verify_peak,
+        "files_per_s": n / verified,
+    }
 
 
 def main() -> int:
@@ -90,15 +106,19 @@ def main() -> int:
     parser.add_argument("--archive", type=Path, default=ARCHIVE)
     parser.add_argument("--work", type=Path, default=Path("/tmp/kg-bench-import"))
     args = parser.parse_args()
-    print("| files | results | quads | floor s (bulk load + optimize) | kg import s | ratio "
-          "| kg import peak MB | kg verify --all s | files/s | verify peak MB |")
+    print(
+        "| files | results | quads | floor s (bulk load + optimize) | kg import s | ratio "
+        "| kg import peak MB | kg verify --all s | files/s | verify peak MB |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|")
     for files in args.files:
         r = bench(args.archive, files, args.work)
-        print(f"| {r['files']:,} | {r['results']:,} | {r['quads']:,} | {r['floor']:.1f} | "
-              f"{r['import']:.1f} | {r['ratio']:.2f} | {r['import_peak']:,.0f} | "
-              f"{r['verify']:.1f} | {r['files_per_s']:,.0f} | {r['verify_peak']:,.0f} |",
-              flush=True)
+        print(
+            f"| {r['files']:,} | {r['results']:,} | {r['quads']:,} | {r['floor']:.1f} | "
+            f"{r['import']:.1f} | {r['ratio']:.2f} | {r['import_peak']:,.0f} | "
+            f"{r['verify']:.1f} | {r['files_per_s']:,.0f} | {r['verify_peak']:,.0f} |",
+            flush=True,
+        )
     return 0
 
 

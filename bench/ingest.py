@@ -36,8 +36,13 @@ def timed(command: list[str], timeout: float | None = None) -> tuple[float, floa
     """(wall seconds, peak RSS in MB) of a command, via GNU time."""
     with tempfile.NamedTemporaryFile("r") as out:
         started = time.perf_counter()
-        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", out.name, *command], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout)
+        subprocess.run(
+            ["/usr/bin/time", "-f", "%M", "-o", out.name, *command],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=timeout,
+        )
         seconds = time.perf_counter() - started
         return seconds, int(out.read().split()[-1]) / 1024
 
@@ -83,22 +88,34 @@ print(conforms)
 def bench(n: int, work: Path, naive_up_to: int, keep: bool) -> dict[str, object]:
     corpus = work / f"corpus-{n}"
     if not corpus.exists():
-        subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), str(n), "--seed", "1",
-                        "-o", str(corpus)], check=True, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "bench" / "gen.py"),
+                str(n),
+                "--seed",
+                "1",
+                "-o",
+                str(corpus),
+            ],
+            check=True,
+            stderr=subprocess.DEVNULL,
+        )
     nquads = work / f"quads-{n}.nq"
     # Made once per corpus; later runs reuse it.
-    triples = (sum(1 for _ in nquads.open("rb")) if nquads.exists()
-               else quads_of(corpus, nquads))
+    triples = sum(1 for _ in nquads.open("rb")) if nquads.exists() else quads_of(corpus, nquads)
     stores = work / f"stores-{n}"
     shutil.rmtree(stores, ignore_errors=True)
     stores.mkdir()
     floor, floor_mb = timed([sys.executable, "-c", FLOOR, str(stores / "floor"), str(nquads)])
-    compacted, _ = timed([sys.executable, "-c", FLOOR, str(stores / "floor-compacted"),
-                          str(nquads), "optimize"])
+    compacted, _ = timed(
+        [sys.executable, "-c", FLOOR, str(stores / "floor-compacted"), str(nquads), "optimize"]
+    )
     shutil.rmtree(stores / "floor", ignore_errors=True)
     shutil.rmtree(stores / "floor-compacted", ignore_errors=True)
-    load, load_mb = timed([sys.executable, "-m", "kg.cli", "--store", str(stores / "kg"),
-                           "load", str(corpus)])
+    load, load_mb = timed(
+        [sys.executable, "-m", "kg.cli", "--store", str(stores / "kg"), "load", str(corpus)]
+    )
     naive = naive_mb = None
     if n <= naive_up_to:
         naive, naive_mb = timed([sys.executable, "-c", NAIVE, str(nquads), "x", str(ROOT)])
@@ -106,16 +123,26 @@ def bench(n: int, work: Path, naive_up_to: int, keep: bool) -> dict[str, object]
     original = record.read_text()
     record.write_text(original.replace("hardware: Synthetic GPU", "hardware: Synthetic GPU 2"))
     try:
-        reload, _ = timed([sys.executable, "-m", "kg.cli", "--store", str(stores / "kg"),
-                           "load", str(corpus)])
+        reload, _ = timed(
+            [sys.executable, "-m", "kg.cli", "--store", str(stores / "kg"), "load", str(corpus)]
+        )
     finally:
         record.write_text(original)
     if not keep:
         shutil.rmtree(stores, ignore_errors=True)
-    return {"n": n, "files": sum(1 for _ in corpus.rglob("*.yaml")), "quads": triples,
-            "floor": floor, "floor_mb": floor_mb, "compacted": compacted, "load": load,
-            "load_mb": load_mb,
-            "naive": naive, "naive_mb": naive_mb, "reload": reload}
+    return {
+        "n": n,
+        "files": sum(1 for _ in corpus.rglob("*.yaml")),
+        "quads": triples,
+        "floor": floor,
+        "floor_mb": floor_mb,
+        "compacted": compacted,
+        "load": load,
+        "load_mb": load_mb,
+        "naive": naive,
+        "naive_mb": naive_mb,
+        "reload": reload,
+    }
 
 
 def main() -> int:
@@ -123,22 +150,33 @@ def main() -> int:
     parser.add_argument("sizes", nargs="+", type=int)
     parser.add_argument("--naive-up-to", type=int, default=1000)
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "kg-bench")
-    parser.add_argument("--keep", action="store_true",
-                        help="keep the store kg load made (WORK/stores-N/kg), for bench/serve.py")
+    parser.add_argument(
+        "--keep",
+        action="store_true",
+        help="keep the store kg load made (WORK/stores-N/kg), for bench/serve.py",
+    )
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
-    print("| records | files | quads | floor s | kg load s | ratio | floor + optimize s "
-          "| ratio to it | naive s | naive/floor | kg load peak MB | floor peak MB "
-          "| reload one record s |")
+    print(
+        "| records | files | quads | floor s | kg load s | ratio | floor + optimize s "
+        "| ratio to it | naive s | naive/floor | kg load peak MB | floor peak MB "
+        "| reload one record s |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n in args.sizes:
         r = bench(n, args.work, args.naive_up_to, args.keep)
-        naive = (f"{r['naive']:.1f} | {r['naive'] / r['floor']:.1f}" if r["naive"] is not None
-                 else "not run | —")
-        print(f"| {n:,} | {r['files']:,} | {r['quads']:,} | {r['floor']:.1f} | {r['load']:.1f} "
-              f"| {r['load'] / r['floor']:.2f} | {r['compacted']:.1f} "
-              f"| {r['load'] / r['compacted']:.2f} | {naive} | {r['load_mb']:,.0f} "
-              f"| {r['floor_mb']:,.0f} | {r['reload']:.2f} |", flush=True)
+        naive = (
+            f"{r['naive']:.1f} | {r['naive'] / r['floor']:.1f}"
+            if r["naive"] is not None
+            else "not run | —"
+        )
+        print(
+            f"| {n:,} | {r['files']:,} | {r['quads']:,} | {r['floor']:.1f} | {r['load']:.1f} "
+            f"| {r['load'] / r['floor']:.2f} | {r['compacted']:.1f} "
+            f"| {r['load'] / r['compacted']:.2f} | {naive} | {r['load_mb']:,.0f} "
+            f"| {r['floor_mb']:,.0f} | {r['reload']:.2f} |",
+            flush=True,
+        )
     return 0
 
 

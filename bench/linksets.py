@@ -58,37 +58,45 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
 
-    files = sorted((args.corpus / "records").glob("*.yaml"))[:args.files]
+    files = sorted((args.corpus / "records").glob("*.yaml"))[: args.files]
     ingest_file((files[0], BASE))  # the shapes and terms, read once
     ingest_s = best(args.rounds, lambda: [ingest_file((f, BASE)) for f in files])
-    graphs = [triples for f in files for _, _, triples in map_file(read_data_file(f),
-                                                                   BASE).graphs()]
+    graphs = [
+        triples for f in files for _, _, triples in map_file(read_data_file(f), BASE).graphs()
+    ]
     links_s = best(args.rounds, lambda: [count_links(t, BASE) for t in graphs])
-    print(f"load: ingest_file {1e3 * ingest_s / len(files):.3f} ms a file, count_links "
-          f"{1e3 * links_s / len(files):.3f} ms a file ({links_s / ingest_s:.1%})")
+    print(
+        f"load: ingest_file {1e3 * ingest_s / len(files):.3f} ms a file, count_links "
+        f"{1e3 * links_s / len(files):.3f} ms a file ({links_s / ingest_s:.1%})"
+    )
 
     version = live_version(args.store)
     with tempfile.TemporaryDirectory() as work:
         bare = Path(work) / version.name
-        shutil.copyfile(version.with_name(version.name + ".manifest.sqlite"),
-                        bare.with_name(bare.name + ".manifest.sqlite"))
+        shutil.copyfile(
+            version.with_name(version.name + ".manifest.sqlite"),
+            bare.with_name(bare.name + ".manifest.sqlite"),
+        )
         with sqlite3.connect(bare.with_name(bare.name + ".manifest.sqlite")) as db:
             db.execute("ALTER TABLE manifest DROP COLUMN links")
         db.close()
         with_s = best(args.rounds, lambda: read_manifest(version))
         without_s = best(args.rounds, lambda: read_manifest(bare))
-    print(f"manifest: {len(read_manifest(version)):,} graphs, read in {with_s:.3f} s, "
-          f"{without_s:.3f} s without links ({with_s / without_s:.2f}x)")
+    print(
+        f"manifest: {len(read_manifest(version)):,} graphs, read in {with_s:.3f} s, "
+        f"{without_s:.3f} s without links ({with_s / without_s:.2f}x)"
+    )
 
     with EmbeddedStore(args.store, read_only=True) as store:
         void_s = best(args.rounds, lambda: VoidFigures(store, BASE))
         started = time.perf_counter()
-        rows = list(store.query(internal_query("graph-links").text,
-                                {"base": ox.Literal(BASE)}))
+        rows = list(store.query(internal_query("graph-links").text, {"base": ox.Literal(BASE)}))
         query_s = time.perf_counter() - started
-    print(f"VoID: figures {void_s:.2f} s, the linksets query alone {query_s:.2f} s "
-          f"({len(rows):,} rows; figures were {void_s + query_s:.2f} s with it, "
-          f"{(void_s + query_s) / void_s:.1f}x)")
+    print(
+        f"VoID: figures {void_s:.2f} s, the linksets query alone {query_s:.2f} s "
+        f"({len(rows):,} rows; figures were {void_s + query_s:.2f} s with it, "
+        f"{(void_s + query_s) / void_s:.1f}x)"
+    )
 
 
 if __name__ == "__main__":

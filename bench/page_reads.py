@@ -52,12 +52,14 @@ def one_size(size: str, args: argparse.Namespace) -> list[tuple[str, str, float,
             def run() -> float:
                 catalog.about = None
                 record_page.RecordPage._kept = (  # type: ignore[method-assign]
-                    lambda self, name: kept(self, name) if name == record_page.KEPT_RUNS else {})
+                    lambda self, name: kept(self, name) if name == record_page.KEPT_RUNS else {}
+                )
                 try:
                     return measure()
                 finally:
                     catalog.about = about
                     record_page.RecordPage._kept = kept  # type: ignore[method-assign]
+
             return run
 
         def repeated() -> float:
@@ -67,15 +69,13 @@ def one_size(size: str, args: argparse.Namespace) -> list[tuple[str, str, float,
             batch = [rng.choice(ids) for _ in range(args.requests + 1)]
             return cpu_ms(lambda i: f"/record/{batch[i]}", get, args.requests)
 
-        rows = [("record page, repeated", repeated),
-                ("record pages, each another", each_another)]
+        rows = [("record page, repeated", repeated), ("record pages, each another", each_another)]
         best = {(name, way): float("inf") for name, _ in rows for way in ("page", "version")}
         for _ in range(args.rounds):
             for name, measure in rows:
                 best[name, "page"] = min(best[name, "page"], per_page(measure)())
                 best[name, "version"] = min(best[name, "version"], measure())
-        return [(name, records, best[name, "page"], best[name, "version"])
-                for name, _ in rows]
+        return [(name, records, best[name, "page"], best[name, "version"]) for name, _ in rows]
     finally:
         record_page.RecordPage._kept = kept  # type: ignore[method-assign]
         close(app)
@@ -89,8 +89,10 @@ def main() -> int:
     print("|---|---|---|---|---|")
     for size in args.sizes:
         for name, records, page, version in one_size(size, args):
-            print(f"| {name} | {records} | {page:.2f} | {version:.2f} | {version / page:.2f} |",
-                  flush=True)
+            print(
+                f"| {name} | {records} | {page:.2f} | {version:.2f} | {version / page:.2f} |",
+                flush=True,
+            )
     return 0
 
 

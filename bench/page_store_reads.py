@@ -73,13 +73,15 @@ def one_size(size: str, args: argparse.Namespace) -> tuple[str, dict[str, float]
 
         best = dict.fromkeys(ROWS, float("inf"))
         for round_ in range(args.rounds):
-            ids = fresh[round_ * args.requests:(round_ + 1) * args.requests]
+            ids = fresh[round_ * args.requests : (round_ + 1) * args.requests]
             closure(ids[0])  # warms the code, not the data measured
-            times = [per_record(closure, ids[1:]), per_record(closure, ids[1:]),
-                     per_record(quads_alone, ids[1:])]
+            times = [
+                per_record(closure, ids[1:]),
+                per_record(closure, ids[1:]),
+                per_record(quads_alone, ids[1:]),
+            ]
             found = {ident: closure(ident) for ident in ids[1:]}
-            times.append(per_record(lambda ident, found=found: Facts(found[ident], terms),
-                                    ids[1:]))
+            times.append(per_record(lambda ident, found=found: Facts(found[ident], terms), ids[1:]))
             for row, ms in zip(ROWS, times, strict=True):
                 best[row] = min(best[row], ms)
         return records, best
@@ -95,8 +97,10 @@ def main() -> int:
     for size in args.sizes:
         records, best = one_size(size, args)
         for row in ROWS:
-            print(f"| {row} | {records} | {best[row]:.3f} | "
-                  f"{best[row] / best[ROWS[1]]:.2f} |", flush=True)
+            print(
+                f"| {row} | {records} | {best[row]:.3f} | {best[row] / best[ROWS[1]]:.2f} |",
+                flush=True,
+            )
     return 0
 
 

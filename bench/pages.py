@@ -55,14 +55,19 @@ from kg.store.load import ensure_loaded  # noqa: E402
 from kg.web import create_app  # noqa: E402
 from kg.web.state import close, state  # noqa: E402
 
-SEED_ID = ("saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-"
-           "checkpointing-zero2")
+SEED_ID = (
+    "saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero2"
+)
 #: Words searched cold, one per request in turn: common and rare, and one in no row.
 COLD_WORDS = ["memory", "promoter", "accuracy", "synthetic", "evo", "nt", "latency", "qqq"]
 
 
-def cpu_ms(paths: Callable[[int], str], get: Callable[[str], int], requests: int,
-           before: Callable[[], None] = lambda: None) -> float:
+def cpu_ms(
+    paths: Callable[[int], str],
+    get: Callable[[str], int],
+    requests: int,
+    before: Callable[[], None] = lambda: None,
+) -> float:
     """Mean CPU ms of this process per request of ``paths(i)``, after one warm-up request;
     ``before`` runs ahead of each request, outside the time."""
     before()
@@ -95,11 +100,13 @@ def open_app(size: str, args: argparse.Namespace) -> tuple[Flask, str]:
 
 def getter(client: FlaskClient) -> Callable[[str], int]:
     """A GET through ``client`` that stops the run unless it answers 200: the body's size."""
+
     def get(path: str) -> int:
         response = client.get(path)
         if response.status_code != 200:
             raise SystemExit(f"{path}: HTTP {response.status_code}")
         return len(response.data)
+
     return get
 
 
@@ -111,8 +118,11 @@ def one_size(size: str, args: argparse.Namespace) -> list[tuple[str, str, float,
         started = time.perf_counter()
         with app.app_context():
             catalog = state(app).catalog
-        print(f"{records}: index built in {time.perf_counter() - started:.1f} s",
-              file=sys.stderr, flush=True)
+        print(
+            f"{records}: index built in {time.perf_counter() - started:.1f} s",
+            file=sys.stderr,
+            flush=True,
+        )
         ids = [row.id for row in catalog.rows]
         rng = random.Random(1)
         one = SEED_ID if size == "seed" else rng.choice(ids)
@@ -152,6 +162,7 @@ def one_size(size: str, args: argparse.Namespace) -> list[tuple[str, str, float,
                     return measure()
                 finally:
                     cache.limit = 0
+
             return run
 
         def cold() -> None:  # what a first search of a word finds: nothing kept
@@ -163,28 +174,38 @@ def one_size(size: str, args: argparse.Namespace) -> list[tuple[str, str, float,
             ("/healthz (floor)", lambda: cpu_ms(lambda i: "/healthz", get, n)),
             ("record page, repeated", lambda: cpu_ms(lambda i: f"/record/{one}", get, n)),
             ("record pages, each another", each_another),
-            ("record page, from the response cache",
-             cached(lambda: cpu_ms(lambda i: f"/record/{one}", get, n))),
-            ("record page, revalidated (304)",
-             lambda: cpu_ms(lambda i: f"/record/{one}", revalidate, n)),
+            (
+                "record page, from the response cache",
+                cached(lambda: cpu_ms(lambda i: f"/record/{one}", get, n)),
+            ),
+            (
+                "record page, revalidated (304)",
+                lambda: cpu_ms(lambda i: f"/record/{one}", revalidate, n),
+            ),
             ("search, repeated", lambda: cpu_ms(lambda i: "/records?q=memory", get, n)),
-            ("search, repeated, from the response cache",
-             cached(lambda: cpu_ms(lambda i: "/records?q=memory", get, n))),
-            ("search, cold", lambda: cpu_ms(
-                lambda i: f"/records?q={COLD_WORDS[i % len(COLD_WORDS)]}", get, n, cold)),
+            (
+                "search, repeated, from the response cache",
+                cached(lambda: cpu_ms(lambda i: "/records?q=memory", get, n)),
+            ),
+            (
+                "search, cold",
+                lambda: cpu_ms(
+                    lambda i: f"/records?q={COLD_WORDS[i % len(COLD_WORDS)]}", get, n, cold
+                ),
+            ),
         ]
         best = [float("inf")] * len(pages)
         for _ in range(args.rounds):
             for i, (_page, measure) in enumerate(pages):
                 best[i] = min(best[i], measure())
-        return [(page, records, ms, ms / best[0]) for (page, _), ms in zip(pages, best,
-                                                                              strict=True)]
+        return [
+            (page, records, ms, ms / best[0]) for (page, _), ms in zip(pages, best, strict=True)
+        ]
     finally:
         close(app)
 
 
-def page_arguments(doc: str, requests: int, rounds: int, work: str
-                   ) -> argparse.ArgumentParser:
+def page_arguments(doc: str, requests: int, rounds: int, work: str) -> argparse.ArgumentParser:
     """The arguments of a benchmark of pages in this process: sizes, data, how many."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("sizes", nargs="+", help="seed, or a number of records")
@@ -198,8 +219,9 @@ def page_arguments(doc: str, requests: int, rounds: int, work: str
 
 def main() -> int:
     parser = page_arguments(__doc__, 50, 3, "/tmp/kg-bench-pages")
-    parser.add_argument("--cache-mb", type=int, default=64,
-                        help="the response cache of the rows that use it")
+    parser.add_argument(
+        "--cache-mb", type=int, default=64, help="the response cache of the rows that use it"
+    )
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     print("| page | records | CPU ms / request | ratio to /healthz |")

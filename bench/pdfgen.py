@@ -19,11 +19,32 @@ from fpdf.enums import EncryptionMethod
 
 SENTENCE = "the NT 2.5B checkpoint (33.88 → 11.49 GB)"
 #: A Unicode TrueType font with "→" and the "ﬁ"/"ﬂ" ligatures: Debian's fonts-dejavu-core.
-FONTS = (Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
-         Path("/usr/share/fonts/TTF/DejaVuSans.ttf"))
-_WORDS = ("synthetic", "filler", "text", "about", "training", "throughput", "memory", "and",
-          "sequence", "length", "measured", "on", "a", "simulated", "accelerator", "for",
-          "this", "test", "document", "only")
+FONTS = (
+    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+    Path("/usr/share/fonts/TTF/DejaVuSans.ttf"),
+)
+_WORDS = (
+    "synthetic",
+    "filler",
+    "text",
+    "about",
+    "training",
+    "throughput",
+    "memory",
+    "and",
+    "sequence",
+    "length",
+    "measured",
+    "on",
+    "a",
+    "simulated",
+    "accelerator",
+    "for",
+    "this",
+    "test",
+    "document",
+    "only",
+)
 
 
 def font() -> Path:
@@ -34,14 +55,15 @@ def font() -> Path:
     for path in FONTS:
         if path.is_file():
             return path
-    raise FileNotFoundError("no DejaVuSans.ttf: install Debian's fonts-dejavu-core "
-                            "(.ci/run does)")
+    raise FileNotFoundError("no DejaVuSans.ttf: install Debian's fonts-dejavu-core (.ci/run does)")
 
 
 def paragraph(sentence: str = SENTENCE) -> str:
     """The seed's paragraph around ``sentence``."""
-    return (f"ZeRO offload. Offloading optimizer states to the CPU lowers the peak memory of "
-            f"{sentence} at sequence length 1000 and batch size 16.")
+    return (
+        f"ZeRO offload. Offloading optimizer states to the CPU lowers the peak memory of "
+        f"{sentence} at sequence length 1000 and batch size 16."
+    )
 
 
 def filler(page: int, words: int = 120) -> str:
@@ -50,9 +72,15 @@ def filler(page: int, words: int = 120) -> str:
 
 
 def make_pdf(
-    path: Path, pages: int = 11, special: dict[int, str] | None = None, *,
-    align: str = "L", width: float = 0, image_pages: Iterable[int] = (),
-    user_password: str | None = None, owner_password: str | None = None,
+    path: Path,
+    pages: int = 11,
+    special: dict[int, str] | None = None,
+    *,
+    align: str = "L",
+    width: float = 0,
+    image_pages: Iterable[int] = (),
+    user_password: str | None = None,
+    owner_password: str | None = None,
 ) -> Path:
     """A document of ``pages`` filler pages; ``special`` adds a paragraph to a page (its
     "\\n" are forced line breaks); ``image_pages`` are pictures of their text, with no text
@@ -62,16 +90,17 @@ def make_pdf(
     pdf.add_font("dejavu", fname=str(font()))
     pdf.set_font("dejavu", size=11)
     if user_password is not None or owner_password is not None:
-        pdf.set_encryption(owner_password=owner_password or "owner",
-                           user_password=user_password or "",
-                           encryption_method=EncryptionMethod.AES_256)
+        pdf.set_encryption(
+            owner_password=owner_password or "owner",
+            user_password=user_password or "",
+            encryption_method=EncryptionMethod.AES_256,
+        )
     images = set(image_pages)
     for number in range(1, pages + 1):
         pdf.add_page()
         text = filler(number)
         if number in images:
-            pdf.image(_picture("\n\n".join(p for p in (text, special.get(number)) if p)),
-                      w=180)
+            pdf.image(_picture("\n\n".join(p for p in (text, special.get(number)) if p)), w=180)
             continue
         pdf.multi_cell(width, 6, text, align="L")
         if number in special:

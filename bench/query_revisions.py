@@ -36,8 +36,9 @@ def committed(rev: str, names: list[str] | None, work: Path) -> dict[str, Sparql
     for name, query in canned_queries().items():
         if names and name not in names:
             continue
-        shown = subprocess.run(["git", "show", f"{rev}:queries/{name}.rq"], cwd=ROOT,
-                               capture_output=True, text=True)
+        shown = subprocess.run(
+            ["git", "show", f"{rev}:queries/{name}.rq"], cwd=ROOT, capture_output=True, text=True
+        )
         if shown.returncode != 0:  # new since rev: nothing to compare with
             continue
         if names or shown.stdout != query.text:
@@ -49,8 +50,10 @@ def committed(rev: str, names: list[str] | None, work: Path) -> dict[str, Sparql
 
 def rows(store: ox.Store, text: str) -> tuple[float, list[tuple]]:
     started = time.perf_counter()
-    answer = [tuple(str(term) if term is not None else None for term in row)
-              for row in store.query(text, use_default_graph_as_union=True)]
+    answer = [
+        tuple(str(term) if term is not None else None for term in row)
+        for row in store.query(text, use_default_graph_as_union=True)
+    ]
     return time.perf_counter() - started, answer
 
 
@@ -84,9 +87,11 @@ def main() -> None:
                 same = answers["old"] == answers["new"]
                 differ |= not same
                 a, b = min(times["old"]), min(times["new"])
-                print(f"| {int(found['records'] or 0):,} | {name} | {len(answers['new']):,} "
-                      f"| {a:.3f} | {b:.3f} | {b / a:.2f} | {'yes' if same else 'NO'} |",
-                      flush=True)
+                print(
+                    f"| {int(found['records'] or 0):,} | {name} | {len(answers['new']):,} "
+                    f"| {a:.3f} | {b:.3f} | {b / a:.2f} | {'yes' if same else 'NO'} |",
+                    flush=True,
+                )
             del store
     if differ:
         raise SystemExit("a new text gave other rows or another order than the old")

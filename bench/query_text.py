@@ -87,11 +87,13 @@ def main() -> None:
         for _ in range(args.rounds):
             for name, text in texts.items():
                 sparqltext.Keywords.finditer = everywhere  # type: ignore[method-assign]
-                best[name, "pattern"] = min(best[name, "pattern"],
-                                            micros(text, args.repeat, by_characters))
+                best[name, "pattern"] = min(
+                    best[name, "pattern"], micros(text, args.repeat, by_characters)
+                )
                 sparqltext.Keywords.finditer = quick  # type: ignore[method-assign]
-                best[name, "quick"] = min(best[name, "quick"],
-                                          micros(text, args.repeat, sparqltext.with_row_limit))
+                best[name, "quick"] = min(
+                    best[name, "quick"], micros(text, args.repeat, sparqltext.with_row_limit)
+                )
     finally:
         sparqltext.Keywords.finditer = quick  # type: ignore[method-assign]
     print("| canned query | characters | pattern µs | quick µs | ratio |")

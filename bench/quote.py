@@ -49,12 +49,35 @@ def measure(n: int, work: Path, records: int) -> str:
     browse = importlib.import_module("kg.web.browse")  # the module (kg.web names a blueprint so)
     corpus, store_dir = work / f"corpus-{n}", work / f"store-{n}"
     if not corpus.exists():
-        subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), str(n), "--seed",
-                        "1", "-o", str(corpus)], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "bench" / "gen.py"),
+                str(n),
+                "--seed",
+                "1",
+                "-o",
+                str(corpus),
+            ],
+            check=True,
+        )
     if not store_dir.exists():
-        subprocess.run([sys.executable, "-m", "kg.cli", "--store", str(store_dir),
-                        "--base", BASE, "load", str(corpus)], check=True, cwd=ROOT,
-                       capture_output=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "kg.cli",
+                "--store",
+                str(store_dir),
+                "--base",
+                BASE,
+                "load",
+                str(corpus),
+            ],
+            check=True,
+            cwd=ROOT,
+            capture_output=True,
+        )
     app = create_app({"store": store_dir, "archive": work / f"archive-{n}", "base": BASE})
     store = app.extensions["kg"].store
     ids = sorted(p.stem for p in (corpus / "records").glob("*.yaml"))
@@ -77,20 +100,25 @@ def measure(n: int, work: Path, records: int) -> str:
         without = best_ms(lambda i: client.get(f"/record/{i}"), sample)
     finally:
         browse._quote_view = original
-    return (f"| {n:,} | {closure:.2f} | {lookup:.2f} | {lookup / closure:.2f} | "
-            f"{sum(found) / len(found):.2f} | {with_table:.2f} | {without:.2f} | "
-            f"{with_table / without:.2f} |")
+    return (
+        f"| {n:,} | {closure:.2f} | {lookup:.2f} | {lookup / closure:.2f} | "
+        f"{sum(found) / len(found):.2f} | {with_table:.2f} | {without:.2f} | "
+        f"{with_table / without:.2f} |"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("sizes", nargs="+", type=int)
     parser.add_argument("--work", type=Path, default=Path("/tmp/kg-bench-quote"))
     parser.add_argument("--records", type=int, default=200)
     args = parser.parse_args(argv)
-    print("| records | closure ms (baseline) | quote lookup + sibling closures ms | ratio | "
-          "siblings found (mean) | page ms with table | page ms without | page ratio |")
+    print(
+        "| records | closure ms (baseline) | quote lookup + sibling closures ms | ratio | "
+        "siblings found (mean) | page ms with table | page ms without | page ratio |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for n in args.sizes:
         print(measure(n, args.work, args.records), flush=True)

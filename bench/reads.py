@@ -61,8 +61,14 @@ def bench(n: int, work: Path, records: int) -> dict[str, float]:
     store.optimize()
     optimized = time.perf_counter() - started
     after = read_ms(store, graphs)
-    result = {"load": loaded, "optimize": optimized, "before": before, "after": after,
-              "sst_before": runs_before, "sst_after": len(list(target.glob("*.sst")))}
+    result = {
+        "load": loaded,
+        "optimize": optimized,
+        "before": before,
+        "after": after,
+        "sst_before": runs_before,
+        "sst_after": len(list(target.glob("*.sst"))),
+    }
     del store
     shutil.rmtree(target, ignore_errors=True)
     return result
@@ -74,14 +80,19 @@ def main() -> int:
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "kg-bench")
     parser.add_argument("--records", type=int, default=200)
     args = parser.parse_args()
-    print("| records | bulk_load s | optimize s | read ms / record graph before | after "
-          "| before / after | .sst files before / after |")
+    print(
+        "| records | bulk_load s | optimize s | read ms / record graph before | after "
+        "| before / after | .sst files before / after |"
+    )
     print("|---|---|---|---|---|---|---|")
     for n in args.sizes:
         r = bench(n, args.work, args.records)
-        print(f"| {n:,} | {r['load']:.1f} | {r['optimize']:.1f} | {r['before']:.2f} "
-              f"| {r['after']:.2f} | {r['before'] / r['after']:.1f} "
-              f"| {r['sst_before']} / {r['sst_after']} |", flush=True)
+        print(
+            f"| {n:,} | {r['load']:.1f} | {r['optimize']:.1f} | {r['before']:.2f} "
+            f"| {r['after']:.2f} | {r['before'] / r['after']:.1f} "
+            f"| {r['sst_before']} / {r['sst_after']} |",
+            flush=True,
+        )
     return 0
 
 

@@ -57,15 +57,17 @@ build_release_store(Path(sys.argv[2]), folder / "dump.nq.gz", graphs)
 
 
 def kg(store: Path, *args: str) -> str:
-    done = subprocess.run([*KG, "--store", str(store), *args], check=True,
-                          capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(
+        [*KG, "--store", str(store), *args], check=True, capture_output=True, text=True, cwd=ROOT
+    )
     return done.stdout.strip()
 
 
 def disk_mb(*paths: Path) -> float:
     """Disk used by ``paths`` together (a file hard-linked from two of them counts once)."""
-    out = subprocess.run(["du", "-skc", *map(str, paths)], check=True, capture_output=True,
-                         text=True).stdout
+    out = subprocess.run(
+        ["du", "-skc", *map(str, paths)], check=True, capture_output=True, text=True
+    ).stdout
     return int(out.splitlines()[-1].split()[0]) / 1024
 
 
@@ -81,8 +83,19 @@ def prepare(n: int, work: Path, ready: Path | None) -> tuple[Path, Path]:
         relocate(store, ready / f"corpus-{n}", corpus)
         return store, corpus
     if not corpus.exists():
-        subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), str(n), "--seed", "1",
-                        "-o", str(corpus)], check=True, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "bench" / "gen.py"),
+                str(n),
+                "--seed",
+                "1",
+                "-o",
+                str(corpus),
+            ],
+            check=True,
+            stderr=subprocess.DEVNULL,
+        )
     kg(store, "load", str(corpus))
     return store, corpus
 
@@ -95,13 +108,15 @@ def relocate(store: Path, old: Path, new: Path) -> None:
     version = (store / "live").resolve()
     legacy = version.with_name(version.name + ".manifest.json")
     if legacy.exists():
-        legacy.write_text(legacy.read_text().replace(json.dumps(str(old))[1:-1],
-                                                     json.dumps(str(new))[1:-1]))
+        legacy.write_text(
+            legacy.read_text().replace(json.dumps(str(old))[1:-1], json.dumps(str(new))[1:-1])
+        )
     current = version.with_name(version.name + ".manifest.sqlite")
     if current.exists():
         with sqlite3.connect(current) as db:
-            db.execute("UPDATE manifest SET file = ? || substr(file, ?)",
-                       (str(new), len(str(old)) + 1))
+            db.execute(
+                "UPDATE manifest SET file = ? || substr(file, ?)", (str(new), len(str(old)) + 1)
+            )
 
 
 def bench(n: int, work: Path, ready: Path | None) -> dict[str, float]:
@@ -133,12 +148,22 @@ def bench(n: int, work: Path, ready: Path | None) -> dict[str, float]:
     folder = archive / "releases" / old
     graphs = len(json.loads((folder / "manifest.json").read_text())["graphs"])
     with tempfile.TemporaryDirectory(dir=work) as scratch:
-        from_dump, from_dump_mb = timed([sys.executable, "-c", FROM_DUMP, str(folder),
-                                         str(Path(scratch) / "store"), str(ROOT)])
+        from_dump, from_dump_mb = timed(
+            [sys.executable, "-c", FROM_DUMP, str(folder), str(Path(scratch) / "store"), str(ROOT)]
+        )
     result = {
-        "n": n, "graphs": graphs, "quads": quads, "baseline": baseline,
-        "baseline_mb": baseline_mb, "first": first, "first_mb": first_mb, "again": again,
-        "one": one, "diff": diff, "from_dump": from_dump, "from_dump_mb": from_dump_mb,
+        "n": n,
+        "graphs": graphs,
+        "quads": quads,
+        "baseline": baseline,
+        "baseline_mb": baseline_mb,
+        "first": first,
+        "first_mb": first_mb,
+        "again": again,
+        "one": one,
+        "diff": diff,
+        "from_dump": from_dump,
+        "from_dump_mb": from_dump_mb,
         "dump_mb": (folder / "dump.nq.gz").stat().st_size / 2**20,
         "objects_mb": (archive / "objects.sqlite").stat().st_size / 2**20,
         "archive_mb": disk_mb(store, archive) - disk_mb(store),
@@ -152,25 +177,32 @@ def bench(n: int, work: Path, ready: Path | None) -> dict[str, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("sizes", nargs="+", type=int)
-    parser.add_argument("--ready", type=Path,
-                        help="a directory with store-N and corpus-N already loaded (copied, "
-                             "never written)")
-    parser.add_argument("--work", type=Path,
-                        default=Path(tempfile.gettempdir()) / "kg-bench-release")
+    parser.add_argument(
+        "--ready",
+        type=Path,
+        help="a directory with store-N and corpus-N already loaded (copied, never written)",
+    )
+    parser.add_argument(
+        "--work", type=Path, default=Path(tempfile.gettempdir()) / "kg-bench-release"
+    )
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
-    print("| records | graphs | quads | Store.dump s | first release s | ratio | peak MB "
-          "(dump / release) | again s | one changed s | kg diff s | store from dump s "
-          "| dump MB | objects MB | archive on disk MB |")
+    print(
+        "| records | graphs | quads | Store.dump s | first release s | ratio | peak MB "
+        "(dump / release) | again s | one changed s | kg diff s | store from dump s "
+        "| dump MB | objects MB | archive on disk MB |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n in args.sizes:
         r = bench(n, args.work, args.ready)
-        print(f"| {n:,} | {r['graphs']:,} | {r['quads']:,} | {r['baseline']:.1f} "
-              f"| {r['first']:.1f} | {r['first'] / r['baseline']:.2f} "
-              f"| {r['baseline_mb']:,.0f} / {r['first_mb']:,.0f} | {r['again']:.2f} "
-              f"| {r['one']:.2f} | {r['diff']:.2f} | {r['from_dump']:.1f} "
-              f"| {r['dump_mb']:,.1f} | {r['objects_mb']:,.1f} | {r['archive_mb']:,.1f} |",
-              flush=True)
+        print(
+            f"| {n:,} | {r['graphs']:,} | {r['quads']:,} | {r['baseline']:.1f} "
+            f"| {r['first']:.1f} | {r['first'] / r['baseline']:.2f} "
+            f"| {r['baseline_mb']:,.0f} / {r['first_mb']:,.0f} | {r['again']:.2f} "
+            f"| {r['one']:.2f} | {r['diff']:.2f} | {r['from_dump']:.1f} "
+            f"| {r['dump_mb']:,.1f} | {r['objects_mb']:,.1f} | {r['archive_mb']:,.1f} |",
+            flush=True,
+        )
     return 0
 
 

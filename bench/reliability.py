@@ -90,7 +90,8 @@ class Corpus:
             _set_value(doc, value(generation))
             _dump(self.data / "records" / f"{doc['id']}.yaml", doc)
             (self.data / "records" / f"{_added_id(generation - self.window, i)}.yaml").unlink(
-                missing_ok=True)
+                missing_ok=True
+            )
 
 
 def _added_id(generation: int, i: int) -> str:
@@ -110,12 +111,23 @@ def _dump(path: Path, doc: dict[str, Any]) -> None:
     temporary.replace(path)
 
 
-def prepare(work: Path, records: int, corpus: Path | None, tracked: int, added: int,
-            window: int) -> Corpus:
+def prepare(
+    work: Path, records: int, corpus: Path | None, tracked: int, added: int, window: int
+) -> Corpus:
     data = work / "data"
     if corpus is None:
-        subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), str(records), "--seed",
-                        "1", "-o", str(data)], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "bench" / "gen.py"),
+                str(records),
+                "--seed",
+                "1",
+                "-o",
+                str(data),
+            ],
+            check=True,
+        )
     else:
         shutil.copytree(corpus, data)
     # Tracked records: none a run or review file refers to (a run quotes the record's value).
@@ -133,8 +145,12 @@ def prepare(work: Path, records: int, corpus: Path | None, tracked: int, added: 
 
 def kg(store: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "kg.cli", "--store", str(store), *args],
-                          env=env, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "kg.cli", "--store", str(store), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
 
 
 class Server:
@@ -144,7 +160,10 @@ class Server:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "KG_STORE": str(store), "KG_DATA": str(data)}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "kg.cli", "serve", "--port", "0", "--threads", str(threads)],
-            env=env, stderr=subprocess.PIPE, text=True)
+            env=env,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         self.url = ""
         while not self.url:
             line = self.proc.stderr.readline()
@@ -212,24 +231,32 @@ class Response:
     client: int = 0
 
 
-def parse(kind: str, body: str, tracked: int, added_per_load: int,
-          window: int) -> tuple[set[int], str]:
+def parse(
+    kind: str, body: str, tracked: int, added_per_load: int, window: int
+) -> tuple[set[int], str]:
     """The generations a response shows, and what is wrong with it beyond a mix."""
     if kind == "record":
         title = re.search(r"<h1>(.*?)</h1>", body, re.S)
         printed = re.search(r"<dt>printed value</dt><dd>(.*?)</dd>", body)
         if not title or not printed or not TRACKED_TITLE.search(title.group(1)):
             return set(), "record page without its title or printed value"
-        return {int(TRACKED_TITLE.search(title.group(1)).group(2)),
-                generation_of_value(printed.group(1))}, ""
+        return {
+            int(TRACKED_TITLE.search(title.group(1)).group(2)),
+            generation_of_value(printed.group(1)),
+        }, ""
     if kind == "index":
-        rows = re.findall(r'<td[^>]*><a href="/record/[^"]+">([^<]*)</a>[^\n]*</td>\s*'
-                          r'<td class="num"[^>]*>([^ <]+)', body)
+        rows = re.findall(
+            r'<td[^>]*><a href="/record/[^"]+">([^<]*)</a>[^\n]*</td>\s*'
+            r'<td class="num"[^>]*>([^ <]+)',
+            body,
+        )
     elif kind == "listing":
         rows = [(r["title"], r["printed_value"]) for r in json.loads(body)["rows"]]
     else:
-        rows = [(b["title"]["value"], b["printed"]["value"])
-                for b in json.loads(body)["results"]["bindings"]]
+        rows = [
+            (b["title"]["value"], b["printed"]["value"])
+            for b in json.loads(body)["results"]["bindings"]
+        ]
     seen: set[int] = set()
     tracked_rows = 0
     added: Counter = Counter()
@@ -244,15 +271,17 @@ def parse(kind: str, body: str, tracked: int, added_per_load: int,
         return seen, f"{tracked_rows} of {tracked} tracked records listed"
     # The added records must be exactly those live after one load: the last window's.
     newest = max(added, default=0)
-    if added != Counter({g: added_per_load for g in range(max(1, newest - window + 1),
-                                                          newest + 1)}):
+    if added != Counter(
+        {g: added_per_load for g in range(max(1, newest - window + 1), newest + 1)}
+    ):
         return seen | set(added), f"added records of no single generation: {dict(added)}"
     seen.add(newest)
     return seen, ""
 
 
-def client(server: str, corpus: Corpus, budget: Budget, seed: int, sparql: str,
-           results: list[Response]) -> None:
+def client(
+    server: str, corpus: Corpus, budget: Budget, seed: int, sparql: str, results: list[Response]
+) -> None:
     rng = random.Random(seed)
     session = requests.Session()
     kinds, weights = list(KINDS), list(KINDS.values())
@@ -268,12 +297,23 @@ def request_args(server: str, kind: str, record: str, sparql: str) -> dict[str, 
         return {"url": f"{server}/", "params": {"q": MARKER, "limit": "1000"}}
     if kind == "listing":
         return {"url": f"{server}/records.json", "params": {"q": MARKER, "limit": "1000"}}
-    return {"url": f"{server}/sparql", "params": {"query": sparql},
-            "headers": {"Accept": "application/sparql-results+json"}}
+    return {
+        "url": f"{server}/sparql",
+        "params": {"query": sparql},
+        "headers": {"Accept": "application/sparql-results+json"},
+    }
 
 
-def ask(session: requests.Session, server: str, corpus: Corpus, kind: str, record: str,
-        sparql: str, seed: int, results: list[Response]) -> Response:
+def ask(
+    session: requests.Session,
+    server: str,
+    corpus: Corpus,
+    kind: str,
+    record: str,
+    sparql: str,
+    seed: int,
+    results: list[Response],
+) -> Response:
     """One request, parsed; appended to ``results`` and returned."""
     args = request_args(server, kind, record, sparql)
     sent = time.monotonic()
@@ -282,19 +322,30 @@ def ask(session: requests.Session, server: str, corpus: Corpus, kind: str, recor
         answered = time.monotonic()
         generations, error = set(), ""
         if reply.status_code == 200:
-            generations, error = parse(kind, reply.text, len(corpus.tracked),
-                                       corpus.added_per_load, corpus.window)
-        response = Response(kind, sent, answered, reply.status_code, generations,
-                            reply.headers.get("ETag"), error, seed)
+            generations, error = parse(
+                kind, reply.text, len(corpus.tracked), corpus.added_per_load, corpus.window
+            )
+        response = Response(
+            kind,
+            sent,
+            answered,
+            reply.status_code,
+            generations,
+            reply.headers.get("ETag"),
+            error,
+            seed,
+        )
     except (requests.RequestException, ValueError, KeyError) as exc:
-        response = Response(kind, sent, time.monotonic(), 0, set(), None,
-                            f"{type(exc).__name__}: {exc}", seed)
+        response = Response(
+            kind, sent, time.monotonic(), 0, set(), None, f"{type(exc).__name__}: {exc}", seed
+        )
     results.append(response)
     return response
 
 
-def converge(server: str, corpus: Corpus, sparql: str, newest: int,
-             results: list[Response]) -> dict[str, int]:
+def converge(
+    server: str, corpus: Corpus, sparql: str, newest: int, results: list[Response]
+) -> dict[str, int]:
     """Once the writer has stopped: ask each kind of request until it shows the newest
     generation; how many asks each took (0: never within CONVERGE_S)."""
     session = requests.Session()
@@ -330,11 +381,18 @@ class Budget:
             return self.left >= 0 or (self.wait_for_writer and not self.writer_done.is_set())
 
 
-def writer(store: Path, corpus: Corpus, loads: int | None, budget: Budget,
-           generations: list[Generation], failures: list[str]) -> None:
+def writer(
+    store: Path,
+    corpus: Corpus,
+    loads: int | None,
+    budget: Budget,
+    generations: list[Generation],
+    failures: list[str],
+) -> None:
     number = 0
     while (loads is None and not budget.clients_done.is_set()) or (
-            loads is not None and number < loads):
+        loads is not None and number < loads
+    ):
         number += 1
         generation = Generation(number, time.monotonic())
         generations.append(generation)
@@ -348,8 +406,9 @@ def writer(store: Path, corpus: Corpus, loads: int | None, budget: Budget,
     budget.writer_done.set()
 
 
-def check(responses: list[Response],
-          generations: list[Generation]) -> tuple[Counter, list[str], list[float]]:
+def check(
+    responses: list[Response], generations: list[Generation]
+) -> tuple[Counter, list[str], list[float]]:
     """Every response against the generations and against what its reader saw before: the
     failures by reason, with examples, and how stale each answer older than the live
     generation was (seconds since the newer one went live; a measurement, never a
@@ -363,9 +422,11 @@ def check(responses: list[Response],
     def fail(reason: str, response: Response) -> None:
         reasons[reason] += 1
         if len(examples) < 10:
-            examples.append(f"{reason}: {response.kind} of reader {response.client} at "
-                            f"{response.sent:.3f} {sorted(response.generations)} "
-                            f"{response.error}")
+            examples.append(
+                f"{reason}: {response.kind} of reader {response.client} at "
+                f"{response.sent:.3f} {sorted(response.generations)} "
+                f"{response.error}"
+            )
 
     started = {g.number: g.started for g in generations}
     published = {g.number: g.published for g in generations}
@@ -402,12 +463,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, help="an existing corpus (copied, not changed)")
     parser.add_argument("--requests", type=int, default=20_000)
     parser.add_argument("--clients", type=int, default=32)
-    parser.add_argument("--loads", type=int, help="exactly this many loads (default: load "
-                        "again and again until the requests are sent)")
+    parser.add_argument(
+        "--loads",
+        type=int,
+        help="exactly this many loads (default: load again and again until the requests are sent)",
+    )
     parser.add_argument("--tracked", type=int, default=20, help="records changed by every load")
     parser.add_argument("--added", type=int, default=2, help="records added by every load")
-    parser.add_argument("--window", type=int, default=10,
-                        help="loads an added record lives for (then a load deletes it)")
+    parser.add_argument(
+        "--window",
+        type=int,
+        default=10,
+        help="loads an added record lives for (then a load deletes it)",
+    )
     parser.add_argument("--threads", type=int, default=8, help="the server's threads")
     parser.add_argument("--json", type=Path, help="write the results here as JSON")
     args = parser.parse_args(argv)
@@ -432,13 +500,17 @@ def main(argv: list[str] | None = None) -> int:
             failures: list[str] = []
             budget = Budget(args.requests, wait_for_writer=args.loads is not None)
             started = time.monotonic()
-            threads = [threading.Thread(target=client, args=(
-                server.url, corpus, budget, seed, sparql, responses))
-                for seed in range(args.clients)]
+            threads = [
+                threading.Thread(
+                    target=client, args=(server.url, corpus, budget, seed, sparql, responses)
+                )
+                for seed in range(args.clients)
+            ]
             for thread in threads:
                 thread.start()
-            load_thread = threading.Thread(target=writer, args=(
-                store, corpus, args.loads, budget, generations, failures))
+            load_thread = threading.Thread(
+                target=writer, args=(store, corpus, args.loads, budget, generations, failures)
+            )
             load_thread.start()
             samples = []  # (seconds since the start, server MB, with workers MB)
             while any(t.is_alive() for t in threads):
@@ -446,9 +518,11 @@ def main(argv: list[str] | None = None) -> int:
                 peak = [max(peak[0], own), max(peak[1], total)]
                 samples.append((time.monotonic() - started, own, total))
                 if len(samples) % 60 == 0:
-                    print(f"{len(responses)} answers, {len(generations) - 1} loads, server "
-                          f"{own:.0f} MB ({total:.0f} MB with its query workers)",
-                          file=sys.stderr)
+                    print(
+                        f"{len(responses)} answers, {len(generations) - 1} loads, server "
+                        f"{own:.0f} MB ({total:.0f} MB with its query workers)",
+                        file=sys.stderr,
+                    )
                 time.sleep(0.5)
             budget.clients_done.set()
             elapsed = time.monotonic() - started
@@ -462,18 +536,25 @@ def main(argv: list[str] | None = None) -> int:
     reasons, examples, stale = check(responses, generations)
     for kind, count in asks.items():
         if not count:
-            failures.append(f"{kind}: never showed the newest generation "
-                            f"{generations[-1].number} once the writer had stopped")
+            failures.append(
+                f"{kind}: never showed the newest generation "
+                f"{generations[-1].number} once the writer had stopped"
+            )
     loads = [g for g in generations if g.number > 0]
     kinds = Counter(r.kind for r in responses)
     summary = {
         "records": records,
-        "requests": len(responses), "clients": args.clients, "seconds": round(elapsed, 1),
+        "requests": len(responses),
+        "clients": args.clients,
+        "seconds": round(elapsed, 1),
         "requests_per_second": round(len(responses) / elapsed, 1),
-        "by_kind": dict(kinds), "loads": len(loads),
+        "by_kind": dict(kinds),
+        "loads": len(loads),
         "load_seconds_mean": round(sum(g.seconds for g in loads) / max(1, len(loads)), 2),
-        "failures": sum(reasons.values()) + len(failures), "failure_reasons": dict(reasons),
-        "server_errors": reasons.get("5xx", 0), "examples": examples + failures,
+        "failures": sum(reasons.values()) + len(failures),
+        "failure_reasons": dict(reasons),
+        "server_errors": reasons.get("5xx", 0),
+        "examples": examples + failures,
         "generations_seen": len({g for r in responses for g in r.generations}),
         # Once the writer stopped: the requests each kind took to show the newest generation.
         "asks_to_newest": asks,
@@ -485,8 +566,11 @@ def main(argv: list[str] | None = None) -> int:
         "rss_mb_after": [round(x) for x in rss_after],
         "rss_mb_peak": [round(x) for x in peak],
         # The server's memory at each fifth of the run: bounded, or growing with the loads?
-        "rss_mb_by_fifth": [round(samples[min(len(samples) - 1, i * len(samples) // 5)][1])
-                            for i in range(1, 6)] if samples else [],
+        "rss_mb_by_fifth": [
+            round(samples[min(len(samples) - 1, i * len(samples) // 5)][1]) for i in range(1, 6)
+        ]
+        if samples
+        else [],
     }
     print(json.dumps(summary, indent=1))
     if args.json:

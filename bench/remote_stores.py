@@ -51,8 +51,12 @@ from kg.store.queries import canned_queries  # noqa: E402
 
 VIRTUOSO, ISQL = "/usr/bin/virtuoso-t", "/usr/bin/isql-vt"
 #: The remote store's settings for Virtuoso's endpoints (docs/deployment.md).
-VIRTUOSO_ENV = {"KG_STORE_QUERY": "sparql", "KG_STORE_UPDATE": "sparql",
-                "KG_STORE_GRAPHS": "sparql-graph-crud", "KG_STORE_UNION": "none"}
+VIRTUOSO_ENV = {
+    "KG_STORE_QUERY": "sparql",
+    "KG_STORE_UPDATE": "sparql",
+    "KG_STORE_GRAPHS": "sparql-graph-crud",
+    "KG_STORE_UNION": "none",
+}
 START_S = 120  # a liveness bound for a server to start on a loaded machine, not a speed
 # the Virtuoso configuration of this bench and of the tests (tests/helpers/virtuoso.py)
 INI = """\
@@ -94,20 +98,26 @@ MaxQueryCostEstimationTime = 0
 #: Virtuoso read-only, three requests: the reader checks the version before and after).
 FLOOR = "(floor: `SELECT * WHERE { }`)"
 OVER = "over the limit: "
-KG = ("PREFIX kg: <https://w3id.org/claimgraph/ns#> PREFIX prov: <http://www.w3.org/ns/prov#> "
-      "PREFIX spdx: <http://spdx.org/rdf/terms#> ")
+KG = (
+    "PREFIX kg: <https://w3id.org/claimgraph/ns#> PREFIX prov: <http://www.w3.org/ns/prov#> "
+    "PREFIX spdx: <http://spdx.org/rdf/terms#> "
+)
 #: A value for each (query, parameter) from the corpus itself: the most frequent one (so
 #: that the query has work to do), from the first store that has one, for both stores.
 PICK = {
     ("benchmark-ranking", "benchmark"): "SELECT ?v WHERE { ?r kg:benchmark ?v }",
     ("model-results", "model"): "SELECT ?v WHERE { ?r kg:evaluatedModel ?v }",
-    ("results-by-review-status", "status"):
-        "SELECT ?v WHERE { ?r a kg:Claim ; kg:reviewStatus ?v }",
+    (
+        "results-by-review-status",
+        "status",
+    ): "SELECT ?v WHERE { ?r a kg:Claim ; kg:reviewStatus ?v }",
     ("results-for-model", "model"): "SELECT ?v WHERE { ?r kg:testedConfiguration/kg:model ?v }",
     ("reviews-by-method", "method"): "SELECT ?v WHERE { ?r a kg:Review ; kg:method ?v }",
     # a source's file, as the query asks (reviews and runs carry checksums too)
-    ("source-by-sha256", "sha256"):
-        "SELECT ?v WHERE { ?a spdx:checksum/spdx:checksumValue ?v ; prov:specializationOf ?s }",
+    (
+        "source-by-sha256",
+        "sha256",
+    ): "SELECT ?v WHERE { ?a spdx:checksum/spdx:checksumValue ?v ; prov:specializationOf ?s }",
 }
 
 
@@ -125,8 +135,9 @@ class Server:
     def __init__(self, command: list[str], cwd: Path, ready: str, env: dict[str, str]):
         self.env = env
         # the server's own output would interleave with the tables
-        self.proc = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         deadline = time.monotonic() + START_S
         while self.proc.poll() is None and time.monotonic() < deadline:
             try:
@@ -159,9 +170,21 @@ class Oxigraph(Server):
     def __init__(self, where: Path, limit: int):
         port = free_port()
         url = f"http://127.0.0.1:{port}"
-        super().__init__(["oxigraph", "serve", "--location", str(where), "--bind",
-                          f"127.0.0.1:{port}", "--timeout-s", str(limit)], where.parent,
-                         url + "/query", {"KG_STORE": url})
+        super().__init__(
+            [
+                "oxigraph",
+                "serve",
+                "--location",
+                str(where),
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--timeout-s",
+                str(limit),
+            ],
+            where.parent,
+            url + "/query",
+            {"KG_STORE": url},
+        )
 
 
 class Virtuoso(Server):
@@ -171,16 +194,30 @@ class Virtuoso(Server):
         where.mkdir(parents=True)
         self.sql_port, http_port = free_port(), free_port()
         ini = where / "virtuoso.ini"
-        ini.write_text(INI.format(dir=where, sql_port=self.sql_port, http_port=http_port,
-                                  limit=limit))
+        ini.write_text(
+            INI.format(dir=where, sql_port=self.sql_port, http_port=http_port, limit=limit)
+        )
         url = f"http://127.0.0.1:{http_port}"
         # -f: in the foreground, so that the process id is the server's own
-        super().__init__([VIRTUOSO, "-f", "-c", str(ini)], where, url + "/sparql",
-                         {"KG_STORE": url, **VIRTUOSO_ENV})
+        super().__init__(
+            [VIRTUOSO, "-f", "-c", str(ini)],
+            where,
+            url + "/sparql",
+            {"KG_STORE": url, **VIRTUOSO_ENV},
+        )
         # anonymous SPARQL updates (what kg load sends) need this grant
-        done = subprocess.run([ISQL, f"127.0.0.1:{self.sql_port}", "dba", "dba",
-                               'exec=GRANT SPARQL_UPDATE TO "SPARQL";'],
-                              capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [
+                ISQL,
+                f"127.0.0.1:{self.sql_port}",
+                "dba",
+                "dba",
+                'exec=GRANT SPARQL_UPDATE TO "SPARQL";',
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         if done.returncode != 0 or "Error" in done.stdout:
             self.stop()
             raise SystemExit(f"isql-vt GRANT failed: {done.stdout}{done.stderr}")
@@ -191,8 +228,9 @@ def kg(settings: dict[str, str], *args: str) -> tuple[float, subprocess.Complete
     env = {k: v for k, v in os.environ.items() if not k.startswith("KG_")}
     env |= {"PYTHONPATH": str(ROOT), **settings}
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "kg.cli", *args], env=env, cwd=ROOT,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "kg.cli", *args], env=env, cwd=ROOT, capture_output=True, text=True
+    )
     return time.perf_counter() - started, done
 
 
@@ -200,12 +238,14 @@ def store_of(server: Server, limit: int) -> GraphStore:
     overrides = {key[3:].lower(): value for key, value in server.env.items()}
     # the client waits a little longer than the server's own limit: the server must stop
     # the work (a query the client gave up on would use a core in the next measurements)
-    return open_store(load_settings({**overrides, "store_timeout": limit + 5}, environ={}),
-                      read_only=True)
+    return open_store(
+        load_settings({**overrides, "store_timeout": limit + 5}, environ={}), read_only=True
+    )
 
 
-def timed_query(store: GraphStore, text: str, bindings: dict[str, Term],
-                limit: int) -> tuple[float | None, int | str]:
+def timed_query(
+    store: GraphStore, text: str, bindings: dict[str, Term], limit: int
+) -> tuple[float | None, int | str]:
     """(seconds, rows), or (None, the error) when it failed or ran over the limit."""
     started = time.perf_counter()
     try:
@@ -236,12 +276,22 @@ def measure_queries(stores: dict[str, GraphStore], repeat: int, limit: int) -> l
         found = {p.name: picked(list(stores.values()), name, p.name) for p in params}
         bindings = {k: v for k, v in found.items() if v is not None}
         if len(bindings) < len(params):
-            out.append({"query": name, "skip": "no value in the synthetic corpus for "
-                        + ", ".join(f"?{p.name}" for p in params)})
+            out.append(
+                {
+                    "query": name,
+                    "skip": "no value in the synthetic corpus for "
+                    + ", ".join(f"?{p.name}" for p in params),
+                }
+            )
             continue
         print(f"  {name}", file=sys.stderr, flush=True)  # progress: the part that takes long
-        row: dict = {"query": name, "values": {k: v.value for k, v in bindings.items()},
-                     "s": {}, "rows": {}, "errors": {}}
+        row: dict = {
+            "query": name,
+            "values": {k: v.value for k, v in bindings.items()},
+            "s": {},
+            "rows": {},
+            "errors": {},
+        }
         runs: dict[str, list[float]] = {s: [] for s in stores}
         live = set(stores)
         for i in range(repeat + 1):  # run 0 is the warm-up
@@ -267,11 +317,15 @@ def same_stats(servers: list[Server]) -> str:
     for server in servers:
         _, shown = kg(server.env, "stats", "--format", "tsv")
         lines = shown.stdout.replace("\t", " ").strip().splitlines()  # a header, one row
-        stats[server.name] = (f"{lines[0]} = {lines[-1]}" if shown.returncode == 0 and lines
-                              else shown.stderr.strip())
+        stats[server.name] = (
+            f"{lines[0]} = {lines[-1]}" if shown.returncode == 0 and lines else shown.stderr.strip()
+        )
     values = list(stats.values())
-    return (f"same on both: `{values[0]}`" if all(v == values[0] for v in values)
-            else "DIFFER: " + "; ".join(f"{k}: `{v}`" for k, v in stats.items()))
+    return (
+        f"same on both: `{values[0]}`"
+        if all(v == values[0] for v in values)
+        else "DIFFER: " + "; ".join(f"{k}: `{v}`" for k, v in stats.items())
+    )
 
 
 def loads(servers: list[Server], corpus: Path) -> tuple[dict[str, float | str], str]:
@@ -279,8 +333,11 @@ def loads(servers: list[Server], corpus: Path) -> tuple[dict[str, float | str], 
     seconds: dict[str, float | str] = {}
     for server in servers:
         took, done = kg(server.env, "load", str(corpus))
-        seconds[server.name] = took if done.returncode == 0 else (
-            f"exit {done.returncode}: {done.stderr.strip()[-2000:]}")
+        seconds[server.name] = (
+            took
+            if done.returncode == 0
+            else (f"exit {done.returncode}: {done.stderr.strip()[-2000:]}")
+        )
     return seconds, same_stats(servers)
 
 
@@ -297,8 +354,19 @@ def served_embedded(corpus: Path, here: Path, limit: int) -> Oxigraph:
 def bench(n: int, work: Path, repeat: int, limit: int) -> dict:
     corpus = work / f"corpus-{n}"
     if not corpus.exists():
-        subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), str(n), "--seed", "1",
-                        "-o", str(corpus)], check=True, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "bench" / "gen.py"),
+                str(n),
+                "--seed",
+                "1",
+                "-o",
+                str(corpus),
+            ],
+            check=True,
+            stderr=subprocess.DEVNULL,
+        )
     here = work / f"stores-{n}"
     shutil.rmtree(here, ignore_errors=True)
     here.mkdir()
@@ -310,8 +378,7 @@ def bench(n: int, work: Path, repeat: int, limit: int) -> dict:
         # one record changed harmlessly, as bench/ingest.py does; put back afterwards
         record = corpus / "records" / "synthetic-record-000001.yaml"
         original = record.read_text()
-        record.write_text(original.replace("hardware: Synthetic GPU",
-                                           "hardware: Synthetic GPU 2"))
+        record.write_text(original.replace("hardware: Synthetic GPU", "hardware: Synthetic GPU 2"))
         try:
             again, again_check = loads(servers, corpus)
             checks = [("after the first load", first_check), ("after the reload", again_check)]
@@ -320,8 +387,13 @@ def bench(n: int, work: Path, repeat: int, limit: int) -> dict:
                 # to one serving what it writes into an embedded store, the record changed
                 servers[0].stop()
                 servers[0] = served_embedded(corpus, here, limit)
-                checks.append(("with `oxigraph serve` on a copy of an embedded store's kg "
-                               "load instead, for the queries", same_stats(servers)))
+                checks.append(
+                    (
+                        "with `oxigraph serve` on a copy of an embedded store's kg "
+                        "load instead, for the queries",
+                        same_stats(servers),
+                    )
+                )
         finally:
             record.write_text(original)
         stores = {s.name: store_of(s, limit) for s in servers}
@@ -334,8 +406,14 @@ def bench(n: int, work: Path, repeat: int, limit: int) -> dict:
         for server in servers:
             server.stop()
         shutil.rmtree(here, ignore_errors=True)
-    return {"n": n, "files": sum(1 for _ in corpus.rglob("*.yaml")), "first": first,
-            "again": again, "checks": checks, "queries": queries}
+    return {
+        "n": n,
+        "files": sum(1 for _ in corpus.rglob("*.yaml")),
+        "first": first,
+        "again": again,
+        "checks": checks,
+        "queries": queries,
+    }
 
 
 def cell(seconds: float | str | None, limit: int) -> str:
@@ -356,31 +434,42 @@ def ratio(ox_s: float | str | None, vt_s: float | str | None, limit: int) -> str
 def report(r: dict, limit: int) -> None:
     names = (Oxigraph.name, Virtuoso.name)
     print(f"\n{r['n']:,} records ({r['files']:,} files)\n")
-    print("| query | rows | oxigraph serve s | Virtuoso s | ratio Virtuoso/oxigraph |\n"
-          "|---|---|---|---|---|")
+    print(
+        "| query | rows | oxigraph serve s | Virtuoso s | ratio Virtuoso/oxigraph |\n"
+        "|---|---|---|---|---|"
+    )
     notes = [f"- `kg stats` {label}: {check}" for label, check in r["checks"]]
-    for label, key in (("`kg load` (first load)", "first"),
-                       ("`kg load` again, one record changed", "again")):
-        notes += [f"- {label} on {s}: failed: {v}" for s, v in r[key].items()
-                  if isinstance(v, str)]
+    for label, key in (
+        ("`kg load` (first load)", "first"),
+        ("`kg load` again, one record changed", "again"),
+    ):
+        notes += [f"- {label} on {s}: failed: {v}" for s, v in r[key].items() if isinstance(v, str)]
         ox_s, vt_s = (r[key][s] for s in names)
-        print(f"| {label} | — | {cell(ox_s, limit)} | {cell(vt_s, limit)} "
-              f"| {ratio(ox_s, vt_s, limit)} |")
+        print(
+            f"| {label} | — | {cell(ox_s, limit)} | {cell(vt_s, limit)} "
+            f"| {ratio(ox_s, vt_s, limit)} |"
+        )
     for q in r["queries"]:
         if "skip" in q:
             print(f"| {q['query']} | skipped: {q['skip']} | — | — | — |")
             continue
         # rows of the stores that answered; both must agree
         got = [q["rows"][s] for s in names if s in q["rows"]]
-        rows = (f"{got[0]:,}" if len(set(got)) == 1 else "—" if not got
-                else " / ".join(f"{n:,}" for n in got) + " (DIFFER)")
+        rows = (
+            f"{got[0]:,}"
+            if len(set(got)) == 1
+            else "—"
+            if not got
+            else " / ".join(f"{n:,}" for n in got) + " (DIFFER)"
+        )
         # a value as its local name or its first characters: the table stays readable
-        values = "".join(f" ({k} = {v.rsplit('#', 1)[-1][:16]})"
-                         for k, v in q["values"].items())
+        values = "".join(f" ({k} = {v.rsplit('#', 1)[-1][:16]})" for k, v in q["values"].items())
         notes += [f"- {q['query']} on {s}: {e}" for s, e in q["errors"].items()]
         ox_s, vt_s = (q["s"][s] for s in names)
-        print(f"| {q['query']}{values} | {rows} | {cell(ox_s, limit)} | {cell(vt_s, limit)} "
-              f"| {ratio(ox_s, vt_s, limit)} |")
+        print(
+            f"| {q['query']}{values} | {rows} | {cell(ox_s, limit)} | {cell(vt_s, limit)} "
+            f"| {ratio(ox_s, vt_s, limit)} |"
+        )
     print("\n" + "\n".join(notes), flush=True)
 
 
@@ -389,8 +478,9 @@ def main() -> int:
     parser.add_argument("sizes", nargs="*", type=int, default=[1000, 10000])
     parser.add_argument("--repeat", type=int, default=5, help="timed runs per query and store")
     parser.add_argument("--limit", type=int, default=60, help="seconds a query may run")
-    parser.add_argument("--work", type=Path,
-                        default=Path(tempfile.gettempdir()) / "kg-bench-remote")
+    parser.add_argument(
+        "--work", type=Path, default=Path(tempfile.gettempdir()) / "kg-bench-remote"
+    )
     args = parser.parse_args()
     if not Path(VIRTUOSO).exists() or shutil.which("oxigraph") is None:
         parser.error("needs /usr/bin/virtuoso-t (virtuoso-opensource-7-bin) and `oxigraph`")

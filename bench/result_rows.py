@@ -27,8 +27,13 @@ from bench.serve import live_or_exit  # noqa: E402
 from kg.rdf.results import json_rows  # noqa: E402
 
 JSON = ox.QueryResultsFormat.JSON
-QUERIES = ["current-claims", "results-without-reproduction", "source-by-sha256",
-           "missing-metadata", "runs-and-verdicts"]
+QUERIES = [
+    "current-claims",
+    "results-without-reproduction",
+    "source-by-sha256",
+    "missing-metadata",
+    "runs-and-verdicts",
+]
 
 
 def best_ms(runs: int, work: Callable[[], object]) -> tuple[object, float]:
@@ -46,8 +51,10 @@ def main() -> None:
     parser.add_argument("--queries", nargs="+", default=QUERIES)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    print("| records | canned query | rows | MB | query + JSON ms | parser count ms "
-          "| byte count ms | parser / byte | byte count / query |")
+    print(
+        "| records | canned query | rows | MB | query + JSON ms | parser count ms "
+        "| byte count ms | parser / byte | byte count / query |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for store_dir in args.stores:
         one_store(store_dir, args)
@@ -59,17 +66,24 @@ def one_store(store_dir: Path, args: argparse.Namespace) -> None:
     queries, _ = texts(found)
     store = ox.Store.read_only(str(live))
     for name in args.queries:
+
         def answer(text: str = queries[name]) -> bytes:
             return store.query(text, use_default_graph_as_union=True).serialize(format=JSON)
+
         body, query_ms = best_ms(args.runs, answer)
-        parsed, parser_ms = best_ms(args.runs, lambda body=body: sum(
-            1 for _ in ox.parse_query_results(body, format=JSON)))
+        parsed, parser_ms = best_ms(
+            args.runs, lambda body=body: sum(1 for _ in ox.parse_query_results(body, format=JSON))
+        )
         counted, byte_ms = best_ms(args.runs, lambda body=body: json_rows(body))
         assert parsed == counted, (name, parsed, counted)
-        print(f"| {int(found['records']):,} | {name} | {counted:,} | "
-              f"{len(body) / 2**20:.1f} | {query_ms:.0f} | {parser_ms:.1f} | "
-              f"{byte_ms:.1f} | {parser_ms / max(byte_ms, 1e-3):.1f} | "
-              f"{byte_ms / query_ms:.3f} |", flush=True)
+        print(
+            f"| {int(found['records']):,} | {name} | {counted:,} | "
+            f"{len(body) / 2**20:.1f} | {query_ms:.0f} | {parser_ms:.1f} | "
+            f"{byte_ms:.1f} | {parser_ms / max(byte_ms, 1e-3):.1f} | "
+            f"{byte_ms / query_ms:.3f} |",
+            flush=True,
+        )
+
 
 if __name__ == "__main__":
     main()

@@ -43,8 +43,7 @@ def best_ms(run) -> tuple[float, int]:
 
 def per_row(catalog: Catalog, word: str) -> int:
     """The baseline: one test per row, "1" where it matches, read as a binary number."""
-    return int("".join(["1" if word in r.text else "0" for r in reversed(catalog.rows)])
-               or "0", 2)
+    return int("".join(["1" if word in r.text else "0" for r in reversed(catalog.rows)]) or "0", 2)
 
 
 def main() -> int:
@@ -61,8 +60,11 @@ def main() -> int:
             baseline, expected = best_ms(lambda w=word, c=catalog: per_row(c, w))
             joined, found = best_ms(lambda w=word, c=catalog: bitset(c._rows_containing(w)))
             assert found == expected, word
-            print(f"| {n:,} | {word} | {expected.bit_count():,} | {baseline:.1f} "
-                  f"| {joined:.1f} | {baseline / joined:.2f} |", flush=True)
+            print(
+                f"| {n:,} | {word} | {expected.bit_count():,} | {baseline:.1f} "
+                f"| {joined:.1f} | {baseline / joined:.2f} |",
+                flush=True,
+            )
     return 0
 
 

@@ -56,10 +56,17 @@ ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 SEARCHES = ["memory", "nt 2.5b", "synthetic accuracy", "promoter", "latency evo", "zero"]
 KGV = "https://w3id.org/claimgraph/vocab#"
-FACETS = [{"metric": "accuracy"}, {"model": "Evo 7B"}, {"review_status": KGV + "source-checked"},
-          {"evidence_kind": KGV + "self-reported"}, {"metric": "latency", "model": "Borzoi"},
-          {"method": KGV + "pdf-text-parse", "source": "https://claimgraph.example/source/"
-           "synthetic-source-1"}]
+FACETS = [
+    {"metric": "accuracy"},
+    {"model": "Evo 7B"},
+    {"review_status": KGV + "source-checked"},
+    {"evidence_kind": KGV + "self-reported"},
+    {"metric": "latency", "model": "Borzoi"},
+    {
+        "method": KGV + "pdf-text-parse",
+        "source": "https://claimgraph.example/source/synthetic-source-1",
+    },
+]
 
 
 @dataclass
@@ -100,8 +107,9 @@ class Run:
 Ask = str | tuple[str, bool]
 
 
-def load(host: str, port: int, paths: list[Ask], *, rate: float | None, seconds: float,
-         connections: int) -> Run:
+def load(
+    host: str, port: int, paths: list[Ask], *, rate: float | None, seconds: float, connections: int
+) -> Run:
     """Open loop at ``rate`` requests/s (None: closed loop, as fast as answered) over
     ``connections`` keep-alive connections, for ``seconds``."""
     run = Run()
@@ -217,10 +225,12 @@ class Server:
     """A server process printing "serving http://HOST:PORT/" (kg serve) or polled on a
     known port (oxigraph)."""
 
-    def __init__(self, command: list[str], url: str | None = None,
-                 env: dict[str, str] | None = None):
-        self.proc = subprocess.Popen(command, env=env or ENV, stderr=subprocess.PIPE,
-                                     stdout=subprocess.DEVNULL, text=True)
+    def __init__(
+        self, command: list[str], url: str | None = None, env: dict[str, str] | None = None
+    ):
+        self.proc = subprocess.Popen(
+            command, env=env or ENV, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True
+        )
         self.url = url
         self.index_seconds = float("nan")
         started = time.perf_counter()
@@ -250,12 +260,18 @@ class Server:
                 time.sleep(0.05)
         self.startup_seconds = time.perf_counter() - started
 
-    def get(self, path: str, body: bytes | None = None, headers: dict[str, str] | None = None,
-            timeout: float = 3600) -> tuple[int, bytes]:
+    def get(
+        self,
+        path: str,
+        body: bytes | None = None,
+        headers: dict[str, str] | None = None,
+        timeout: float = 3600,
+    ) -> tuple[int, bytes]:
         conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
         try:
-            conn.request("POST" if body is not None else "GET", path, body=body,
-                         headers=headers or {})
+            conn.request(
+                "POST" if body is not None else "GET", path, body=body, headers=headers or {}
+            )
             response = conn.getresponse()
             return response.status, response.read()
         finally:
@@ -293,11 +309,25 @@ def prepare(n: int, work: Path, corpora: str | None, stores: str | None) -> tupl
     corpus = Path(corpora.format(n=n)) if corpora else work / f"corpus-{n}"
     store = Path(stores.format(n=n)) if stores else work / f"store-{n}"
     if not corpus.is_dir():
-        subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), str(n), "--seed", "1",
-                        "-o", str(corpus)], check=True, env=ENV)
+        subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "bench" / "gen.py"),
+                str(n),
+                "--seed",
+                "1",
+                "-o",
+                str(corpus),
+            ],
+            check=True,
+            env=ENV,
+        )
     if not (store / "live").exists():
-        subprocess.run([sys.executable, "-m", "kg.cli", "--store", str(store), "load",
-                        str(corpus)], check=True, env=ENV)
+        subprocess.run(
+            [sys.executable, "-m", "kg.cli", "--store", str(store), "load", str(corpus)],
+            check=True,
+            env=ENV,
+        )
     return corpus, store
 
 
@@ -313,15 +343,32 @@ def one_size(n: int, args: argparse.Namespace, work: Path) -> dict:
         query = {"q": SEARCHES[i % len(SEARCHES)]} if i % 3 != 1 else {}
         if i % 2:
             query.update(FACETS[i % len(FACETS)])
-        index_paths.append(("/records.json?" if i % 4 == 3 else "/?")
-                           + urllib.parse.urlencode(query))
+        index_paths.append(
+            ("/records.json?" if i % 4 == 3 else "/?") + urllib.parse.urlencode(query)
+        )
     result: dict = {"n": n, "repeats": []}
     if args.mix:
         result["mixes"] = mixes(n, args, store, corpus, ids)
         return result
-    kg = Server([sys.executable, "-m", "kg.cli", "--store", str(store), "--data", str(corpus),
-                 "serve", "--port", "0", "--workers", str(args.workers), "--threads",
-                 str(args.threads)], None)
+    kg = Server(
+        [
+            sys.executable,
+            "-m",
+            "kg.cli",
+            "--store",
+            str(store),
+            "--data",
+            str(corpus),
+            "serve",
+            "--port",
+            "0",
+            "--workers",
+            str(args.workers),
+            "--threads",
+            str(args.threads),
+        ],
+        None,
+    )
     try:
         result["startup_s"] = kg.startup_seconds
         result["index_build_s"] = kg.index_seconds
@@ -331,16 +378,27 @@ def one_size(n: int, args: argparse.Namespace, work: Path) -> dict:
             kg.get(path)
         result["rss_warm_mb"] = rss_mb(kg.proc.pid)
         pids = tree(kg.proc.pid)
-        phases = (("healthz", ["/healthz"], args.rate), ("record", record_paths, args.rate),
-                  ("max", record_paths[::-1], None), ("index", index_paths, args.index_rate))
+        phases = (
+            ("healthz", ["/healthz"], args.rate),
+            ("record", record_paths, args.rate),
+            ("max", record_paths[::-1], None),
+            ("index", index_paths, args.index_rate),
+        )
         for _ in range(args.repeat):
             rep = {}
             for phase, paths, rate in phases:
                 cpu_before = cpu_seconds(pids)
-                rep[phase] = load(kg.host, kg.port, paths, rate=rate, seconds=args.seconds,
-                                  connections=args.connections)
-                rep[phase].cpu_ms = ((cpu_seconds(pids) - cpu_before) * 1000
-                                     / max(1, len(rep[phase].latencies)))
+                rep[phase] = load(
+                    kg.host,
+                    kg.port,
+                    paths,
+                    rate=rate,
+                    seconds=args.seconds,
+                    connections=args.connections,
+                )
+                rep[phase].cpu_ms = (
+                    (cpu_seconds(pids) - cpu_before) * 1000 / max(1, len(rep[phase].latencies))
+                )
             result["repeats"].append(rep)
         result["rss_after_mb"] = rss_mb(kg.proc.pid)
     finally:
@@ -350,8 +408,9 @@ def one_size(n: int, args: argparse.Namespace, work: Path) -> dict:
     return result
 
 
-def mixes(n: int, args: argparse.Namespace, store: Path, corpus: Path, ids: list[str]
-          ) -> list[tuple[str, str, Run]]:
+def mixes(
+    n: int, args: argparse.Namespace, store: Path, corpus: Path, ids: list[str]
+) -> list[tuple[str, str, Run]]:
     """The two mixes of record pages, with the response cache and without it: (a) every
     record equally likely, (b) Zipf (``--zipf``) over all records, ``--conditional`` of
     the requests revalidating. Each phase: ``--warmup`` seconds unmeasured, then
@@ -361,35 +420,68 @@ def mixes(n: int, args: argparse.Namespace, store: Path, corpus: Path, ids: list
     uniform = [f"/record/{rng.choice(ids)}" for _ in range(total)]
     ranked = ids[:]
     rng.shuffle(ranked)  # which records are popular: any, not the first by name
-    weights = [1 / (k ** args.zipf) for k in range(1, len(ranked) + 1)]
-    zipf = [(f"/record/{path}", rng.random() < args.conditional)
-            for path in rng.choices(ranked, weights=weights, k=total)]
+    weights = [1 / (k**args.zipf) for k in range(1, len(ranked) + 1)]
+    zipf = [
+        (f"/record/{path}", rng.random() < args.conditional)
+        for path in rng.choices(ranked, weights=weights, k=total)
+    ]
     out = []
     for cache_mb in args.caches:
         env = {**ENV, "KG_CACHE_MB": str(cache_mb)}
-        kg = Server([sys.executable, "-m", "kg.cli", "--store", str(store), "--data",
-                     str(corpus), "serve", "--port", "0", "--workers", str(args.workers),
-                     "--threads", str(args.threads)], None, env=env)
+        kg = Server(
+            [
+                sys.executable,
+                "-m",
+                "kg.cli",
+                "--store",
+                str(store),
+                "--data",
+                str(corpus),
+                "serve",
+                "--port",
+                "0",
+                "--workers",
+                str(args.workers),
+                "--threads",
+                str(args.threads),
+            ],
+            None,
+            env=env,
+        )
         try:
             pids = tree(kg.proc.pid)
             for name, asks in (("uniform", uniform), ("zipf", zipf)):
                 if name not in args.mixes:
                     continue
                 warm = int(args.rate * args.warmup)
-                load(kg.host, kg.port, asks[:warm], rate=args.rate, seconds=args.warmup,
-                     connections=args.connections)
+                load(
+                    kg.host,
+                    kg.port,
+                    asks[:warm],
+                    rate=args.rate,
+                    seconds=args.warmup,
+                    connections=args.connections,
+                )
                 cpu_before = cpu_seconds(pids)
-                run = load(kg.host, kg.port, asks[warm:], rate=args.rate,
-                           seconds=args.seconds, connections=args.connections)
-                run.cpu_ms = ((cpu_seconds(pids) - cpu_before) * 1000
-                              / max(1, len(run.latencies)))
+                run = load(
+                    kg.host,
+                    kg.port,
+                    asks[warm:],
+                    rate=args.rate,
+                    seconds=args.seconds,
+                    connections=args.connections,
+                )
+                run.cpu_ms = (cpu_seconds(pids) - cpu_before) * 1000 / max(1, len(run.latencies))
                 run.rss_mb = rss_mb(kg.proc.pid)
                 run.cache_mb = cache_held(kg)
                 label = f"{cache_mb} MiB" if cache_mb else "off"
                 out.append((name, label, run))
-                print(f"  {n} {name} cache {label}: p50 {run.pct(0.5):.1f} ms, "
-                      f"p99 {run.pct(0.99):.1f} ms, {run.rate:.0f}/s, hits {run.hit_rate:.2f}",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"  {n} {name} cache {label}: p50 {run.pct(0.5):.1f} ms, "
+                    f"p99 {run.pct(0.99):.1f} ms, {run.rate:.0f}/s, hits {run.hit_rate:.2f}",
+                    file=sys.stderr,
+                    flush=True,
+                )
         finally:
             kg.stop()
     return out
@@ -408,20 +500,27 @@ def cache_held(kg: Server, asks: int = 40) -> float:
 
 
 def mix_report(results: list[dict], args: argparse.Namespace) -> str:
-    lines = ["| records | mix | response cache | workers | rate asked | achieved req/s "
-             "| p50 ms | p99 ms | max ms | 304 / non-2xx / errors | server CPU ms / request "
-             "| cache hits + 304 | cache holds MB | server RSS MB |", "|---" * 14 + "|"]
+    lines = [
+        "| records | mix | response cache | workers | rate asked | achieved req/s "
+        "| p50 ms | p99 ms | max ms | 304 / non-2xx / errors | server CPU ms / request "
+        "| cache hits + 304 | cache holds MB | server RSS MB |",
+        "|---" * 14 + "|",
+    ]
     for res in results:
         for name, label, run in res.get("mixes", []):
             bad = sum(k for s, k in run.statuses.items() if s not in (200, 304))
-            mix = "uniform" if name == "uniform" else (
-                f"Zipf {args.zipf:g}, {args.conditional:.0%} conditional")
+            mix = (
+                "uniform"
+                if name == "uniform"
+                else (f"Zipf {args.zipf:g}, {args.conditional:.0%} conditional")
+            )
             lines.append(
                 f"| {res['n']:,} | {mix} | {label} | {args.workers} | {args.rate:g} | "
                 f"{run.rate:,.0f} | "
                 f"{run.pct(0.5):.1f} | {run.pct(0.99):.1f} | {run.pct(1.0):.0f} | "
                 f"{run.not_modified} / {bad} / {run.errors} | {run.cpu_ms:.2f} | "
-                f"{run.hit_rate:.0%} | {run.cache_mb:,.1f} | {run.rss_mb:,.0f} |")
+                f"{run.hit_rate:.0%} | {run.cache_mb:,.1f} | {run.rss_mb:,.0f} |"
+            )
     return "\n".join(lines)
 
 
@@ -438,34 +537,54 @@ def oxigraph_serve(location: Path, timeout_s: float | None = None) -> Server:
     version: oxigraph holds its lock) on a free port, the union of the graphs as the
     default graph, as kg serve reads a store."""
     port = _free_port()
-    command = ["oxigraph", "serve-read-only", "--location", str(location), "--bind",
-               f"127.0.0.1:{port}", "--union-default-graph"]
+    command = [
+        "oxigraph",
+        "serve-read-only",
+        "--location",
+        str(location),
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--union-default-graph",
+    ]
     if timeout_s is not None:
         command += ["--timeout-s", str(int(timeout_s))]
     return Server(command, f"http://127.0.0.1:{port}")
 
 
 def report(results: list[dict], args: argparse.Namespace) -> str:
-    lines = ["| records | phase | rate asked | achieved req/s | p50 ms | p99 ms | max ms | "
-             "non-200 / errors | p50 / healthz p50 | server CPU ms / request |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| records | phase | rate asked | achieved req/s | p50 ms | p99 ms | max ms | "
+        "non-200 / errors | p50 / healthz p50 | server CPU ms / request |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for res in results:
         for i, rep in enumerate(res["repeats"]):
             floor = rep["healthz"].pct(0.5)
-            for phase, asked in (("healthz", args.rate), ("record", args.rate),
-                                 ("max", "closed loop"), ("index", args.index_rate)):
+            for phase, asked in (
+                ("healthz", args.rate),
+                ("record", args.rate),
+                ("max", "closed loop"),
+                ("index", args.index_rate),
+            ):
                 run: Run = rep[phase]
                 bad = sum(n for s, n in run.statuses.items() if s != 200)
                 lines.append(
                     f"| {res['n']:,} | {phase} (run {i + 1}) | {asked} | {run.rate:,.0f} | "
                     f"{run.pct(0.5):.1f} | {run.pct(0.99):.1f} | {run.pct(1.0):.0f} | "
-                    f"{bad} / {run.errors} | {run.pct(0.5) / floor:.1f} | {run.cpu_ms:.2f} |")
-    lines += ["", "| records | start-up s | of which index build s | server RSS after warm-up MB"
-              " | after the run MB | store untouched |", "|---|---|---|---|---|---|"]
+                    f"{bad} / {run.errors} | {run.pct(0.5) / floor:.1f} | {run.cpu_ms:.2f} |"
+                )
+    lines += [
+        "",
+        "| records | start-up s | of which index build s | server RSS after warm-up MB"
+        " | after the run MB | store untouched |",
+        "|---|---|---|---|---|---|",
+    ]
     for res in results:
-        lines.append(f"| {res['n']:,} | {res['startup_s']:.1f} | {res['index_build_s']:.1f} | "
-                     f"{res['rss_warm_mb']:,.0f} | {res['rss_after_mb']:,.0f} | "
-                     f"{res.get('store_untouched', '—')} |")
+        lines.append(
+            f"| {res['n']:,} | {res['startup_s']:.1f} | {res['index_build_s']:.1f} | "
+            f"{res['rss_warm_mb']:,.0f} | {res['rss_after_mb']:,.0f} | "
+            f"{res.get('store_untouched', '—')} |"
+        )
     return "\n".join(lines)
 
 
@@ -481,19 +600,32 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=2)
-    parser.add_argument("--mix", action="store_true",
-                        help="the record-page mixes with and without the response cache "
-                             "(issue 25) instead of the phases above")
-    parser.add_argument("--warmup", type=float, default=10.0,
-                        help="unmeasured seconds before each mix")
+    parser.add_argument(
+        "--mix",
+        action="store_true",
+        help="the record-page mixes with and without the response cache "
+        "(issue 25) instead of the phases above",
+    )
+    parser.add_argument(
+        "--warmup", type=float, default=10.0, help="unmeasured seconds before each mix"
+    )
     parser.add_argument("--zipf", type=float, default=1.1, help="the Zipf mix's exponent")
-    parser.add_argument("--conditional", type=float, default=0.2,
-                        help="the share of the Zipf mix's requests that revalidate")
-    parser.add_argument("--caches", type=int, nargs="+", default=[64, 0],
-                        help="the response cache of each server process, MiB, one server "
-                             "each (0: none)")
-    parser.add_argument("--mixes", nargs="+", choices=("uniform", "zipf"),
-                        default=["uniform", "zipf"])
+    parser.add_argument(
+        "--conditional",
+        type=float,
+        default=0.2,
+        help="the share of the Zipf mix's requests that revalidate",
+    )
+    parser.add_argument(
+        "--caches",
+        type=int,
+        nargs="+",
+        default=[64, 0],
+        help="the response cache of each server process, MiB, one server each (0: none)",
+    )
+    parser.add_argument(
+        "--mixes", nargs="+", choices=("uniform", "zipf"), default=["uniform", "zipf"]
+    )
     parser.add_argument("--work", type=Path, help="where generated data goes (default: a temp dir)")
     args = parser.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="kg-serve-bench-"))

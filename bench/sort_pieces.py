@@ -48,8 +48,7 @@ SELECT ?record ?id WHERE {{
 
 def text(pieces: int | None, by_id: bool = True) -> str:
     """The query sorted by ``pieces`` pieces and then the id (None: no pieces)."""
-    binds = " ".join(f"BIND(SUBSTR(?id, {15 * i + 1}, 15) AS ?k{i})"
-                     for i in range(pieces or 0))
+    binds = " ".join(f"BIND(SUBSTR(?id, {15 * i + 1}, 15) AS ?k{i})" for i in range(pieces or 0))
     keys = [f"?k{i}" for i in range(pieces or 0)] + (["?id"] if by_id else [])
     return JOIN.format(binds=binds, order=f"ORDER BY {' '.join(keys)}" if keys else "")
 
@@ -70,27 +69,34 @@ def main() -> None:
     parser.add_argument("--pieces", nargs="+", type=int, default=[3, 5, 7])
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    print("| store | records | share 45 / 60 / 75 | join s | by id s | "
-          + " | ".join(f"{n} pieces s" for n in args.pieces) + " | copy s | empty copy s |")
+    print(
+        "| store | records | share 45 / 60 / 75 | join s | by id s | "
+        + " | ".join(f"{n} pieces s" for n in args.pieces)
+        + " | copy s | empty copy s |"
+    )
     print("|---|---|---|---|---|" + "---|" * (len(args.pieces) + 2))
     for path in args.stores:
         store = ox.Store.read_only(str((path / "live").resolve()))
 
         def run(sparql: str, store: ox.Store = store) -> float:
-            return best(args.rounds, lambda: list(store.query(sparql,
-                                                              use_default_graph_as_union=True)))
+            return best(
+                args.rounds, lambda: list(store.query(sparql, use_default_graph_as_union=True))
+            )
 
         def order(sparql: str, store: ox.Store = store) -> list[str]:
-            return [row["id"].value for row in store.query(sparql,
-                                                          use_default_graph_as_union=True)]
+            return [row["id"].value for row in store.query(sparql, use_default_graph_as_union=True)]
 
         started = time.perf_counter()
-        ids = sorted(row["id"].value for row in store.query(text(None, False),
-                                                             use_default_graph_as_union=True))
-        print(f"{path}: {len(ids):,} ids read in {time.perf_counter() - started:.2f} s",
-              file=sys.stderr, flush=True)
-        for sparql in [text(None), *(text(n) for n in args.pieces), copy_text("~"),
-                       copy_text("")]:
+        ids = sorted(
+            row["id"].value
+            for row in store.query(text(None, False), use_default_graph_as_union=True)
+        )
+        print(
+            f"{path}: {len(ids):,} ids read in {time.perf_counter() - started:.2f} s",
+            file=sys.stderr,
+            flush=True,
+        )
+        for sparql in [text(None), *(text(n) for n in args.pieces), copy_text("~"), copy_text("")]:
             if order(sparql) != ids:
                 raise SystemExit(f"{path}: not sorted by id:\n{sparql}")
         join = run(text(None, False))
@@ -98,9 +104,13 @@ def main() -> None:
         sorted_by += [run(copy_text("~")), run(copy_text(""))]
         cells = [f"{t:.2f} ({t / join:.1f}x)" for t in sorted_by]
         by_id = run(text(None))
-        print(f"| {path} | {len(ids):,} | {shared(ids, 45):,} / {shared(ids, 60):,} / "
-              f"{shared(ids, 75):,} | {join:.2f} | {by_id:.2f} ({by_id / join:.1f}x) | "
-              + " | ".join(cells) + " |", flush=True)
+        print(
+            f"| {path} | {len(ids):,} | {shared(ids, 45):,} / {shared(ids, 60):,} / "
+            f"{shared(ids, 75):,} | {join:.2f} | {by_id:.2f} ({by_id / join:.1f}x) | "
+            + " | ".join(cells)
+            + " |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

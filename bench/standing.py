@@ -47,9 +47,18 @@ def corpus(size: int, every: int, work: Path) -> tuple[Path, list[str]]:
     (out / "standing").mkdir()
     for n, ident in enumerate(ids[::every]):
         with (out / "standing" / f"withdrawn-{n}.yaml").open("w") as f:
-            dump_yaml({"kind": "standing", "id": f"withdrawn-{n}", "change": "withdrawn",
-                       "records": [ident], "agent": agent, "at": "2026-12-02T10:00:00Z",
-                       "reason": "a benchmark's change of standing"}, f)
+            dump_yaml(
+                {
+                    "kind": "standing",
+                    "id": f"withdrawn-{n}",
+                    "change": "withdrawn",
+                    "records": [ident],
+                    "agent": agent,
+                    "at": "2026-12-02T10:00:00Z",
+                    "reason": "a benchmark's change of standing",
+                },
+                f,
+            )
     return out, ids
 
 
@@ -67,9 +76,14 @@ def measure(size: int, every: int, pages: int, work: Path) -> dict[str, float]:
         rows = best(3, lambda: read_rows(store))
         every_standing = best(3, lambda: standings(store))
         withdrawn = sum(s.standing == "withdrawn" for s in standings(store).values())
-    return {"records": len(ids), "withdrawn": withdrawn,
-            "closure_ms": 1000 * closure / len(chosen), "rule_ms": 1000 * rule / len(chosen),
-            "rows_s": rows, "standings_s": every_standing}
+    return {
+        "records": len(ids),
+        "withdrawn": withdrawn,
+        "closure_ms": 1000 * closure / len(chosen),
+        "rule_ms": 1000 * rule / len(chosen),
+        "rows_s": rows,
+        "standings_s": every_standing,
+    }
 
 
 def main() -> None:
@@ -80,15 +94,20 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=Path("/tmp/kg-bench-standing"))
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
-    print("| records | withdrawn | record_closure ms | standing ms | ratio | read_rows s "
-          "| standings s | ratio |")
+    print(
+        "| records | withdrawn | record_closure ms | standing ms | ratio | read_rows s "
+        "| standings s | ratio |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for size in args.sizes:
         m = measure(size, args.changes_every, args.pages, args.work)
-        print(f"| {m['records']:,} | {m['withdrawn']:,} | {m['closure_ms']:.2f} | "
-              f"{m['rule_ms']:.2f} | {m['rule_ms'] / m['closure_ms']:.2f} | "
-              f"{m['rows_s']:.2f} | {m['standings_s']:.2f} | "
-              f"{m['standings_s'] / m['rows_s']:.2f} |", flush=True)
+        print(
+            f"| {m['records']:,} | {m['withdrawn']:,} | {m['closure_ms']:.2f} | "
+            f"{m['rule_ms']:.2f} | {m['rule_ms'] / m['closure_ms']:.2f} | "
+            f"{m['rows_s']:.2f} | {m['standings_s']:.2f} | "
+            f"{m['standings_s'] / m['rows_s']:.2f} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -36,13 +36,25 @@ BASE = "https://claimgraph.example/"
 def bench(n: int, work: Path) -> dict[str, float]:
     corpus = work / f"corpus-{n}"
     if not corpus.exists():
-        subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), str(n), "--seed", "1",
-                        "-o", str(corpus)], check=True, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "bench" / "gen.py"),
+                str(n),
+                "--seed",
+                "1",
+                "-o",
+                str(corpus),
+            ],
+            check=True,
+            stderr=subprocess.DEVNULL,
+        )
     files = [(m.triples, str(m.graph)) for m in map_paths([corpus], BASE)]
     triples = sum(len(t) for t, _ in files)
     for t, graph in files:
-        assert nquads(t, graph)[0] == ox.serialize(list(to_quads(t, graph)),
-                                                   format=ox.RdfFormat.N_QUADS)
+        assert nquads(t, graph)[0] == ox.serialize(
+            list(to_quads(t, graph)), format=ox.RdfFormat.N_QUADS
+        )
 
     def baseline() -> None:
         for t, graph in files:
@@ -52,25 +64,31 @@ def bench(n: int, work: Path) -> dict[str, float]:
         for t, graph in files:
             nquads(t, graph)
 
-    return {"files": len(files), "triples": triples,
-            "baseline": best(3, baseline) / triples * 1e6,
-            "lines": best(3, lines) / triples * 1e6}
+    return {
+        "files": len(files),
+        "triples": triples,
+        "baseline": best(3, baseline) / triples * 1e6,
+        "lines": best(3, lines) / triples * 1e6,
+    }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("sizes", nargs="+", type=int)
-    parser.add_argument("--work", type=Path,
-                        default=Path(tempfile.gettempdir()) / "kg-bench-terms")
+    parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "kg-bench-terms")
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
-    print("| records | files | triples | Quad + serialize µs / triple | lines µs / triple "
-          "| ratio |")
+    print(
+        "| records | files | triples | Quad + serialize µs / triple | lines µs / triple | ratio |"
+    )
     print("|---|---|---|---|---|---|")
     for n in args.sizes:
         r = bench(n, args.work)
-        print(f"| {n:,} | {r['files']:,} | {r['triples']:,} | {r['baseline']:.2f} "
-              f"| {r['lines']:.2f} | {r['baseline'] / r['lines']:.2f} |", flush=True)
+        print(
+            f"| {n:,} | {r['files']:,} | {r['triples']:,} | {r['baseline']:.2f} "
+            f"| {r['lines']:.2f} | {r['baseline'] / r['lines']:.2f} |",
+            flush=True,
+        )
     return 0
 
 

@@ -73,13 +73,19 @@ def measure(pages: int, repeat: int, work_dir: Path) -> dict[str, float]:
     worst = run_checks(target, path)
     assert [c.outcome for c in worst.checks] == ["passed", "passed", "failed", "failed"]
     assert {c.outcome for c in run_checks(usual, path).checks} == {"passed"}
-    return {**best(repeat, {
-        "baseline": lambda: baseline(path),
-        "extraction": lambda: extraction(path),
-        "matching": lambda: [finder.find(t, n) for n, t in enumerate(texts, 1)],
-        "worst": lambda: run_checks(target, path),
-        "usual": lambda: run_checks(usual, path),
-    }), "bytes": path.stat().st_size}
+    return {
+        **best(
+            repeat,
+            {
+                "baseline": lambda: baseline(path),
+                "extraction": lambda: extraction(path),
+                "matching": lambda: [finder.find(t, n) for n, t in enumerate(texts, 1)],
+                "worst": lambda: run_checks(target, path),
+                "usual": lambda: run_checks(usual, path),
+            },
+        ),
+        "bytes": path.stat().st_size,
+    }
 
 
 def main() -> None:
@@ -91,19 +97,23 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="kg-bench-verify-") as scratch:
         work = args.work or Path(scratch)
         work.mkdir(parents=True, exist_ok=True)
-        print("| pages | PDF size | pypdf extract_text (baseline) | kg extraction | ratio "
-              "| matching alone | checks, quote searched on every page | ratio "
-              "| checks, quote on the locator's page |")
+        print(
+            "| pages | PDF size | pypdf extract_text (baseline) | kg extraction | ratio "
+            "| matching alone | checks, quote searched on every page | ratio "
+            "| checks, quote on the locator's page |"
+        )
         print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for n in args.sizes:
             m = measure(n, args.repeat, work)
             rate = {k: n / m[k] for k in ("baseline", "extraction", "matching", "worst")}
-            print(f"| {n} | {m['bytes'] / 1e3:,.0f} kB | {rate['baseline']:,.0f} pages/s "
-                  f"| {rate['extraction']:,.0f} pages/s "
-                  f"| {m['extraction'] / m['baseline']:.2f}x "
-                  f"| {rate['matching']:,.0f} pages/s | {rate['worst']:,.0f} pages/s "
-                  f"| {m['worst'] / m['baseline']:.2f}x | {m['usual'] * 1e3:,.0f} ms |",
-                  flush=True)
+            print(
+                f"| {n} | {m['bytes'] / 1e3:,.0f} kB | {rate['baseline']:,.0f} pages/s "
+                f"| {rate['extraction']:,.0f} pages/s "
+                f"| {m['extraction'] / m['baseline']:.2f}x "
+                f"| {rate['matching']:,.0f} pages/s | {rate['worst']:,.0f} pages/s "
+                f"| {m['worst'] / m['baseline']:.2f}x | {m['usual'] * 1e3:,.0f} ms |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

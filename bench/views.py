@@ -61,11 +61,12 @@ def largest(origin: Path) -> tuple[str, int, str, int]:
         for r in doc["evaluation_results"]:
             dataset, name = r["source_data"]["dataset_name"], r["evaluation_name"]
             metric = r["metric_config"]
-            key = benchmark_key(dataset, name, metric.get("evaluation_description", ""),
-                                metric["lower_is_better"])
+            key = benchmark_key(
+                dataset, name, metric.get("evaluation_description", ""), metric["lower_is_better"]
+            )
             benchmarks[benchmark_id(dataset, name, key)] += 1
-    (board, size), = benchmarks.most_common(1)
-    (model, results), = models.most_common(1)
+    ((board, size),) = benchmarks.most_common(1)
+    ((model, results),) = models.most_common(1)
     return board, size, model, results
 
 
@@ -86,8 +87,12 @@ def measure(server: Server, path: str, requests: int) -> dict[str, float]:
         walls.append(time.perf_counter() - started)
         assert status == 200, (path, status)
     cpu = (cpu_seconds(pids) - before) / len(walls)
-    return {"cpu_ms": cpu * 1000, "wall_ms": statistics.median(walls) * 1000,
-            "first_ms": warm * 1000, "bytes": len(body)}
+    return {
+        "cpu_ms": cpu * 1000,
+        "wall_ms": statistics.median(walls) * 1000,
+        "first_ms": warm * 1000,
+        "bytes": len(body),
+    }
 
 
 def one_size(archive: Path, files: int, work: Path, requests: int) -> dict:
@@ -98,8 +103,11 @@ def one_size(archive: Path, files: int, work: Path, requests: int) -> dict:
     shutil.copytree(ROOT / "data" / "agents", data / "agents")
     board, size, model, model_results = largest(origin)
     common = ["--data", str(data), "--store", str(store), "--base", BASE]
-    subprocess.run(kg(*common, "import", "every-eval-ever", str(origin), "--origin", ORIGIN),
-                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        kg(*common, "import", "every-eval-ever", str(origin), "--origin", ORIGIN),
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     server = Server(kg(*common, "serve", "--port", "0", "--workers", "1"))
     try:
         _, body = server.get(f"/benchmark/{board}/leaderboard.json")
@@ -110,8 +118,8 @@ def one_size(archive: Path, files: int, work: Path, requests: int) -> dict:
             "/healthz (floor)": "/healthz",
             "record page (baseline)": f"/record/{first}",
             "index, first page": "/",
-            "index, one benchmark": "/?" + urllib.parse.urlencode(
-                {"benchmark": f"{BASE}benchmark/{board}"}),
+            "index, one benchmark": "/?"
+            + urllib.parse.urlencode({"benchmark": f"{BASE}benchmark/{board}"}),
             "index, sorted by value": "/?sort=-value",
             f"leaderboard ({size:,} rows)": f"/benchmark/{board}",
             "leaderboard, filtered": f"/benchmark/{board}?precision=bfloat16&params_max=10",
@@ -124,8 +132,7 @@ def one_size(archive: Path, files: int, work: Path, requests: int) -> dict:
         measured = {name: measure(server, path, requests) for name, path in pages.items()}
     finally:
         server.stop()
-    return {"files": n, "results": results, "index_s": server.index_seconds,
-            "pages": measured}
+    return {"files": n, "results": results, "index_s": server.index_seconds, "pages": measured}
 
 
 def main() -> int:
@@ -135,16 +142,21 @@ def main() -> int:
     parser.add_argument("--archive", type=Path, default=ARCHIVE)
     parser.add_argument("--work", type=Path, default=Path("/tmp/kg-bench-views"))
     args = parser.parse_args()
-    print("| files | results | page | server CPU ms/request | ratio to record page "
-          "| median wall ms | first request CPU ms | bytes |")
+    print(
+        "| files | results | page | server CPU ms/request | ratio to record page "
+        "| median wall ms | first request CPU ms | bytes |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for files in args.files:
         r = one_size(args.archive, files, args.work, args.requests)
         baseline = r["pages"]["record page (baseline)"]["cpu_ms"]
         for name, m in r["pages"].items():
-            print(f"| {r['files']:,} | {r['results']:,} | {name} | {m['cpu_ms']:.1f} | "
-                  f"{m['cpu_ms'] / baseline:.2f} | {m['wall_ms']:.1f} | {m['first_ms']:.0f} | "
-                  f"{m['bytes']:,} |", flush=True)
+            print(
+                f"| {r['files']:,} | {r['results']:,} | {name} | {m['cpu_ms']:.1f} | "
+                f"{m['cpu_ms'] / baseline:.2f} | {m['wall_ms']:.1f} | {m['first_ms']:.0f} | "
+                f"{m['bytes']:,} |",
+                flush=True,
+            )
     return 0
 
 

@@ -30,60 +30,124 @@ def _help(text: str, shown: str = "") -> dict[str, str]:
 class Settings:
     """What a registry is configured with."""
 
-    base: str = field(default=DEFAULT_BASE, metadata=_help(
-        "The registry's base IRI, fixed for its lifetime: minted IRIs are the base + kind/id"))
-    store: Path | str = field(default=Path(".kg/store"), metadata=_help(
-        "The embedded store's directory, or the http(s):// URL of a remote SPARQL 1.1 store"))
-    data: Path = field(default=Path("data"), metadata=_help(
-        "The data directory: what kg load loads by default"))
-    archive: Path | None = field(default=None, metadata=_help(
-        "Where releases are kept",
-        shown="the store's directory + -archive (.kg/archive for a remote store)"))
-    dumps: Path = field(default=Path(".kg/dumps"), metadata=_help(
-        "Where kg serve caches the bulk dumps of the live store version"))
-    query_timeout: float = field(default=10.0, metadata=_help(
-        "Seconds a /sparql query may run before its worker is stopped"))
-    max_rows: int = field(default=10_000, metadata=_help(
-        "Rows (or triples) a /sparql result may hold; beyond, it is cut and marked"))
-    query_workers: int = field(default=2, metadata=_help(
-        "Worker processes that run /sparql queries, each with a read-only store handle"))
-    query_inline_ms: float = field(default=50.0, metadata=_help(
-        "Milliseconds within which a query run by a worker lets the same query on the same "
-        "store version run in the server's own thread from then on, without the handoff "
-        "(0: every query in a worker)"))
-    max_query_bytes: int = field(default=100_000, metadata=_help(
-        "The longest query /sparql accepts, in bytes"))
-    store_query: str = field(default="query", metadata=_help(
-        "A remote store's SPARQL query endpoint, relative to its URL or absolute"))
-    store_update: str = field(default="update", metadata=_help(
-        "A remote store's SPARQL update endpoint, relative to its URL or absolute"))
-    store_graphs: str = field(default="store", metadata=_help(
-        "A remote store's Graph Store Protocol endpoint, relative to its URL or absolute"))
-    store_union: str = field(default="union-default-graph", metadata=_help(
-        "The query parameter that makes a remote store's default graph the union of its named "
-        "graphs (name or name=value; none when it already is); left out when a request or "
-        "the query names its own dataset (default-graph-uri, named-graph-uri, FROM)"))
-    store_server: str = field(default="auto", metadata=_help(
-        "What kind of server a remote store is: auto (asked from its Server header), "
-        "standard (SPARQL 1.1 Protocol, one transaction per update) or virtuoso"))
-    store_timeout: float = field(default=300.0, metadata=_help(
-        "Seconds to wait for a remote store to answer one request"))
-    licence: str = field(default="", metadata=_help(
-        "The IRI of the licence the registry's data is published under, as its VoID "
-        "description states it (dcterms:license), e.g. "
-        "https://creativecommons.org/publicdomain/zero/1.0/",
-        shown="none stated"))
-    feed_page: int = field(default=100, metadata=_help(
-        "Entries in each Atom feed document: the subscription document and each archive page"))
-    sitemap_urls: int = field(default=50_000, metadata=_help(
-        "URLs in one sitemap file (at most the sitemaps protocol's 50000); past them, "
-        "/sitemap.xml is a sitemap index"))
-    cache_mb: int = field(default=64, metadata=_help(
-        "Memory for each server process's response cache, in MiB: pages kept per store "
-        "version (0: none; validators and 304 answers stay)"))
-    max_age: int = field(default=60, metadata=_help(
-        "Seconds a browser or proxy may reuse a live page without asking again "
-        "(Cache-Control max-age); pages of a release are immutable"))
+    base: str = field(
+        default=DEFAULT_BASE,
+        metadata=_help(
+            "The registry's base IRI, fixed for its lifetime: minted IRIs are the base + kind/id"
+        ),
+    )
+    store: Path | str = field(
+        default=Path(".kg/store"),
+        metadata=_help(
+            "The embedded store's directory, or the http(s):// URL of a remote SPARQL 1.1 store"
+        ),
+    )
+    data: Path = field(
+        default=Path("data"), metadata=_help("The data directory: what kg load loads by default")
+    )
+    archive: Path | None = field(
+        default=None,
+        metadata=_help(
+            "Where releases are kept",
+            shown="the store's directory + -archive (.kg/archive for a remote store)",
+        ),
+    )
+    dumps: Path = field(
+        default=Path(".kg/dumps"),
+        metadata=_help("Where kg serve caches the bulk dumps of the live store version"),
+    )
+    query_timeout: float = field(
+        default=10.0, metadata=_help("Seconds a /sparql query may run before its worker is stopped")
+    )
+    max_rows: int = field(
+        default=10_000,
+        metadata=_help("Rows (or triples) a /sparql result may hold; beyond, it is cut and marked"),
+    )
+    query_workers: int = field(
+        default=2,
+        metadata=_help(
+            "Worker processes that run /sparql queries, each with a read-only store handle"
+        ),
+    )
+    query_inline_ms: float = field(
+        default=50.0,
+        metadata=_help(
+            "Milliseconds within which a query run by a worker lets the same query on the same "
+            "store version run in the server's own thread from then on, without the handoff "
+            "(0: every query in a worker)"
+        ),
+    )
+    max_query_bytes: int = field(
+        default=100_000, metadata=_help("The longest query /sparql accepts, in bytes")
+    )
+    store_query: str = field(
+        default="query",
+        metadata=_help("A remote store's SPARQL query endpoint, relative to its URL or absolute"),
+    )
+    store_update: str = field(
+        default="update",
+        metadata=_help("A remote store's SPARQL update endpoint, relative to its URL or absolute"),
+    )
+    store_graphs: str = field(
+        default="store",
+        metadata=_help(
+            "A remote store's Graph Store Protocol endpoint, relative to its URL or absolute"
+        ),
+    )
+    store_union: str = field(
+        default="union-default-graph",
+        metadata=_help(
+            "The query parameter that makes a remote store's default graph the union of its named "
+            "graphs (name or name=value; none when it already is); left out when a request or "
+            "the query names its own dataset (default-graph-uri, named-graph-uri, FROM)"
+        ),
+    )
+    store_server: str = field(
+        default="auto",
+        metadata=_help(
+            "What kind of server a remote store is: auto (asked from its Server header), "
+            "standard (SPARQL 1.1 Protocol, one transaction per update) or virtuoso"
+        ),
+    )
+    store_timeout: float = field(
+        default=300.0, metadata=_help("Seconds to wait for a remote store to answer one request")
+    )
+    licence: str = field(
+        default="",
+        metadata=_help(
+            "The IRI of the licence the registry's data is published under, as its VoID "
+            "description states it (dcterms:license), e.g. "
+            "https://creativecommons.org/publicdomain/zero/1.0/",
+            shown="none stated",
+        ),
+    )
+    feed_page: int = field(
+        default=100,
+        metadata=_help(
+            "Entries in each Atom feed document: the subscription document and each archive page"
+        ),
+    )
+    sitemap_urls: int = field(
+        default=50_000,
+        metadata=_help(
+            "URLs in one sitemap file (at most the sitemaps protocol's 50000); past them, "
+            "/sitemap.xml is a sitemap index"
+        ),
+    )
+    cache_mb: int = field(
+        default=64,
+        metadata=_help(
+            "Memory for each server process's response cache, in MiB: pages kept per store "
+            "version (0: none; validators and 304 answers stay)"
+        ),
+    )
+    max_age: int = field(
+        default=60,
+        metadata=_help(
+            "Seconds a browser or proxy may reuse a live page without asking again "
+            "(Cache-Control max-age); pages of a release are immutable"
+        ),
+    )
 
     @property
     def archive_dir(self) -> Path:
@@ -96,9 +160,7 @@ class Settings:
     def __post_init__(self) -> None:
         parts = urlsplit(self.base)
         if parts.scheme not in ("http", "https") or not parts.netloc or not self.base.endswith("/"):
-            raise ConfigError(
-                f"base IRI must be an http(s) IRI ending in '/' (got {self.base!r})"
-            )
+            raise ConfigError(f"base IRI must be an http(s) IRI ending in '/' (got {self.base!r})")
         if self.licence and not urlsplit(self.licence).scheme:
             raise ConfigError(f"licence must be an absolute IRI (got {self.licence!r})")
         if self.feed_page < 1:
@@ -218,6 +280,8 @@ def load_settings(
     for key, value in (overrides or {}).items():
         if value is not None:
             values[key] = value
-    converted = {key: SETTINGS[key].convert(value) if key in SETTINGS else value
-                 for key, value in values.items()}
+    converted = {
+        key: SETTINGS[key].convert(value) if key in SETTINGS else value
+        for key, value in values.items()
+    }
     return Settings(**converted)

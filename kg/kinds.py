@@ -47,11 +47,9 @@ class Kind:
 #: kinds a query parameter takes).
 KINDS: tuple[Kind, ...] = (
     Kind("record", "record", "records", citable=True, history_rank=0, file_rank=0),
-    Kind("source", "source", "sources", citable=True, shared=True, history_rank=1,
-         file_rank=2),
+    Kind("source", "source", "sources", citable=True, shared=True, history_rank=1, file_rank=2),
     Kind("agent", "agent", "agents", shared=True, history_rank=3, file_rank=3),
-    Kind("evaluation", "evaluation", "evaluations", shared=True, history_rank=2,
-         file_rank=1),
+    Kind("evaluation", "evaluation", "evaluations", shared=True, history_rank=2, file_rank=1),
     Kind("review", "activity", "reviews", history_rank=4, file_rank=4),
     Kind("run", "activity", "runs", history_rank=4, file_rank=5),
     Kind("standing", "activity", "standing", history_rank=4, file_rank=8),
@@ -60,8 +58,15 @@ KINDS: tuple[Kind, ...] = (
     # the files, each an evaluation whose results are records. Models and benchmarks are
     # nodes no file defines alone: every evaluation of them says what they are.
     Kind("import", "import", "imports", history_rank=5, file_rank=6),
-    Kind("upstream", "evaluation", "upstream", shared=True, history_rank=2, file_rank=7,
-         upstream=True),
+    Kind(
+        "upstream",
+        "evaluation",
+        "upstream",
+        shared=True,
+        history_rank=2,
+        file_rank=7,
+        upstream=True,
+    ),
     Kind("model", "model"),
     Kind("benchmark", "benchmark"),
 )
@@ -102,9 +107,13 @@ def data_directory(name: str) -> str:
 def segments(**having: bool) -> tuple[str, ...]:
     """The segments of the kinds whose fields have the given values (all kinds when none
     is given), each once, in display order: ``segments(citable=True)``."""
-    return tuple(dict.fromkeys(
-        kind.segment for kind in KINDS
-        if all(getattr(kind, field) == value for field, value in having.items())))
+    return tuple(
+        dict.fromkeys(
+            kind.segment
+            for kind in KINDS
+            if all(getattr(kind, field) == value for field, value in having.items())
+        )
+    )
 
 
 def iri_prefix(base: str, segment: str) -> str:
@@ -119,14 +128,24 @@ def minted_iri(base: str, segment: str, ident: str) -> str:
 
 #: The kinds of YAML data file (their ``kind:``), in the order messages list them.
 FILE_KINDS: tuple[str, ...] = tuple(
-    kind.name for kind in sorted((k for k in KINDS if k.file_rank is not None and not k.upstream),
-                                 key=lambda k: k.file_rank or 0))
+    kind.name
+    for kind in sorted(
+        (k for k in KINDS if k.file_rank is not None and not k.upstream),
+        key=lambda k: k.file_rank or 0,
+    )
+)
 #: The folders of a data directory that hold kept upstream files.
 UPSTREAM_DIRECTORIES: tuple[str, ...] = tuple(
-    k.directory for k in KINDS if k.upstream and k.directory is not None)
+    k.directory for k in KINDS if k.upstream and k.directory is not None
+)
 #: Every segment of minted IRIs, each once, in display order.
 SEGMENTS: tuple[str, ...] = segments()
 #: The segments of the graphs releases hold, in the order differences list them.
-HISTORY_SEGMENTS: tuple[str, ...] = tuple(dict.fromkeys(
-    kind.segment for kind in sorted((k for k in KINDS if k.history_rank is not None),
-                                    key=lambda k: k.history_rank or 0)))
+HISTORY_SEGMENTS: tuple[str, ...] = tuple(
+    dict.fromkeys(
+        kind.segment
+        for kind in sorted(
+            (k for k in KINDS if k.history_rank is not None), key=lambda k: k.history_rank or 0
+        )
+    )
+)

@@ -31,9 +31,15 @@ class Registry:
     closed here; what the registry opens itself, :meth:`close` closes.
     """
 
-    def __init__(self, settings: Settings, *, read_only: bool = False,
-                 release: str | None = None, store: GraphStore | None = None,
-                 archive: Archive | None = None):
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        read_only: bool = False,
+        release: str | None = None,
+        store: GraphStore | None = None,
+        archive: Archive | None = None,
+    ):
         self.settings = settings
         self.read_only = read_only or release is not None
         self.release = release
@@ -82,6 +88,7 @@ class Registry:
     def __enter__(self) -> Registry:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.close()

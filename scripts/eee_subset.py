@@ -22,8 +22,9 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ARCHIVE = (ROOT.parent / "shared" / "datasets" / "every-eval-ever"
-           / "every-eval-ever-d9be34d6.tar.gz")
+ARCHIVE = (
+    ROOT.parent / "shared" / "datasets" / "every-eval-ever" / "every-eval-ever-d9be34d6.tar.gz"
+)
 ORIGIN = "evaleval/every_eval_ever@d9be34d60cb3820833034e33a437ba4b9e4d472f"
 MIN_SOURCES = 4
 
@@ -61,9 +62,21 @@ def main() -> int:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(raw)
         print(f"importing {len(files) - 1} files of {args.archive.name}", file=sys.stderr)
-        return subprocess.call([sys.executable, "-m", "kg.cli", "--data", str(args.data),
-                                "import", "every-eval-ever", folder, "--origin", ORIGIN],
-                               cwd=ROOT)
+        return subprocess.call(
+            [
+                sys.executable,
+                "-m",
+                "kg.cli",
+                "--data",
+                str(args.data),
+                "import",
+                "every-eval-ever",
+                folder,
+                "--origin",
+                ORIGIN,
+            ],
+            cwd=ROOT,
+        )
 
 
 if __name__ == "__main__":

@@ -39,8 +39,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the checkout's kg: the GPU machine has not installed it
 from kg.reproduce import ReproduceError, find_recipe, reproduce, summary  # noqa: E402
 
-RECORD = ("saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-"
-          "checkpointing-zero2")
+RECORD = (
+    "saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero2"
+)
 ZERO = "deepspeed-zero2-offload"
 REPEATS = 3
 NEW = ("bf16-fp32-adam", "bf16-fp32-master")
@@ -51,8 +52,7 @@ STAGE_TIMEOUT = 240.0
 CALL_LIMIT = 600
 #: Seconds a run spends besides its stages (environment, nvidia-smi), and the wheels.
 RUN_OVERHEAD, SETUP = 3.0, 5.0
-TINY = {"model": "tiny", "device": "cpu", "sequence_length": "32", "batch_size": "2",
-        "steps": "2"}
+TINY = {"model": "tiny", "device": "cpu", "sequence_length": "32", "batch_size": "2", "steps": "2"}
 SITE = Path("/tmp/kg-site")
 
 
@@ -71,8 +71,10 @@ def plan(part: str) -> list[Planned]:
     runs: list[Planned] = []
     if part in ("new", "all"):
         runs += [Planned(f"every stage under {p}", p, stages) for p in NEW]
-        runs += [Planned(f"the bf16 ZeRO stage, repetition {n} of {REPEATS}", "bf16", (ZERO,))
-                 for n in range(1, REPEATS + 1)]
+        runs += [
+            Planned(f"the bf16 ZeRO stage, repetition {n} of {REPEATS}", "bf16", (ZERO,))
+            for n in range(1, REPEATS + 1)
+        ]
     if part in ("again", "all"):
         runs += [Planned(f"every stage under {p}", p, stages) for p in AGAIN]
     return runs
@@ -100,22 +102,35 @@ def estimate(run: Planned, seconds: dict[tuple[str, str], float]) -> float:
     total = RUN_OVERHEAD
     for stage in run.stages:
         known = [s for (p, st), s in seconds.items() if st == stage]
-        total += seconds.get((run.precision, stage), seconds.get(("bf16", stage),
-                                                                 max(known, default=90.0)))
+        total += seconds.get(
+            (run.precision, stage), seconds.get(("bf16", stage), max(known, default=90.0))
+        )
     return total
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("part", choices=("new", "again", "all"))
-    parser.add_argument("--out", type=Path, default=os.environ.get("OUT"),
-                        help="where the bundle and the log go (default: $OUT)")
-    parser.add_argument("--data", type=Path, default=ROOT / "data",
-                        help="the data directory whose records hold the claims")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=os.environ.get("OUT"),
+        help="where the bundle and the log go (default: $OUT)",
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=ROOT / "data",
+        help="the data directory whose records hold the claims",
+    )
     parser.add_argument("--plan", action="store_true", help="print the plan and stop")
-    parser.add_argument("--rehearse", action="store_true",
-                        help="run the plan tiny on the CPU, without wheels or GPU checks")
+    parser.add_argument(
+        "--rehearse",
+        action="store_true",
+        help="run the plan tiny on the CPU, without wheels or GPU checks",
+    )
     parser.add_argument("--limit", type=int, help="run only the first N runs of the plan")
     args = parser.parse_args(argv)
     runs = plan(args.part)[: args.limit]
@@ -152,8 +167,12 @@ class Sweep:
     def run(self, runs: list[Planned], expected: float) -> int:
         self.say(f"sweep {self.part}: {len(runs)} runs, about {expected:.0f} s expected")
         # NVLink multicast stays off, also for programs started with their own environment.
-        os.environ.update(NCCL_NVLS_ENABLE="0", TORCH_SYMM_MEM_DISABLE_MULTICAST="1",
-                          NVSHMEM_DISABLE_NVLS="1", PYTHONUNBUFFERED="1")
+        os.environ.update(
+            NCCL_NVLS_ENABLE="0",
+            TORCH_SYMM_MEM_DISABLE_MULTICAST="1",
+            NVSHMEM_DISABLE_NVLS="1",
+            PYTHONUNBUFFERED="1",
+        )
         # DeepSpeed's CPU Adam op, compiled once (about 37 s), kept where a warm machine
         # keeps it between calls.
         os.environ.setdefault("TORCH_EXTENSIONS_DIR", str(ROOT / ".cache" / "torch_extensions"))
@@ -165,10 +184,17 @@ class Sweep:
             given = {"precision": planned.precision, **(TINY if self.rehearse else {})}
             t0 = time.monotonic()
             try:
-                doc = reproduce(RECORD, None, list(planned.stages), given, self.data,
-                                self.work / "runs", progress=self.say,
-                                note=f"issue 26 sweep: {planned.note}",
-                                stage_timeout=STAGE_TIMEOUT)
+                doc = reproduce(
+                    RECORD,
+                    None,
+                    list(planned.stages),
+                    given,
+                    self.data,
+                    self.work / "runs",
+                    progress=self.say,
+                    note=f"issue 26 sweep: {planned.note}",
+                    stage_timeout=STAGE_TIMEOUT,
+                )
                 self.say(summary(doc))
             except (ReproduceError, OSError) as exc:
                 failures += 1
@@ -176,8 +202,10 @@ class Sweep:
             self.say(f"run {number} took {time.monotonic() - t0:.0f} s")
             self.bundle()
         files = len(list((self.work / "runs").glob("*.yaml")))
-        self.say(f"done: {files} run files in {self.out / f'runs-{self.part}.tar.gz'}, "
-                 f"{time.monotonic() - self.started:.0f} s in all, {failures} runs not made")
+        self.say(
+            f"done: {files} run files in {self.out / f'runs-{self.part}.tar.gz'}, "
+            f"{time.monotonic() - self.started:.0f} s in all, {failures} runs not made"
+        )
         return 1 if failures else 0
 
     def install_wheels(self) -> bool:
@@ -186,16 +214,33 @@ class Sweep:
             self.say("no wheels in .whl/: using what the machine has installed")
             return True
         done = subprocess.run(
-            [sys.executable, "-m", "pip", "install", "-q", "--no-index", "--no-deps",
-             "--no-compile", "--no-cache-dir", "--upgrade", "--target", str(SITE), *wheels],
-            capture_output=True, text=True, check=False)
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--no-index",
+                "--no-deps",
+                "--no-compile",
+                "--no-cache-dir",
+                "--upgrade",
+                "--target",
+                str(SITE),
+                *wheels,
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         self.log.write(done.stdout + done.stderr)
         if done.returncode != 0:
             self.say(f"installing .whl/ failed ({done.returncode}): see the log")
             return False
         # The stage processes inherit it; this process reads package versions from it.
         os.environ["PYTHONPATH"] = os.pathsep.join(
-            p for p in (str(SITE), os.environ.get("PYTHONPATH", "")) if p)
+            p for p in (str(SITE), os.environ.get("PYTHONPATH", "")) if p
+        )
         sys.path.insert(0, str(SITE))
         self.say(f"installed {len(wheels)} wheels into {SITE}")
         return True
@@ -203,15 +248,20 @@ class Sweep:
     def preflight(self) -> bool:
         """deepspeed imports and a CUDA device is there: checked before any device time
         goes to runs."""
-        probe = ("import deepspeed, torch, transformers; assert torch.cuda.is_available(); "
-                 "print(f'torch {torch.__version__}, transformers {transformers.__version__}, "
-                 "deepspeed {deepspeed.__version__}, {torch.cuda.get_device_name(0)}')")
-        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                              check=False)
+        probe = (
+            "import deepspeed, torch, transformers; assert torch.cuda.is_available(); "
+            "print(f'torch {torch.__version__}, transformers {transformers.__version__}, "
+            "deepspeed {deepspeed.__version__}, {torch.cuda.get_device_name(0)}')"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, check=False
+        )
         self.log.write(done.stderr)
         if done.returncode != 0:
-            self.say("deepspeed does not import or there is no CUDA device: no run made "
-                     f"({done.stderr.strip().splitlines()[-1:] or ['no message']})")
+            self.say(
+                "deepspeed does not import or there is no CUDA device: no run made "
+                f"({done.stderr.strip().splitlines()[-1:] or ['no message']})"
+            )
             return False
         self.say(done.stdout.strip())
         return True

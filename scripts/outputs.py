@@ -35,8 +35,9 @@ DATE = "2026-12-01"
 
 
 def kg(env: dict[str, str], *args: str) -> tuple[bytes, bytes, int]:
-    done = subprocess.run([sys.executable, "-m", "kg.cli", *args], env=env, cwd=ROOT,
-                          capture_output=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "kg.cli", *args], env=env, cwd=ROOT, capture_output=True, check=False
+    )
     return done.stdout, done.stderr, done.returncode
 
 
@@ -51,8 +52,12 @@ def main() -> None:
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     work = Path(tempfile.mkdtemp(prefix="kg-outputs-"))
-    env = {**os.environ, "KG_STORE": str(work / "store"), "KG_ARCHIVE": str(work / "archive"),
-           "KG_DUMPS": str(work / "dumps")}
+    env = {
+        **os.environ,
+        "KG_STORE": str(work / "store"),
+        "KG_ARCHIVE": str(work / "archive"),
+        "KG_DUMPS": str(work / "dumps"),
+    }
 
     def save(name: str, result: tuple[bytes, bytes, int]) -> None:
         stdout, _stderr, code = result
@@ -60,8 +65,13 @@ def main() -> None:
         (out / name).write_bytes(normal(name, stdout) + f"\n[exit {code}]\n".encode())
 
     kg(env, "load")
-    nodes = {"record": ids("records"), "source": ids("sources"), "agent": ids("agents"),
-             "evaluation": ids("evaluations"), "activity": ids("runs")}
+    nodes = {
+        "record": ids("records"),
+        "source": ids("sources"),
+        "agent": ids("agents"),
+        "evaluation": ids("evaluations"),
+        "activity": ids("runs"),
+    }
     for ident in nodes["record"]:
         for fmt in SHOW_FORMATS:
             save(f"show-{ident}.{fmt}", kg(env, "show", ident, "--format", fmt))
@@ -91,10 +101,12 @@ def main() -> None:
             (out / f"dump-{fmt}-{path.name}").write_bytes(body)
     save("queries.txt", kg(env, "queries"))
     save("stats.txt", kg(env, "stats"))
-    params = {"results-for-model": ["model=NT 2.5B"],
-              "results-by-review-status": ["status=source-checked"],
-              "source-by-sha256": ["sha256=" + sha256_of_source()],
-              "reviews-by-method": ["method=source-hash-verification"]}
+    params = {
+        "results-for-model": ["model=NT 2.5B"],
+        "results-by-review-status": ["status=source-checked"],
+        "source-by-sha256": ["sha256=" + sha256_of_source()],
+        "reviews-by-method": ["method=source-hash-verification"],
+    }
     for path in sorted((ROOT / "queries").glob("*.rq")):
         args = [a for p in params.get(path.stem, []) for a in ("--param", p)]
         for fmt in ("json", "csv", "table"):
@@ -139,13 +151,16 @@ def pages(env: dict[str, str], nodes: dict[str, list[str]], out: Path) -> None:
 def page_text(markup: str) -> str:
     markup = re.sub(r"(?s)<(script|style)\b.*?</\1>", "", markup)
     text = html.unescape(re.sub(r"<[^>]+>", " ", markup))
-    return "\n".join(" ".join(sorted(line.split())) for line in text.splitlines()
-                     if line.strip())
+    return "\n".join(" ".join(sorted(line.split())) for line in text.splitlines() if line.strip())
 
 
-RDF_SUFFIXES = {".ttl": "text/turtle", ".nt": "application/n-triples",
-                ".nq": "application/n-quads", ".trig": "application/trig",
-                ".rdf": "application/rdf+xml"}
+RDF_SUFFIXES = {
+    ".ttl": "text/turtle",
+    ".nt": "application/n-triples",
+    ".nq": "application/n-quads",
+    ".trig": "application/trig",
+    ".rdf": "application/rdf+xml",
+}
 
 
 def normal(name: str, body: bytes) -> bytes:
@@ -155,8 +170,7 @@ def normal(name: str, body: bytes) -> bytes:
     suffix = Path(name).suffix
     if suffix in RDF_SUFFIXES:
         base = "https://claimgraph.example/"
-        quads = ox.parse(body, ox.RdfFormat.from_media_type(RDF_SUFFIXES[suffix]),
-                         base_iri=base)
+        quads = ox.parse(body, ox.RdfFormat.from_media_type(RDF_SUFFIXES[suffix]), base_iri=base)
         dataset = ox.Dataset(q if isinstance(q, ox.Quad) else ox.Quad(*q) for q in quads)
         dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
         return "".join(sorted(f"{q} .\n" for q in dataset)).encode()
@@ -166,8 +180,9 @@ def normal(name: str, body: bytes) -> bytes:
         from pyld import jsonld
 
         doc = json.loads(body)
-        return jsonld.normalize(doc, {"algorithm": "URDNA2015",
-                                      "format": "application/n-quads"}).encode()
+        return jsonld.normalize(
+            doc, {"algorithm": "URDNA2015", "format": "application/n-quads"}
+        ).encode()
     return body
 
 

@@ -21,9 +21,12 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = {"baseline": "baseline", "flash-attention": "+ FlashAttention",
-          "checkpointing": "+ checkpointing",
-          "deepspeed-zero2-offload": "+ DeepSpeed ZeRO-2 offload"}
+STAGES = {
+    "baseline": "baseline",
+    "flash-attention": "+ FlashAttention",
+    "checkpointing": "+ checkpointing",
+    "deepspeed-zero2-offload": "+ DeepSpeed ZeRO-2 offload",
+}
 ZERO = "deepspeed-zero2-offload"
 
 
@@ -79,24 +82,32 @@ def stage_table(runs: list[dict]) -> str:
         if len(run["stages"]) < 2:
             continue
         v = verdicts(run)
-        cells = [f"`{precision(run)}`", *(peak(run, s) for s in STAGES),
-                 *(v.get(record, "—") for record, _ in judged), f"`{run['id']}`"]
+        cells = [
+            f"`{precision(run)}`",
+            *(peak(run, s) for s in STAGES),
+            *(v.get(record, "—") for record, _ in judged),
+            f"`{run['id']}`",
+        ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
 def spread(runs: list[dict]) -> str:
-    values = [(run["id"], Decimal(peak(run, ZERO))) for run in runs
-              if precision(run) == "bf16" and peak(run, ZERO)[:1].isdigit()]
+    values = [
+        (run["id"], Decimal(peak(run, ZERO)))
+        for run in runs
+        if precision(run) == "bf16" and peak(run, ZERO)[:1].isdigit()
+    ]
     if not values:
         return "No bf16 run measured the ZeRO stage."
     numbers = [v for _, v in values]
     low, high = min(numbers), max(numbers)
     mean = Decimal(statistics.mean(numbers))
-    lines = [f"bf16, {STAGES[ZERO]}, peak allocated GB: "
-             + ", ".join(f"{v} (`{i}`)" for i, v in values),
-             f"n = {len(numbers)}, min {low}, max {high}, range {high - low} GB "
-             f"({(high - low) / mean * 100:.2f} % of the mean {mean:.2f})"]
+    lines = [
+        f"bf16, {STAGES[ZERO]}, peak allocated GB: " + ", ".join(f"{v} (`{i}`)" for i, v in values),
+        f"n = {len(numbers)}, min {low}, max {high}, range {high - low} GB "
+        f"({(high - low) / mean * 100:.2f} % of the mean {mean:.2f})",
+    ]
     if len(numbers) > 1:
         lines.append(f"standard deviation {Decimal(statistics.stdev(numbers)):.3f} GB")
     return "\n".join(lines)
@@ -104,26 +115,33 @@ def spread(runs: list[dict]) -> str:
 
 def gpu_time(runs: list[dict]) -> str:
     def seconds(run: dict) -> float:
-        start, end = (datetime.fromisoformat(run[k].replace("Z", "+00:00"))
-                      for k in ("started_at", "ended_at"))
+        start, end = (
+            datetime.fromisoformat(run[k].replace("Z", "+00:00"))
+            for k in ("started_at", "ended_at")
+        )
         return (end - start).total_seconds()
 
     wall = sum(seconds(r) for r in runs)
     stages = sum(float(s["seconds"]) for r in runs for s in r["stages"])
-    return (f"{len(runs)} runs: {wall:.0f} s from start to end of each run, added up "
-            f"({wall / 60:.1f} min); {stages:.0f} s in their stages")
+    return (
+        f"{len(runs)} runs: {wall:.0f} s from start to end of each run, added up "
+        f"({wall / 60:.1f} min); {stages:.0f} s in their stages"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--runs", type=Path, default=ROOT / "data" / "runs")
     parser.add_argument("--note", help="only runs whose note starts with this")
     args = parser.parse_args(argv)
     runs = read_runs(args.runs, args.note)
     if not runs:
-        print(f"no run files in {args.runs}" + (f" noted {args.note!r}" if args.note else ""),
-              file=sys.stderr)
+        print(
+            f"no run files in {args.runs}" + (f" noted {args.note!r}" if args.note else ""),
+            file=sys.stderr,
+        )
         return 1
     print(stage_table(runs), "", spread(runs), "", gpu_time(runs), sep="\n")
     return 0

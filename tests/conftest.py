@@ -30,7 +30,8 @@ from helpers.web import app_over
 # Every `python -m kg.cli` a test starts runs the checkout under test, as pytest itself does,
 # never another copy of kg installed into the same Python (a worktree beside the main one).
 os.environ["PYTHONPATH"] = os.pathsep.join(
-    [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
+    [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+)
 
 #: The W3C SPARQL 1.1 Protocol suite's tally per backend, printed at the end of a run.
 pytest_plugins = ["protocol_tally"]
@@ -98,9 +99,15 @@ PLAYWRIGHT_FIXTURES = {"page", "context", "browser", "browser_type"}
 #: ``--no-loadscope-reorder``, so files go to the workers in collection order and these
 #: start at once; by default xdist starts the files with the most tests first, and the
 #: whole-snapshot file (a few tests, six minutes) ran last, alone on one worker.
-LONG_FILES = ("test_import_snapshot.py", "test_store_faults.py", "test_hostile_input.py",
-              "test_shacl_engine.py", "test_gpu_sweep.py", "test_crash_safety.py",
-              "test_reproduce.py")
+LONG_FILES = (
+    "test_import_snapshot.py",
+    "test_store_faults.py",
+    "test_hostile_input.py",
+    "test_shacl_engine.py",
+    "test_gpu_sweep.py",
+    "test_crash_safety.py",
+    "test_reproduce.py",
+)
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects

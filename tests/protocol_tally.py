@@ -20,8 +20,10 @@ KINDS = ("query", "update", "refused")
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "w3c_protocol(kind): a test of the W3C SPARQL 1.1 Protocol manifest "
-        "(kind: query, update or refused), counted in the tally per backend")
+        "markers",
+        "w3c_protocol(kind): a test of the W3C SPARQL 1.1 Protocol manifest "
+        "(kind: query, update or refused), counted in the tally per backend",
+    )
     config.stash[TALLY] = defaultdict(Counter)
 
 
@@ -37,7 +39,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     if report.when == "call" or (report.when == "setup" and not report.passed):
         outcome = "failed" if report.failed else "skipped" if report.skipped else "passed"
         item.config.stash[TALLY][callspec.params["protocol_endpoint"]][
-            (marker.args[0], outcome)] += 1
+            (marker.args[0], outcome)
+        ] += 1
     return report
 
 
@@ -56,9 +59,11 @@ def summary(tally: Counter) -> str:
     passed = {kind: tally[(kind, "passed")] for kind in KINDS}
     failed = sum(n for (_, outcome), n in tally.items() if outcome == "failed")
     skipped = sum(n for (_, outcome), n in tally.items() if outcome == "skipped")
-    line = (f"{passed['query'] + passed['update']} passed "
-            f"({passed['query']}/{total['query']} query tests, "
-            f"{passed['update']}/{total['update']} update tests expecting 4xx), "
-            f"{passed['refused']}/{total['refused']} refused by design (updates on a "
-            f"read-only endpoint), {failed} failed")
+    line = (
+        f"{passed['query'] + passed['update']} passed "
+        f"({passed['query']}/{total['query']} query tests, "
+        f"{passed['update']}/{total['update']} update tests expecting 4xx), "
+        f"{passed['refused']}/{total['refused']} refused by design (updates on a "
+        f"read-only endpoint), {failed} failed"
+    )
     return line + (f", {skipped} skipped" if skipped else "")

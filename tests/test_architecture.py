@@ -19,14 +19,13 @@ KG = ROOT / "kg"
 MAX_LINES = 400
 
 
-
 # -- reading the document --------------------------------------------------------------------
 def _table(header: str) -> list[list[str]]:
     """The rows of the markdown table whose header row starts with ``header``, as cells."""
     lines = DOC.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(header))
     rows = []
-    for line in lines[start + 2:]:  # past the header and the |---| row
+    for line in lines[start + 2 :]:  # past the header and the |---| row
         if not line.startswith("|"):
             break
         rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
@@ -38,7 +37,8 @@ def _names(cell: str) -> list[str]:
 
 
 LAYERS: dict[str, int] = {
-    name: int(layer) for layer, cell in _table("| layer | packages and modules |")
+    name: int(layer)
+    for layer, cell in _table("| layer | packages and modules |")
     for name in _names(cell)
 }
 
@@ -59,8 +59,11 @@ STANDALONE: dict[str, Standalone] = {
 def owner(module: str) -> str | None:
     """The entry of the layer tables ``module`` belongs to: the longest one that is it or a
     package above it (``kg`` stands for the package's ``__init__`` alone)."""
-    entries = [e for e in (*LAYERS, *STANDALONE)
-               if module == e or (e != "kg" and module.startswith(e + "."))]
+    entries = [
+        e
+        for e in (*LAYERS, *STANDALONE)
+        if module == e or (e != "kg" and module.startswith(e + "."))
+    ]
     return max(entries, key=len, default=None)
 
 
@@ -76,7 +79,8 @@ MODULES: dict[str, Path] = {module_name(p): p for p in sorted(KG.rglob("*.py"))}
 def _is_type_checking(node: ast.If) -> bool:
     test = node.test
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _import_nodes(tree: ast.AST, top_level: bool) -> list[ast.Import | ast.ImportFrom]:
@@ -88,8 +92,9 @@ def _import_nodes(tree: ast.AST, top_level: bool) -> list[ast.Import | ast.Impor
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.Import | ast.ImportFrom):
                 found.append(child)
-            elif top_level and isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef
-                                          | ast.Lambda):
+            elif top_level and isinstance(
+                child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+            ):
                 continue
             elif top_level and isinstance(child, ast.If) and _is_type_checking(child):
                 for stmt in child.orelse:
@@ -167,8 +172,12 @@ def _allowed(importer: str, target: str) -> bool:
 
 
 def test_imports_follow_the_layers() -> None:
-    broken = sorted(f"{m} imports {t} ({owner(m)} may not use {owner(t)})"
-                    for m in MODULES for t in imports(m) if not _allowed(m, t))
+    broken = sorted(
+        f"{m} imports {t} ({owner(m)} may not use {owner(t)})"
+        for m in MODULES
+        for t in imports(m)
+        if not _allowed(m, t)
+    )
     assert not broken, "\n".join(broken)
 
 
@@ -193,7 +202,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
         path.append(node)
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == 1:
-                return [*path[path.index(nxt):], nxt]
+                return [*path[path.index(nxt) :], nxt]
             if nxt not in state and (found := visit(nxt)):
                 return found
         path.pop()
@@ -207,8 +216,10 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 
 def test_no_import_cycles() -> None:
-    graph = {m: {p for t in imports(m, top_level=True) for p in _with_parents(t, m)} - {m}
-             for m in MODULES}
+    graph = {
+        m: {p for t in imports(m, top_level=True) for p in _with_parents(t, m)} - {m}
+        for m in MODULES
+    }
     found = _cycle(graph)
     assert found is None, "import cycle: " + " -> ".join(found or [])
 
@@ -219,8 +230,11 @@ def test_the_cycle_finder_finds_one() -> None:
 
 
 def test_no_module_over_400_lines() -> None:
-    long = {str(p.relative_to(ROOT)): n for p in MODULES.values()
-            if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in MODULES.values()
+        if (n := len(p.read_text().splitlines())) > MAX_LINES
+    }
     assert not long, f"modules over {MAX_LINES} lines: {long}"
 
 
@@ -252,11 +266,14 @@ def test_every_all_is_true() -> None:
     wrong = []
     for path in sorted((ROOT / "kg").rglob("*.py")):
         tree = ast.parse(path.read_text())
-        if not any(isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
-                for node in tree.body):
+        if not any(
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+            for node in tree.body
+        ):
             continue
         module = importlib.import_module(module_name(path))
-        wrong += [f"{module.__name__}.{name}" for name in module.__all__
-                  if not hasattr(module, name)]
+        wrong += [
+            f"{module.__name__}.{name}" for name in module.__all__ if not hasattr(module, name)
+        ]
     assert not wrong, wrong

@@ -20,14 +20,20 @@ from kg.model.ingest import validate_files as validate_paths
     [pytest.param(*v[1:], id=v[0]) for v in VARIANTS],
 )
 def test_variant_is_rejected_by_file_and_field(
-    written_copy: Path, relative: str, change: Callable[[Doc], None], field: str, message: str,
+    written_copy: Path,
+    relative: str,
+    change: Callable[[Doc], None],
+    field: str,
+    message: str,
 ) -> None:
     break_file(written_copy, relative, change)
     with pytest.raises(InvalidDataError) as info:
         validate_paths([written_copy], BASE)
     label = f"{parse_yaml((written_copy / relative).read_text())['kind']} "
     assert any(
-        p.file.endswith(relative) and p.label.startswith(label) and p.field == field
+        p.file.endswith(relative)
+        and p.label.startswith(label)
+        and p.field == field
         and message in p.message
         for p in info.value.problems
     ), "\n".join(info.value.lines())
@@ -36,9 +42,18 @@ def test_variant_is_rejected_by_file_and_field(
 def test_a_verdict_on_a_second_claim_is_valid(data_copy: Path) -> None:
     """The unbroken form of the variants above: the fp32 run's checkpointing measurement
     against the 33.88 GB claim, with the outcome that follows."""
-    break_file(data_copy, RUN, verdict_on(
-        OTHER_ID, stage="checkpointing", claimed="33.88", measured="51.49",
-        relative_difference="0.5198", outcome="inconsistent"))
+    break_file(
+        data_copy,
+        RUN,
+        verdict_on(
+            OTHER_ID,
+            stage="checkpointing",
+            claimed="33.88",
+            measured="51.49",
+            relative_difference="0.5198",
+            outcome="inconsistent",
+        ),
+    )
     assert len(validate_paths([data_copy], BASE)) == DATA_FILES
 
 
@@ -64,13 +79,15 @@ def test_duplicate_id_across_files(data_copy: Path) -> None:
 
 def test_cli_prints_one_line_per_problem(data_copy: Path, runner, monkeypatch) -> None:
     monkeypatch.chdir(data_copy.parent)
-    break_file(data_copy, SEED_RECORD,
-               setter("reviews", 0, "reviewed_at", value="2026-13-45T22:00:00Z"))
+    break_file(
+        data_copy, SEED_RECORD, setter("reviews", 0, "reviewed_at", value="2026-13-45T22:00:00Z")
+    )
     result = runner.invoke(main, ["validate", "data"])
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == (
         f"data/{SEED_RECORD}: record {SEED_ID}: reviews[0].reviewed_at: "
-        "not a date-time with time zone ('2026-13-45T22:00:00Z')")
+        "not a date-time with time zone ('2026-13-45T22:00:00Z')"
+    )
     assert "Traceback" not in result.output
     assert result.stdout == ""
 

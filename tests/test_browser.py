@@ -14,8 +14,15 @@ from helpers import OTHER_ID, ROOT, SEED_ID
 pytestmark = pytest.mark.browser
 
 SEED_PAGE = ROOT / "tests" / "fixtures" / "seed-page.txt"
-SECTIONS = ["Methods", "Reproduction", "Evidence", "Evidence table", "Sources and history",
-            "Technical metadata and extraction receipts", "Related records"]
+SECTIONS = [
+    "Methods",
+    "Reproduction",
+    "Evidence",
+    "Evidence table",
+    "Sources and history",
+    "Technical metadata and extraction receipts",
+    "Related records",
+]
 
 
 def seed_values() -> list[str]:
@@ -70,7 +77,9 @@ def test_index_search_finds_the_seed_by_zero(page, server: str, tmp_path: Path) 
     links = page.locator("section.results td a")
     # both numbers of the seed's sentence, which is about ZeRO offload
     assert {links.nth(i).get_attribute("href") for i in range(links.count())} == {
-        f"/record/{SEED_ID}", f"/record/{OTHER_ID}"}
+        f"/record/{SEED_ID}",
+        f"/record/{OTHER_ID}",
+    }
     page.screenshot(path=str(tmp_path / "index.png"), full_page=True)
 
 

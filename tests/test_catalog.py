@@ -20,13 +20,21 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
         return Catalog.from_store(store)
 
 
-SEARCHES = [("", {}), ("synthetic", {}), ("memory", {"metric": "peak memory"}),
-            ("accuracy", {"model": "Evo 7B"}), ("", {"source": f"{BASE}source/synthetic-source-1"})]
+SEARCHES = [
+    ("", {}),
+    ("synthetic", {}),
+    ("memory", {"metric": "peak memory"}),
+    ("accuracy", {"model": "Evo 7B"}),
+    ("", {"source": f"{BASE}source/synthetic-source-1"}),
+]
 
 
 @pytest.mark.parametrize(("query", "filters"), SEARCHES)
 def test_tallying_rows_and_anding_row_sets_count_the_same(
-    catalog: Catalog, query: str, filters: dict[str, str], monkeypatch: pytest.MonkeyPatch,
+    catalog: Catalog,
+    query: str,
+    filters: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(kg.web.catalog, "BITS_PER_TALLIED_ROW", 0)  # always AND
     anded = catalog._count_facets(query, filters, 30)
@@ -41,7 +49,10 @@ def test_tallying_rows_and_anding_row_sets_count_the_same(
 
 @pytest.mark.parametrize(("query", "filters"), SEARCHES)
 def test_counting_values_picked_from_a_column_counts_the_same(
-    catalog: Catalog, query: str, filters: dict[str, str], monkeypatch: pytest.MonkeyPatch,
+    catalog: Catalog,
+    query: str,
+    filters: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(kg.web.catalog, "COLUMN_FROM", 1)  # every facet of one value a row
     monkeypatch.setattr(kg.web.catalog, "COLUMN_ROWS_PER_TALLIED_ROW", 10**12)  # picked
@@ -60,14 +71,18 @@ def test_facet_counts_are_kept_per_search(catalog: Catalog) -> None:
 def test_a_word_is_found_in_the_rows_that_contain_it(catalog: Catalog, word: str) -> None:
     expected = [i for i, row in enumerate(catalog.rows) if word in row.text]
     assert list(catalog._rows_containing(word)) == expected
-    assert [r.id for r in catalog.matching(word)] == [catalog.rows[i].id for i in expected] \
-        or " " in word  # matching() splits a query into words
+    assert [r.id for r in catalog.matching(word)] == [
+        catalog.rows[i].id for i in expected
+    ] or " " in word  # matching() splits a query into words
 
 
 @pytest.mark.parametrize("check", [1, 3, 1024])  # dense at once, after a few, never here
 @pytest.mark.parametrize("word", ["synthetic", "memory", "evo 7b", "zzz-not-there", "a", "\x00"])
 def test_a_dense_word_is_tested_row_by_row_with_the_same_rows(
-    catalog: Catalog, word: str, check: int, monkeypatch: pytest.MonkeyPatch,
+    catalog: Catalog,
+    word: str,
+    check: int,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(kg.web.catalog, "DENSE_CHECK", check)
     expected = sum(1 << i for i, row in enumerate(catalog.rows) if word in row.text)

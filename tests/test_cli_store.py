@@ -44,6 +44,7 @@ def kg(runner, sampled_copy: Path, monkeypatch, store_backend: Backend):
 
     def run(*args: str):
         return runner.invoke(main, list(args))
+
     run.backend = store_backend
     return run
 
@@ -73,16 +74,22 @@ def test_load_then_query(kg) -> None:
     table = kg("query", "results-for-model", "-p", "model=NT 2.5B")
     assert "11.49" in table.stdout and f"({WRITTEN} rows)" in table.stdout
 
-    raw = kg("query", "SELECT (COUNT(*) AS ?n) WHERE { ?s a <https://w3id.org/claimgraph/ns#Claim> }",
-             "--format", "json")
+    raw = kg(
+        "query",
+        "SELECT (COUNT(*) AS ?n) WHERE { ?s a <https://w3id.org/claimgraph/ns#Claim> }",
+        "--format",
+        "json",
+    )
     assert json.loads(raw.stdout)["results"]["bindings"][0]["n"]["value"] == str(SAMPLE_RECORDS)
 
 
 def test_query_from_a_file_with_params(kg, tmp_path: Path) -> None:
     kg("load")
     rq = tmp_path / "by-title.rq"
-    rq.write_text("# title: Sources by title\n# description: d\n# param: title (literal) t\n"
-                  "SELECT ?title ?s WHERE { ?s <http://purl.org/dc/terms/title> ?title }\n")
+    rq.write_text(
+        "# title: Sources by title\n# description: d\n# param: title (literal) t\n"
+        "SELECT ?title ?s WHERE { ?s <http://purl.org/dc/terms/title> ?title }\n"
+    )
     title = "Optimizing genomic language models for efficient training, fine-tuning, and inference"
     result = kg("query", str(rq), "-p", f"title={title}", "-f", "tsv")
     assert result.exit_code == 0, result.output
@@ -113,8 +120,9 @@ def test_an_unreachable_remote_store_is_a_clear_error(kg_embedded) -> None:
     for args in (["stats"], ["load"], ["show", SEED_ID]):
         result = kg_embedded("--store", url, *args)
         assert result.exit_code == 1, args
-        assert result.stderr == (f"kg: error: cannot reach the SPARQL store at {url}/query "
-                                 "(connection refused)\n")
+        assert result.stderr == (
+            f"kg: error: cannot reach the SPARQL store at {url}/query (connection refused)\n"
+        )
 
 
 def test_show_prints_the_closure(kg) -> None:
@@ -123,10 +131,13 @@ def test_show_prints_the_closure(kg) -> None:
     assert result.exit_code == 0, result.output
     quads = list(ox.parse(result.stdout_bytes, ox.RdfFormat.N_QUADS))
     graphs = {q.graph_name.value for q in quads}
-    expected = {f"{BASE}record/{SEED_ID}",
-                f"{BASE}source/saadat-fellay-2026-genomic-lm-efficiency",
-                f"{BASE}agent/claude", f"{BASE}agent/claimgraph-runner",
-                f"{BASE}evaluation/nt-2-5b-training-peak-memory-stage-deepspeed"}
+    expected = {
+        f"{BASE}record/{SEED_ID}",
+        f"{BASE}source/saadat-fellay-2026-genomic-lm-efficiency",
+        f"{BASE}agent/claude",
+        f"{BASE}agent/claimgraph-runner",
+        f"{BASE}evaluation/nt-2-5b-training-peak-memory-stage-deepspeed",
+    }
     runs = {g for g in graphs if g.startswith(f"{BASE}activity/nt-peak-memory-")}
     assert graphs == expected | runs and len(runs) == RUNS
     turtle = kg("show", SEED_ID)
@@ -144,9 +155,11 @@ def test_show_includes_reviews_and_runs_about_the_record(kg, sampled_copy: Path)
         f"kind: review\nid: r1\nrecord: {SEED_ID}\nsource: saadat-fellay-2026-genomic-lm-efficiency\n"
         "agent: verifier\nrole: verifier\nreviewed_at: '2026-11-30T09:00:00Z'\n"
         "methods: [source-hash-verification]\n"
-        "artifact_sha256: 4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60\n")
+        "artifact_sha256: 4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60\n"
+    )
     (sampled_copy / "agents" / "verifier.yaml").write_text(
-        "kind: agent\nid: verifier\nagent_type: software\nlabel: claimgraph verifier\n")
+        "kind: agent\nid: verifier\nagent_type: software\nlabel: claimgraph verifier\n"
+    )
     assert kg("load").exit_code == 0
     result = kg("show", SEED_ID, "--format", "nq")
     graphs = {q.graph_name.value for q in ox.parse(result.stdout_bytes, ox.RdfFormat.N_QUADS)}
@@ -193,7 +206,9 @@ def test_store_url_setting(kg_embedded, remote_backend: Backend) -> None:
     assert kg_embedded("--store", url + "/", "load").exit_code == 0
     assert not Path(".kg").exists()  # a URL is never taken for a directory
     stats = kg_embedded("--store", url, "stats", "--format", "csv")
-    assert stats.exit_code == 0 and stats.stdout.splitlines()[1].startswith(f"{SAMPLE_RECORDS},{SOURCES},{AGENTS},")
+    assert stats.exit_code == 0 and stats.stdout.splitlines()[1].startswith(
+        f"{SAMPLE_RECORDS},{SOURCES},{AGENTS},"
+    )
 
 
 def test_queries_lists_canned_queries(kg_embedded) -> None:
@@ -217,11 +232,16 @@ def test_serve_and_export_all_on_virtuoso(kg, sampled_copy: Path, tmp_path: Path
         assert page.status_code == 200 and "11.49" in page.text and "NVIDIA H200" in page.text
         index = requests.get(served.url + "/records.json", params={"q": "ZeRO"}, timeout=60)
         assert index.json()["total"] == 2  # both numbers of the ZeRO-offload sentence
-        canned = requests.get(served.url + "/sparql", timeout=60, params={
-            "canned": "results-for-model", "model": "NT 2.5B"},
-            headers={"Accept": "application/sparql-results+json"})
-        assert {b["printed"]["value"] for b in canned.json()["results"]["bindings"]} \
-            == {"11.49", "33.88"}
+        canned = requests.get(
+            served.url + "/sparql",
+            timeout=60,
+            params={"canned": "results-for-model", "model": "NT 2.5B"},
+            headers={"Accept": "application/sparql-results+json"},
+        )
+        assert {b["printed"]["value"] for b in canned.json()["results"]["bindings"]} == {
+            "11.49",
+            "33.88",
+        }
     dumped = kg("export", "--all", "--format", "nquads", "-o", str(tmp_path / "dump"))
     assert dumped.exit_code == 0, dumped.output
     [path] = [p for p in (tmp_path / "dump").iterdir() if p.suffix == ".nq"]

@@ -39,7 +39,12 @@ def kg_load(store: Path, *paths: Path, **popen) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen(
         [sys.executable, "-m", "kg.cli", "--store", str(store), "load", *map(str, paths)],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **popen,
+    )
 
 
 def bulk_load_started(store: Path, old: Path) -> bool:
@@ -105,9 +110,15 @@ def test_sigkill_during_bulk_load(corpus: Path, tmp_path: Path) -> None:
     assert not any(v.exists() for v in leftovers)
     # readers/ holds the leases of living readers (tests/test_store_versions.py): none now.
     assert {p.name for p in store.iterdir()} - {"readers"} == {
-        "live", "write.lock", "copies.sqlite",
-        *(f"{v.name}{part}" for v in (old_version, new_version)
-          for part in ("", ".manifest.sqlite", ".copies.sqlite"))}
+        "live",
+        "write.lock",
+        "copies.sqlite",
+        *(
+            f"{v.name}{part}"
+            for v in (old_version, new_version)
+            for part in ("", ".manifest.sqlite", ".copies.sqlite")
+        ),
+    }
     assert not list((store / "readers").glob("*"))
     # The copies the dead writer was adding were never committed; the live ones hold.
     assert assert_copies_hold_the_store(store) > 1000

@@ -55,8 +55,16 @@ def test_one_example_per_kind() -> None:
 
 def test_examples_are_valid(examples: Path) -> None:
     kinds = {o.kind for o in validate_files([examples], BASE)}
-    assert kinds == {"record", "source", "agent", "evaluation", "review", "run", "import",
-                     "upstream"}
+    assert kinds == {
+        "record",
+        "source",
+        "agent",
+        "evaluation",
+        "review",
+        "run",
+        "import",
+        "upstream",
+    }
 
 
 def test_seed_files_are_the_examples() -> None:

@@ -25,8 +25,11 @@ from kg.rdf.canonical import canonical_nquads
 from kg.store import EmbeddedStore
 from kg.store.load import load_paths
 
-FORMATS = {"nquads": ("nq", ox.RdfFormat.N_QUADS), "trig": ("trig", ox.RdfFormat.TRIG),
-           "jsonld": ("jsonld", ox.RdfFormat.JSON_LD)}
+FORMATS = {
+    "nquads": ("nq", ox.RdfFormat.N_QUADS),
+    "trig": ("trig", ox.RdfFormat.TRIG),
+    "jsonld": ("jsonld", ox.RdfFormat.JSON_LD),
+}
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +62,9 @@ def fresh_store_from(path: Path, rdf_format: ox.RdfFormat, where: Path) -> str:
 
 @pytest.mark.parametrize("packed", [False, True], ids=["plain", "gzip"])
 @pytest.mark.parametrize("fmt", list(FORMATS))
-def test_a_dump_loads_back_to_the_same_dataset(store: Path, tmp_path: Path, fmt: str,
-                                               packed: bool) -> None:
+def test_a_dump_loads_back_to_the_same_dataset(
+    store: Path, tmp_path: Path, fmt: str, packed: bool
+) -> None:
     out = tmp_path / "out"
     args = ["--store", str(store), "export", "--all", "--format", fmt, "-o", str(out)]
     result = CliRunner().invoke(main, args + (["--gzip"] if packed else []))
@@ -84,12 +88,14 @@ def test_a_dump_loads_back_to_the_same_dataset(store: Path, tmp_path: Path, fmt:
 def test_dumps_are_reproducible_and_share_one_manifest(store: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     for fmt in FORMATS:
-        CliRunner().invoke(main, ["--store", str(store), "export", "--all", "-f", fmt, "--gzip",
-                                  "-o", str(out)])
+        CliRunner().invoke(
+            main, ["--store", str(store), "export", "--all", "-f", fmt, "--gzip", "-o", str(out)]
+        )
     first = json.loads((out / "manifest.json").read_text())["files"]
     assert sorted(first) == ["claimgraph.jsonld.gz", "claimgraph.nq.gz", "claimgraph.trig.gz"]
-    again = CliRunner().invoke(main, ["--store", str(store), "export", "--all", "-f", "nquads",
-                                      "--gzip", "-o", str(out)])
+    again = CliRunner().invoke(
+        main, ["--store", str(store), "export", "--all", "-f", "nquads", "--gzip", "-o", str(out)]
+    )
     assert again.exit_code == 0
     # gzip without a time stamp: the same store gives the same bytes
     assert json.loads((out / "manifest.json").read_text())["files"] == first
@@ -113,15 +119,20 @@ def test_the_browser_serves_dumps_of_the_live_version(tmp_path: Path) -> None:
     shutil.copytree(DATA, root / "data")
     with running_server(root, {"KG_DUMPS": str(root / "dumps")}) as served:
         index = requests.get(served.url + "/").text
-        for name in ("claimgraph.nq.gz", "claimgraph.trig.gz", "claimgraph.jsonld.gz",
-                     "SHA256SUMS"):
+        for name in (
+            "claimgraph.nq.gz",
+            "claimgraph.trig.gz",
+            "claimgraph.jsonld.gz",
+            "SHA256SUMS",
+        ):
             assert f'href="/dumps/{name}"' in index
         response = download(served.url + "/dumps/claimgraph.nq.gz", tmp_path / "a.nq.gz")
         digest = hashlib.sha256(response.content).hexdigest()
         assert response.headers["ETag"] == f'"{digest}"'
         assert response.headers["Content-Type"] == "application/gzip"
-        assert fresh_store_from(tmp_path / "a.nq.gz", ox.RdfFormat.N_QUADS,
-                                tmp_path / "fresh") == dataset(served.store)
+        assert fresh_store_from(
+            tmp_path / "a.nq.gz", ox.RdfFormat.N_QUADS, tmp_path / "fresh"
+        ) == dataset(served.store)
         sums = requests.get(served.url + "/dumps/SHA256SUMS").text
         assert f"{digest}  claimgraph.nq.gz\n" in sums and "claimgraph.jsonld.gz" in sums
         trig = download(served.url + "/dumps/claimgraph.trig.gz", tmp_path / "a.trig.gz")
@@ -131,11 +142,19 @@ def test_the_browser_serves_dumps_of_the_live_version(tmp_path: Path) -> None:
 
         # a load makes a new store version: the next download is a dump of it
         record = next((root / "data" / "records").glob("*.yaml"))
-        record.write_text(record.read_text().replace(
-            "Peak allocated GPU memory (Appendix A.3)", "Peak allocated GPU memory (A.3)"))
+        record.write_text(
+            record.read_text().replace(
+                "Peak allocated GPU memory (Appendix A.3)", "Peak allocated GPU memory (A.3)"
+            )
+        )
         env = {**os.environ, "KG_STORE": str(served.store), "KG_DATA": str(root / "data")}
-        subprocess.run([sys.executable, "-m", "kg.cli", "load"], cwd=root, env=env, check=True,
-                       capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "kg.cli", "load"],
+            cwd=root,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
         deadline = time.monotonic() + 120  # a bound on liveness, not a measure of speed
         while time.monotonic() < deadline:
             newer = requests.get(served.url + "/dumps/manifest.json").json()

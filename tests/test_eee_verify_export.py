@@ -17,7 +17,9 @@ from kg.model.upstream.every_eval_ever.identity import file_id, result_ids
 from kg.resources import resource_dir
 
 SCHEMA = json.loads((resource_dir("schemas") / "every-eval-ever" / "eval.schema.json").read_text())
-SEED = "saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero2"
+SEED = (
+    "saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero2"
+)
 
 
 @pytest.fixture
@@ -30,8 +32,9 @@ def workspace(tmp_path: Path) -> tuple[Path, Path]:
 
 def records_of(path: str) -> list[str]:
     doc = json.loads((KEPT / path).read_bytes())
-    return result_ids(file_id("every-eval-ever", path),
-                      [r["evaluation_name"] for r in doc["evaluation_results"]])
+    return result_ids(
+        file_id("every-eval-ever", path), [r["evaluation_name"] for r in doc["evaluation_results"]]
+    )
 
 
 def test_verify_a_record_checks_its_whole_file(workspace, runner: CliRunner) -> None:
@@ -51,8 +54,8 @@ def test_verify_a_record_checks_its_whole_file(workspace, runner: CliRunner) -> 
 
     app = create_app({"store": store, "base": BASE, "data": data})
     page = app.test_client().get(f"/record/{records[1]}").get_data(as_text=True)
-    table = page[page.index('id="verification"'):]
-    table = table[:table.index("</table>")]
+    table = page[page.index('id="verification"') :]
+    table = table[: table.index("</table>")]
     assert table.count("<tr id=") == 3  # hash, and this record's pointer and value
 
 
@@ -75,11 +78,15 @@ def test_verify_all_then_an_edited_file_fails(workspace, runner: CliRunner) -> N
     failed = [line for line in result.stdout.splitlines() if path in line]
     assert any("hash-check: FAILED" in line for line in failed)
     assert any("json-value-check: FAILED" in line and record in line for line in failed)
-    rows = query(store, PREFIXES + f"""
+    rows = query(
+        store,
+        PREFIXES
+        + f"""
         SELECT ?expected ?found WHERE {{
           ?review kg:check ?c . ?c dcterms:type <https://w3id.org/claimgraph/vocab#json-value-check> ;
              kg:checkedRecord/dcterms:identifier "{record}" ; kg:expected ?expected ;
-             kg:found ?found ; kg:outcome <https://w3id.org/claimgraph/vocab#failed> }}""")
+             kg:found ?found ; kg:outcome <https://w3id.org/claimgraph/vocab#failed> }}""",
+    )
     assert {(r["expected"], r["found"]) for r in rows} == {(str(old), "0.9999")}
     # ... and the index flags the record.
     from kg.web import create_app
@@ -92,8 +99,9 @@ def test_verify_all_then_an_edited_file_fails(workspace, runner: CliRunner) -> N
 def test_export_gives_the_kept_files_back(workspace, runner: CliRunner, tmp_path: Path) -> None:
     data, store = workspace
     out = tmp_path / "eee"
-    result = run(runner, store, data, "export", "--all", "--format", "every-eval-ever",
-                 "-o", str(out))
+    result = run(
+        runner, store, data, "export", "--all", "--format", "every-eval-ever", "-o", str(out)
+    )
     assert result.exit_code == 0, result.output
     validator = jsonschema.Draft7Validator(SCHEMA)
     for path, raw in kept_files().items():
@@ -101,8 +109,7 @@ def test_export_gives_the_kept_files_back(workspace, runner: CliRunner, tmp_path
         assert not list(validator.iter_errors(written)), path
         assert written == json.loads(raw), path
     seed = list((out / "claimgraph").glob("*.json"))
-    assert seed and all(not list(validator.iter_errors(json.loads(p.read_bytes())))
-                        for p in seed)
+    assert seed and all(not list(validator.iter_errors(json.loads(p.read_bytes()))) for p in seed)
 
 
 def test_empty_strings_a_file_gives_come_back(tmp_path: Path, runner: CliRunner) -> None:
@@ -115,12 +122,18 @@ def test_empty_strings_a_file_gives_come_back(tmp_path: Path, runner: CliRunner)
     data, store = tmp_path / "data", tmp_path / "store"
     shutil.copytree(DATA, data, ignore=WITHOUT_IMPORT)
     source = origin_copy(tmp_path / "origin", {path: json.dumps(doc, indent=2).encode()})
-    result = run(runner, store, data, "import", "every-eval-ever", str(source),
-                 "--origin", ORIGIN)
+    result = run(runner, store, data, "import", "every-eval-ever", str(source), "--origin", ORIGIN)
     assert result.exit_code == 0, result.output
     [ident, *_] = records_of(path)
-    exported = run(runner, store, data, "export", file_id("every-eval-ever", path),
-                   "--format", "every-eval-ever")
+    exported = run(
+        runner,
+        store,
+        data,
+        "export",
+        file_id("every-eval-ever", path),
+        "--format",
+        "every-eval-ever",
+    )
     assert exported.exit_code == 0, exported.output
     assert json.loads(exported.stdout)["model_info"] == info, ident
 
@@ -143,8 +156,15 @@ def test_any_record_exports_with_what_does_not_fit_said(workspace, runner: CliRu
 def test_an_evaluation_exports_as_its_file(workspace, runner: CliRunner) -> None:
     data, store = workspace
     path = sorted(kept_files())[0]
-    result = run(runner, store, data, "export", file_id("every-eval-ever", path),
-                 "--format", "every-eval-ever")
+    result = run(
+        runner,
+        store,
+        data,
+        "export",
+        file_id("every-eval-ever", path),
+        "--format",
+        "every-eval-ever",
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == json.loads((KEPT / path).read_bytes())
 
@@ -164,6 +184,8 @@ def test_a_record_page_serves_its_every_eval_ever_file(workspace) -> None:
     [result] = json.loads(by_suffix.data)["evaluation_results"]
     original = json.loads((KEPT / path).read_bytes())
     assert result == original["evaluation_results"][0]
-    evaluation = client.get(f"/evaluation/{file_id('every-eval-ever', path)}",
-                            headers={"Accept": "application/x-every-eval-ever+json"})
+    evaluation = client.get(
+        f"/evaluation/{file_id('every-eval-ever', path)}",
+        headers={"Accept": "application/x-every-eval-ever+json"},
+    )
     assert json.loads(evaluation.data) == original

@@ -37,7 +37,9 @@ from kg.store import EmbeddedStore
 from kg.store.load import load_paths
 
 SEED_SOURCE_ID = "saadat-fellay-2026-genomic-lm-efficiency"
-SOURCE_TITLE = "Optimizing genomic language models for efficient training, fine-tuning, and inference"
+SOURCE_TITLE = (
+    "Optimizing genomic language models for efficient training, fine-tuning, and inference"
+)
 CSL_SCHEMA = json.loads((ROOT / "tests" / "fixtures" / "csl-data.json").read_text())
 #: Keys a framed record may hold besides the context's terms.
 KEYWORDS = {"@context", "@value", "@type", "@language"}
@@ -110,13 +112,16 @@ def test_the_seed_record_framed(seed_store: Path) -> None:
     artifact = source["artifact"]
     assert "SourceArtifact" in artifact["type"]
     assert artifact["checksum"]["checksumValue"] == (
-        "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60")
+        "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60"
+    )
     assert doc["locator"]["page"] == {"@value": "6", "type": "xsd:integer"}
     [row] = doc["evidence"]
     assert row["value"] == "11.49" and row["locator"] == doc["locator"]["id"]
     [review] = doc["reviews"]
     assert "Review" in review["type"] and review["associatedWith"]["label"] == "claude"
-    assert len(doc["runs"]) == SEED_RUNS and all("ReproductionRun" in r["type"] for r in doc["runs"])
+    assert len(doc["runs"]) == SEED_RUNS and all(
+        "ReproductionRun" in r["type"] for r in doc["runs"]
+    )
     # one verdict per claim a run judged, always a list; each names its record
     assert all(isinstance(r["verdict"], list) for r in doc["runs"])
     assert {v["verdictOn"] for r in doc["runs"] for v in r["verdict"]} >= {doc["id"]}
@@ -186,13 +191,14 @@ def render(items: list[dict], style: str) -> tuple[list[str], list[str]]:
     bibliography = CitationStylesBibliography(
         CitationStylesStyle(get_style_filepath(style), validate=False),
         CiteProcJSON([{k: v for k, v in i.items() if k != "custom"} for i in items]),
-        formatter.plain)
+        formatter.plain,
+    )
     citations = []
     for item in items:
-        locator = (Locator(item["custom"]["label"], item["locator"])
-                   if "locator" in item else None)
-        citation = Citation([CitationItem(item["id"], locator=locator)] if locator
-                            else [CitationItem(item["id"])])
+        locator = Locator(item["custom"]["label"], item["locator"]) if "locator" in item else None
+        citation = Citation(
+            [CitationItem(item["id"], locator=locator)] if locator else [CitationItem(item["id"])]
+        )
         bibliography.register(citation)
         citations.append(citation)
     cites = [str(bibliography.cite(c, lambda _item: None)) for c in citations]
@@ -239,9 +245,14 @@ def test_bibtex_reads_back_to_the_same_fields(seed_store: Path) -> None:
 
 def test_bibtex_escapes_what_latex_would_read_as_markup() -> None:
     title = r"50% of {braces} & $math_x # ~ \ café → ok"
-    item = {"id": "x", "type": "paper-conference", "title": title,
-            "author": [{"family": "Müller", "given": "Jörg"}, {"literal": "A & B Lab"}],
-            "container-title": "Venue_1", "issued": {"date-parts": [[2025, 3]]}}
+    item = {
+        "id": "x",
+        "type": "paper-conference",
+        "title": title,
+        "author": [{"family": "Müller", "given": "Jörg"}, {"literal": "A & B Lab"}],
+        "container-title": "Venue_1",
+        "issued": {"date-parts": [[2025, 3]]},
+    }
     text = to_bibtex([item])
     assert r"x\textasciicircum{}2" in to_bibtex([{**item, "title": "x^2"}])
     assert r"{A \& B Lab}" in text  # braces keep an organization one name
@@ -264,7 +275,9 @@ def test_ris_has_the_required_tags(seed_store: Path) -> None:
     assert paper["TY"] == "CONF" and paper["TI"] == SOURCE_TITLE and paper["PY"] == "2026"
     assert paper["T2"] == "ICLR 2026 workshop"
     assert [line for line in records[0].split("\n") if line.startswith("AU")] == [
-        "AU  - Saadat", "AU  - Fellay"]
+        "AU  - Saadat",
+        "AU  - Fellay",
+    ]
     assert records[1].startswith("TY  - DATA\n") and f"UR  - {BASE}record/{SEED_ID}" in records[1]
 
 
@@ -279,16 +292,23 @@ def test_export_to_a_file(seed_store: Path, tmp_path: Path) -> None:
     assert SEED_SOURCE_ID in parse_bibtex(target.read_text())
 
 
-@pytest.mark.parametrize(("args", "code", "message"), [
-    (["no-such-id", "-f", "bibtex"], 1, "kg: error: no record or source with id 'no-such-id'"),
-    (["-f", "bibtex"], 2, "kg: error: kg export needs an ID, or --all for the whole store"),
-    ([SEED_ID, "-f", "nquads"], 2, "kg: error: --format nquads is for --all"),
-    ([SEED_ID, "-f", "ris", "--gzip"], 2, "kg: error: --gzip is for --all"),
-    ([SEED_ID, "--all", "-f", "nquads", "-o", "x"], 2, "kg: error: give an ID or --all, not both"),
-    (["--all", "-f", "bibtex", "-o", "x"], 2, "kg: error: --all dumps as nquads, trig, jsonld"),
-    (["--all", "-f", "nquads"], 2, "kg: error: --all writes a directory: give -o DIR"),
-    ([SEED_ID, "-f", "ro-crate"], 2, "kg: error: --format ro-crate writes a directory"),
-])
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["no-such-id", "-f", "bibtex"], 1, "kg: error: no record or source with id 'no-such-id'"),
+        (["-f", "bibtex"], 2, "kg: error: kg export needs an ID, or --all for the whole store"),
+        ([SEED_ID, "-f", "nquads"], 2, "kg: error: --format nquads is for --all"),
+        ([SEED_ID, "-f", "ris", "--gzip"], 2, "kg: error: --gzip is for --all"),
+        (
+            [SEED_ID, "--all", "-f", "nquads", "-o", "x"],
+            2,
+            "kg: error: give an ID or --all, not both",
+        ),
+        (["--all", "-f", "bibtex", "-o", "x"], 2, "kg: error: --all dumps as nquads, trig, jsonld"),
+        (["--all", "-f", "nquads"], 2, "kg: error: --all writes a directory: give -o DIR"),
+        ([SEED_ID, "-f", "ro-crate"], 2, "kg: error: --format ro-crate writes a directory"),
+    ],
+)
 def test_export_usage_errors(seed_store: Path, args: list[str], code: int, message: str) -> None:
     result = kg(seed_store, "export", *args)
     assert result.exit_code == code

@@ -38,16 +38,19 @@ def figures(store: GraphStore) -> tuple[tuple[str | None, str | None], tuple[str
     """(what the stats query says, what a count over the store says)."""
     [said] = list(store.query(canned_query("stats").text))
     [counted] = list(store.query(COUNTED))
-    return ((said["graphs"] and said["graphs"].value, said["triples"] and said["triples"].value),
-            (counted["graphs"].value, counted["triples"].value))
+    return (
+        (said["graphs"] and said["graphs"].value, said["triples"] and said["triples"].value),
+        (counted["graphs"].value, counted["triples"].value),
+    )
 
 
 def links_in(store: GraphStore, base: str) -> dict[str, dict[tuple[str, str], int]]:
     """Each graph's links to other sites, counted in the store (graph-links.rq)."""
     found: dict[str, dict[tuple[str, str], int]] = {}
     for row in store.query(internal_query("graph-links").text, {"base": ox.Literal(base)}):
-        found.setdefault(row["graph"].value, {})[row["property"].value, row["site"].value] = \
-            int(row["triples"].value)
+        found.setdefault(row["graph"].value, {})[row["property"].value, row["site"].value] = int(
+            row["triples"].value
+        )
     return found
 
 
@@ -58,13 +61,16 @@ def assert_counted(backend: Backend, figures_base: str = BASE) -> None:
         said, counted = figures(store)
         assert said == counted
         # and each graph's counts in the manifest are its own
-        sizes = {row["graph"].value: int(row["triples"].value)
-                 for row in store.query(internal_query("graph-sizes").text)}
+        sizes = {
+            row["graph"].value: int(row["triples"].value)
+            for row in store.query(internal_query("graph-sizes").text)
+        }
         manifest = {g: e for g, e in store.manifest().items() if g != SCHEMA_ENTRY}
         assert {g: e.triples for g, e in manifest.items()} == {g: sizes[g] for g in manifest}
         links = links_in(store, BASE)
-        assert {g: {(p, s): n for p, s, n in read_links(e.links or "")}
-                for g, e in manifest.items()} == {g: links.get(g, {}) for g in manifest}
+        assert {
+            g: {(p, s): n for p, s, n in read_links(e.links or "")} for g, e in manifest.items()
+        } == {g: links.get(g, {}) for g in manifest}
         # the linksets written with the figures: the node graphs' links, summed
         total: dict[tuple[str, str], int] = {}
         for graph, entry in manifest.items():
@@ -81,8 +87,9 @@ def load(backend: Backend, *paths: Path) -> None:
         load_paths(store, list(paths), BASE)
 
 
-def test_every_load_writes_the_figures_a_count_gives(sampled_copy: Path,
-                                                    store_backend: Backend) -> None:
+def test_every_load_writes_the_figures_a_count_gives(
+    sampled_copy: Path, store_backend: Backend
+) -> None:
     load(store_backend, sampled_copy)
     assert_counted(store_backend)
     # a file added, then one changed alone (a longer note: the same graphs, more text),
@@ -107,8 +114,9 @@ def test_every_load_writes_the_figures_a_count_gives(sampled_copy: Path,
     assert_counted(store_backend)
 
 
-def test_a_store_counted_by_no_load_gets_its_figures_from_the_next(sampled_copy: Path,
-                                                                  tmp_path: Path) -> None:
+def test_a_store_counted_by_no_load_gets_its_figures_from_the_next(
+    sampled_copy: Path, tmp_path: Path
+) -> None:
     """A store written before loads counted graphs: no figures graph, a manifest without
     the counts. The stats query leaves graphs and triples unbound (nothing made up), and
     the next load, even one that changes no file, counts them."""
@@ -136,7 +144,8 @@ def test_a_store_counted_by_no_load_gets_its_figures_from_the_next(sampled_copy:
 
 
 def test_a_store_counted_before_links_were_gets_its_linksets_from_the_next_load(
-        sampled_copy: Path, tmp_path: Path) -> None:
+    sampled_copy: Path, tmp_path: Path
+) -> None:
     """A store whose figures an older load wrote: graphs and triples, no linksets, and a
     manifest without the links column. Its VoID description shows no linksets rather than
     none counted as zero, and the next load, one that changes no file, counts them."""
@@ -146,9 +155,13 @@ def test_a_store_counted_before_links_were_gets_its_linksets_from_the_next_load(
     [version] = [v for v in glob.glob(str(path / "v-*")) if not v.endswith(".sqlite")]
     older = ox.Store(version)
     figures_graph = ox.NamedNode(FIGURES_GRAPH)
-    kept = [q for q in older.quads_for_pattern(None, None, None, figures_graph)
-            if isinstance(q.subject, ox.NamedNode) and q.predicate != LINKS_COUNTED
-            and not isinstance(q.object, ox.BlankNode)]
+    kept = [
+        q
+        for q in older.quads_for_pattern(None, None, None, figures_graph)
+        if isinstance(q.subject, ox.NamedNode)
+        and q.predicate != LINKS_COUNTED
+        and not isinstance(q.object, ox.BlankNode)
+    ]
     older.remove_graph(figures_graph)
     older.extend(kept)
     older.flush()
@@ -163,8 +176,9 @@ def test_a_store_counted_before_links_were_gets_its_linksets_from_the_next_load(
     assert_counted(Backend("embedded", path))
 
 
-def test_the_void_partitions_and_links_are_what_the_quads_hold(sampled_copy: Path,
-                                                               store_backend: Backend) -> None:
+def test_the_void_partitions_and_links_are_what_the_quads_hold(
+    sampled_copy: Path, store_backend: Backend
+) -> None:
     """VoID's class partitions (the internal query /.well-known/void runs) and linksets
     (the load's count) against the same figures counted in Python from the data graphs'
     quads, in each store."""
@@ -172,8 +186,10 @@ def test_the_void_partitions_and_links_are_what_the_quads_hold(sampled_copy: Pat
     with store_backend.open(read_only=True) as store:
         manifest = {g for g, e in store.manifest().items() if g != SCHEMA_ENTRY and e.node}
         quads = list(store.quads(sorted(manifest)))
-        classes = {row["class"].value: int(row["entities"].value)
-                   for row in store.query(internal_query("void-classes").text)}
+        classes = {
+            row["class"].value: int(row["entities"].value)
+            for row in store.query(internal_query("void-classes").text)
+        }
         written = Figures.read(store, BASE)
         assert written is not None and written.links is not None
         links = {(prop, site): n for prop, site, n in written.links}
@@ -183,7 +199,8 @@ def test_the_void_partitions_and_links_are_what_the_quads_hold(sampled_copy: Pat
         if q.predicate.value == RDF_TYPE:
             typed.setdefault(q.object.value, set()).add(q.subject)
         elif isinstance(q.object, ox.NamedNode) and not q.object.value.startswith(
-                (BASE, "https://w3id.org/claimgraph/")):
+            (BASE, "https://w3id.org/claimgraph/")
+        ):
             site = re.match(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*", q.object.value)
             key = (q.predicate.value, site.group() if site else q.object.value)
             counted[key] = counted.get(key, 0) + 1
@@ -192,7 +209,8 @@ def test_the_void_partitions_and_links_are_what_the_quads_hold(sampled_copy: Pat
 
 
 def test_a_store_loaded_again_under_another_base_keeps_one_set_of_figures(
-        sampled_copy: Path, tmp_path: Path) -> None:
+    sampled_copy: Path, tmp_path: Path
+) -> None:
     """The figures graph is named apart from the base: loading the same files under a new
     base replaces the figures, it does not leave the old ones beside them. (The unchanged
     files are not loaded again: their graphs and links keep the first base.)"""

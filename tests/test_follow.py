@@ -44,7 +44,8 @@ R1, R2 = "2026-12-01", "2026-12-03"
 def make_data(root: Path) -> Path:
     data = copy_sampled(root / "data")
     (data / "agents" / f"{CURATOR}.yaml").write_text(
-        f"kind: agent\nid: {CURATOR}\nagent_type: person\nlabel: A test curator\n")
+        f"kind: agent\nid: {CURATOR}\nagent_type: person\nlabel: A test curator\n"
+    )
     seed = (DATA / SEED_RECORD).read_text()
     (data / "records" / f"{EXTRA}.yaml").write_text(seed.replace(SEED_ID, EXTRA))
     shutil.move(data / "runs" / f"{HELD_RUN}.yaml", root / f"{HELD_RUN}.yaml")
@@ -61,9 +62,10 @@ class Registry:
         self.steps: dict[int, dict] = {}
 
     def kg(self, *args: str) -> str:
-        result = self.runner.invoke(main, [
-            "--store", str(self.root / "store"), "--base", BASE, "--data", str(self.data),
-            *args])
+        result = self.runner.invoke(
+            main,
+            ["--store", str(self.root / "store"), "--base", BASE, "--data", str(self.data), *args],
+        )
         assert result.exit_code == 0, result.output
         return result.stdout
 
@@ -71,16 +73,20 @@ class Registry:
         """What the app answers now, kept for the tests: the feeds, the sitemap, VoID."""
         with app_over(self.root, feed_page=PAGE, licence="https://example.org/licence") as app:
             client = app.test_client()
-            seen = {"feed": read_feed(client, "/feed.atom"),
-                    "archive1": client.get("/feed.atom?archive=1").data,
-                    "seed": read_feed(client, f"/feed/record/{SEED_ID}.atom"),
-                    "extra": client.get(f"/record/{EXTRA}"),
-                    "extra_json": client.get(f"/record/{EXTRA}",
-                                             headers={"Accept": "application/json"}),
-                    "extra_ttl": client.get(f"/record/{EXTRA}.ttl"),
-                    "extra_feed": read_feed(client, f"/feed/record/{EXTRA}.atom"),
-                    "sitemap": sitemap_urls(client), "void": client.get("/.well-known/void"),
-                    "seed_page": client.get(f"/record/{SEED_ID}").text}
+            seen = {
+                "feed": read_feed(client, "/feed.atom"),
+                "archive1": client.get("/feed.atom?archive=1").data,
+                "seed": read_feed(client, f"/feed/record/{SEED_ID}.atom"),
+                "extra": client.get(f"/record/{EXTRA}"),
+                "extra_json": client.get(
+                    f"/record/{EXTRA}", headers={"Accept": "application/json"}
+                ),
+                "extra_ttl": client.get(f"/record/{EXTRA}.ttl"),
+                "extra_feed": read_feed(client, f"/feed/record/{EXTRA}.atom"),
+                "sitemap": sitemap_urls(client),
+                "void": client.get("/.well-known/void"),
+                "seed_page": client.get(f"/record/{SEED_ID}").text,
+            }
             with app_over(self.root, sitemap_urls=40) as small:
                 seen["sitemap_parts"] = sitemap_urls(small.test_client())
         self.steps[step] = seen
@@ -110,8 +116,9 @@ def read_feed(client, path: str) -> dict:
     for document in documents:
         for entry in document.entries:
             entries.setdefault(entry.id, entry)
-    tombstones = [t.get("ref") for body in raw
-                  for t in ET.fromstring(body).iter(f"{AT}deleted-entry")]
+    tombstones = [
+        t.get("ref") for body in raw for t in ET.fromstring(body).iter(f"{AT}deleted-entry")
+    ]
     return {"documents": documents, "entries": entries, "tombstones": tombstones}
 
 
@@ -138,8 +145,16 @@ def registry(tmp_path_factory) -> Registry:
     reg.kg("release", "--date", R1, "--note", "first")
     reg.read(1)
     shutil.move(reg.root / f"{HELD_RUN}.yaml", reg.data / "runs" / f"{HELD_RUN}.yaml")
-    reg.kg("retract", SEED_ID, "--agent", CURATOR, "--reason", "the authors retracted it",
-           "--at", "2026-12-02T10:00:00Z")
+    reg.kg(
+        "retract",
+        SEED_ID,
+        "--agent",
+        CURATOR,
+        "--reason",
+        "the authors retracted it",
+        "--at",
+        "2026-12-02T10:00:00Z",
+    )
     reg.kg("load")
     reg.read(2)
     (reg.data / "records" / f"{EXTRA}.yaml").unlink()
@@ -256,22 +271,28 @@ def test_void_counts_are_those_of_kg_stats(registry) -> None:
     answer = registry.steps[4]["void"]
     assert answer.status_code == 200 and answer.mimetype == "text/turtle"
     graph = Graph().parse(data=answer.data, format="turtle")
-    [dataset] = [s for s in graph.subjects(RDF.type, VOID.Dataset)
-                 if graph.value(s, VOID.triples)]
+    [dataset] = [s for s in graph.subjects(RDF.type, VOID.Dataset) if graph.value(s, VOID.triples)]
     stats = json.loads(registry.kg("stats", "--format", "json"))
     [row] = stats["results"]["bindings"]
     counts = {name: int(value["value"]) for name, value in row.items()}
     assert int(graph.value(dataset, VOID.triples)) == counts["triples"]
-    partitions = {graph.value(p, VOID["class"]): int(graph.value(p, VOID.entities))
-                  for p in graph.objects(dataset, VOID.classPartition)}
-    for name, cls in {"records": KG.Claim, "sources": KG.SourceDocument,
-                      "evaluations": KG.Evaluation, "reviews": KG.Review,
-                      "runs": KG.ReproductionRun,
-                      "agents": URIRef("http://www.w3.org/ns/prov#Agent")}.items():
+    partitions = {
+        graph.value(p, VOID["class"]): int(graph.value(p, VOID.entities))
+        for p in graph.objects(dataset, VOID.classPartition)
+    }
+    for name, cls in {
+        "records": KG.Claim,
+        "sources": KG.SourceDocument,
+        "evaluations": KG.Evaluation,
+        "reviews": KG.Review,
+        "runs": KG.ReproductionRun,
+        "agents": URIRef("http://www.w3.org/ns/prov#Agent"),
+    }.items():
         assert partitions[cls] == counts[name], name
     assert int(graph.value(dataset, VOID.classes)) == len(partitions)
     assert graph.value(dataset, URIRef("http://purl.org/dc/terms/license")) == URIRef(
-        "https://example.org/licence")
+        "https://example.org/licence"
+    )
     assert graph.value(dataset, VOID.uriSpace) == Literal(BASE)
     assert str(graph.value(dataset, VOID.sparqlEndpoint)).endswith("/sparql")
     dumps = list(graph.objects(dataset, VOID.dataDump))
@@ -291,8 +312,7 @@ def test_void_is_negotiated(registry) -> None:
         assert jsonld.mimetype == "application/ld+json"
         graph = Graph().parse(data=jsonld.data, format="json-ld")
         assert any(graph.subjects(RDF.type, VOID.Dataset))
-        assert client.get("/.well-known/void",
-                          headers={"Accept": "image/png"}).status_code == 406
+        assert client.get("/.well-known/void", headers={"Accept": "image/png"}).status_code == 406
 
 
 def test_pages_link_their_feeds(registry) -> None:

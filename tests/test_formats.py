@@ -111,29 +111,69 @@ def test_groups_keep_their_order() -> None:
     assert CITATIONS == ("csl.json", "bib", "ris")
     assert {name for name in RDF_SYNTAXES if NAMES[name].quads} == {"nq", "trig", "jsonld"}
     assert list(CITATION_WRITERS) == media_types(*CITATIONS)
-    assert list(EXPORT_MEDIA_TYPES) == media_types("jsonld", *CITATIONS, "every-eval-ever",
-                                                         "wa.jsonld")
+    assert list(EXPORT_MEDIA_TYPES) == media_types(
+        "jsonld", *CITATIONS, "every-eval-ever", "wa.jsonld"
+    )
 
 
-RDF = ["text/html", "text/turtle", "application/n-triples", "application/n-quads",
-       "application/trig", "application/ld+json", "application/rdf+xml"]
-CITING = ["application/vnd.citationstyles.csl+json", "application/x-bibtex",
-          "application/x-research-info-systems"]
+RDF = [
+    "text/html",
+    "text/turtle",
+    "application/n-triples",
+    "application/n-quads",
+    "application/trig",
+    "application/ld+json",
+    "application/rdf+xml",
+]
+CITING = [
+    "application/vnd.citationstyles.csl+json",
+    "application/x-bibtex",
+    "application/x-research-info-systems",
+]
 
 
 # the first acceptable type wins a tie in negotiation: these orders are behaviour
-@pytest.mark.parametrize(("offered", "expected"), [
-    (RDF_OFFERED, RDF),
-    (CITABLE_OFFERED, RDF + CITING),
-    (LISTING_OFFERED, ["text/html", "application/json", "text/csv"]),
-    (ERROR_OFFERED, ["text/html", "application/json"]),
-    (SELECT_OFFERED, ["application/sparql-results+json", "application/sparql-results+xml",
-                      "text/csv", "text/tab-separated-values", "application/json", "text/html"]),
-    (GRAPH_OFFERED, ["text/turtle", "application/n-triples", "application/ld+json",
-                     "application/rdf+xml", "text/html"]),
-    (DESCRIPTION_OFFERED, ["text/html", "text/turtle", "application/n-triples",
-                           "application/ld+json", "application/rdf+xml"]),
-], ids=["rdf", "citable", "listing", "errors", "select", "graph", "description"])
+@pytest.mark.parametrize(
+    ("offered", "expected"),
+    [
+        (RDF_OFFERED, RDF),
+        (CITABLE_OFFERED, RDF + CITING),
+        (LISTING_OFFERED, ["text/html", "application/json", "text/csv"]),
+        (ERROR_OFFERED, ["text/html", "application/json"]),
+        (
+            SELECT_OFFERED,
+            [
+                "application/sparql-results+json",
+                "application/sparql-results+xml",
+                "text/csv",
+                "text/tab-separated-values",
+                "application/json",
+                "text/html",
+            ],
+        ),
+        (
+            GRAPH_OFFERED,
+            [
+                "text/turtle",
+                "application/n-triples",
+                "application/ld+json",
+                "application/rdf+xml",
+                "text/html",
+            ],
+        ),
+        (
+            DESCRIPTION_OFFERED,
+            [
+                "text/html",
+                "text/turtle",
+                "application/n-triples",
+                "application/ld+json",
+                "application/rdf+xml",
+            ],
+        ),
+    ],
+    ids=["rdf", "citable", "listing", "errors", "select", "graph", "description"],
+)
 def test_offered_lists_keep_their_order(offered: list[str], expected: list[str]) -> None:
     assert offered == expected
 
@@ -141,9 +181,18 @@ def test_offered_lists_keep_their_order(offered: list[str], expected: list[str])
 def test_the_service_description_names_w3c_formats() -> None:
     offered = [by_media_type(t) for t in (*SELECT_OFFERED, *GRAPH_OFFERED)]
     assert list(dict.fromkeys(fmt.iri for fmt in offered if fmt.iri)) == [
-        W3C_FORMATS + name for name in (
-            "SPARQL_Results_JSON", "SPARQL_Results_XML", "SPARQL_Results_CSV",
-            "SPARQL_Results_TSV", "Turtle", "N-Triples", "JSON-LD", "RDF_XML")]
+        W3C_FORMATS + name
+        for name in (
+            "SPARQL_Results_JSON",
+            "SPARQL_Results_XML",
+            "SPARQL_Results_CSV",
+            "SPARQL_Results_TSV",
+            "Turtle",
+            "N-Triples",
+            "JSON-LD",
+            "RDF_XML",
+        )
+    ]
     for media_type in DESCRIPTION_OFFERED[1:]:  # written by rdflib, by media type
         assert plugin.get(media_type, Serializer)
 
@@ -155,20 +204,42 @@ def _choices(command: click.Command) -> list[str]:
 
 
 def test_cli_choices_resolve() -> None:
-    assert _choices(data_commands.query) == ["table", "json", "xml", "csv", "tsv",
-                                             "ttl", "nt", "jsonld"]
+    assert _choices(data_commands.query) == [
+        "table",
+        "json",
+        "xml",
+        "csv",
+        "tsv",
+        "ttl",
+        "nt",
+        "jsonld",
+    ]
     assert _choices(data_commands.show) == list(RDF_SYNTAXES) == list(GRAPH_FORMATS)
     assert _choices(data_commands.stats) == ["table", "json", "xml", "csv", "tsv"]
-    assert _choices(export_commands.export) == ["jsonld", "csl-json", "bibtex", "ris",
-                                                "web-annotation", "every-eval-ever", "ro-crate",
-                                                "nquads", "trig"]
-    assert RESULT_FORMATS == {"json": ox.QueryResultsFormat.JSON,
-                              "xml": ox.QueryResultsFormat.XML,
-                              "csv": ox.QueryResultsFormat.CSV,
-                              "tsv": ox.QueryResultsFormat.TSV}
+    assert _choices(export_commands.export) == [
+        "jsonld",
+        "csl-json",
+        "bibtex",
+        "ris",
+        "web-annotation",
+        "every-eval-ever",
+        "ro-crate",
+        "nquads",
+        "trig",
+    ]
+    assert RESULT_FORMATS == {
+        "json": ox.QueryResultsFormat.JSON,
+        "xml": ox.QueryResultsFormat.XML,
+        "csv": ox.QueryResultsFormat.CSV,
+        "tsv": ox.QueryResultsFormat.TSV,
+    }
     assert sorted(QUAD_FORMATS) == ["jsonld", "nq", "trig"]
-    for command in (data_commands.query, data_commands.show, data_commands.stats,
-                    export_commands.export):
+    for command in (
+        data_commands.query,
+        data_commands.show,
+        data_commands.stats,
+        export_commands.export,
+    ):
         for name in _choices(command):
             # "table" is a text table for people, "ro-crate" a directory: not media types
             assert name in NAMES or name in DUMP_FORMATS or name in ("table", "ro-crate")
@@ -178,6 +249,9 @@ def test_cli_choices_resolve() -> None:
 
 def test_dump_names_and_suffixes() -> None:
     assert {name: dump_name(name, gzip=False) for name in DUMP_FORMATS} == {
-        "nquads": "claimgraph.nq", "trig": "claimgraph.trig", "jsonld": "claimgraph.jsonld"}
+        "nquads": "claimgraph.nq",
+        "trig": "claimgraph.trig",
+        "jsonld": "claimgraph.jsonld",
+    }
     assert dump_name("nquads", gzip=True) == "claimgraph.nq.gz"
     assert all(fmt.quads for fmt in DUMP_FORMATS.values())

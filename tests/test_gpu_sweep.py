@@ -43,8 +43,13 @@ def test_each_part_fits_one_device_call_and_both_do_not(tmp_path: Path) -> None:
 
     assert expected("new") <= sweep.CALL_LIMIT and expected("again") <= sweep.CALL_LIMIT
     assert expected("all") > sweep.CALL_LIMIT  # hence two calls
-    printed = subprocess.run([sys.executable, "scripts/gpu_sweep.py", "all", "--plan"],
-                             cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    printed = subprocess.run(
+        [sys.executable, "scripts/gpu_sweep.py", "all", "--plan"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert "needs more than one device call of 600 s" in printed
 
 
@@ -53,9 +58,23 @@ def test_a_rehearsal_bundles_runs_that_unpack_into_data(tmp_path: Path) -> None:
     shutil.copytree(DATA, tmp_path / "data")
     out = tmp_path / "out"
     done = subprocess.run(
-        [sys.executable, "scripts/gpu_sweep.py", "new", "--rehearse", "--limit", "1",
-         "--out", str(out), "--data", str(tmp_path / "data")],
-        cwd=ROOT, capture_output=True, text=True, timeout=600)
+        [
+            sys.executable,
+            "scripts/gpu_sweep.py",
+            "new",
+            "--rehearse",
+            "--limit",
+            "1",
+            "--out",
+            str(out),
+            "--data",
+            str(tmp_path / "data"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in out.iterdir()) == ["runs-new.tar.gz", "sweep-new.log"]
     with tarfile.open(out / "runs-new.tar.gz") as tar:
@@ -67,8 +86,19 @@ def test_a_rehearsal_bundles_runs_that_unpack_into_data(tmp_path: Path) -> None:
     assert kinds.count("run") == len(list((DATA / "runs").glob("*.yaml"))) + 1
     assert "every stage under bf16-fp32-adam" in (out / "sweep-new.log").read_text()
     printed = subprocess.run(
-        [sys.executable, "scripts/runs_table.py", "--runs", str(tmp_path / "data" / "runs"),
-         "--note", "issue 26 sweep"], cwd=ROOT, capture_output=True, text=True, check=True)
+        [
+            sys.executable,
+            "scripts/runs_table.py",
+            "--runs",
+            str(tmp_path / "data" / "runs"),
+            "--note",
+            "issue 26 sweep",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert "| `bf16-fp32-adam` |" in printed.stdout
     assert "verdict on 33.88 GB" in printed.stdout and "verdict on 11.49 GB" in printed.stdout
 

@@ -32,15 +32,28 @@ def graph(name: str, n: int, value: str = "8.3750") -> list[ox.Quad]:
     a decimal with trailing zeros, a derived integer type, a language tag in capitals; and
     blank nodes."""
     g, node = ox.NamedNode(name), ox.BlankNode(f"b{abs(hash(name)) % 10**8}n1")
-    quads = [ox.Quad(node, ox.NamedNode("urn:p:decimal"),
-                     ox.Literal(value, datatype=ox.NamedNode(XSD + "decimal")), g),
-             ox.Quad(node, ox.NamedNode("urn:p:count"),
-                     ox.Literal("016", datatype=ox.NamedNode(XSD + "nonNegativeInteger")), g),
-             ox.Quad(ox.NamedNode(name), ox.NamedNode("urn:p:label"),
-                     ox.Literal("Peak", language="EN-GB"), g),
-             ox.Quad(ox.NamedNode(name), ox.NamedNode("urn:p:at"), node, g)]
-    quads += [ox.Quad(ox.NamedNode(f"{name}#s{i}"), ox.NamedNode("urn:p:i"), ox.Literal(str(i)),
-                      g) for i in range(n - len(quads))]
+    quads = [
+        ox.Quad(
+            node,
+            ox.NamedNode("urn:p:decimal"),
+            ox.Literal(value, datatype=ox.NamedNode(XSD + "decimal")),
+            g,
+        ),
+        ox.Quad(
+            node,
+            ox.NamedNode("urn:p:count"),
+            ox.Literal("016", datatype=ox.NamedNode(XSD + "nonNegativeInteger")),
+            g,
+        ),
+        ox.Quad(
+            ox.NamedNode(name), ox.NamedNode("urn:p:label"), ox.Literal("Peak", language="EN-GB"), g
+        ),
+        ox.Quad(ox.NamedNode(name), ox.NamedNode("urn:p:at"), node, g),
+    ]
+    quads += [
+        ox.Quad(ox.NamedNode(f"{name}#s{i}"), ox.NamedNode("urn:p:i"), ox.Literal(str(i)), g)
+        for i in range(n - len(quads))
+    ]
     return quads
 
 
@@ -57,29 +70,33 @@ def mapped(store_dir: Path) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("size", [10, BULK_THRESHOLD // 50], ids=["one-update", "bulk"])
-def test_replaced_graphs_have_copies_of_what_the_store_holds(tmp_path: Path,
-                                                              size: int) -> None:
+def test_replaced_graphs_have_copies_of_what_the_store_holds(tmp_path: Path, size: int) -> None:
     store_dir = tmp_path / "store"
     names = [f"urn:g:{i}" for i in range(60)]
     with EmbeddedStore(store_dir) as store:
         store.replace_graphs({name: graph(name, size) for name in names})
         # the second write replaces some, drops some, leaves the rest to the first's copies
-        store.replace_graphs({name: graph(name, size, "1.50") for name in names[:20]},
-                             remove=names[20:30])
+        store.replace_graphs(
+            {name: graph(name, size, "1.50") for name in names[:20]}, remove=names[20:30]
+        )
     assert assert_copies_hold_the_store(store_dir) == 50
     assert set(mapped(store_dir)) == set(names[:20] + names[30:])
     with EmbeddedStore(store_dir, read_only=True) as store:
         assert not list(store.quads(names[20:30]))  # dropped graphs read as empty
-        assert [q.object.value for q in store.graph_quads([names[0]])
-                if q.predicate.value == "urn:p:decimal"] == ["1.5"]
+        assert [
+            q.object.value
+            for q in store.graph_quads([names[0]])
+            if q.predicate.value == "urn:p:decimal"
+        ] == ["1.5"]
 
 
 def test_an_nquads_file_bulk_loaded_in_one_step_has_copies(tmp_path: Path) -> None:
     store_dir = tmp_path / "store"
     names = [f"urn:g:{i}" for i in range(3000)]
     nquads = tmp_path / "all.nq"
-    nquads.write_bytes(ox.serialize([q for name in names for q in graph(name, 30)],
-                                    format=ox.RdfFormat.N_QUADS))
+    nquads.write_bytes(
+        ox.serialize([q for name in names for q in graph(name, 30)], format=ox.RdfFormat.N_QUADS)
+    )
     assert nquads.stat().st_size > 200 * BULK_THRESHOLD  # the bulk loader's path
     with EmbeddedStore(store_dir) as store:
         store.load_nquads(nquads, names)
@@ -91,11 +108,16 @@ def test_a_graph_merged_into_or_given_in_pieces_gets_no_copy(tmp_path: Path) -> 
     with EmbeddedStore(store_dir) as store:
         store.replace_graphs({"urn:g:kept": graph("urn:g:kept", 5)})
         # quads of a graph the write did not drop first: the store merges them
-        merged = ox.Quad(ox.NamedNode("urn:x"), ox.NamedNode("urn:p"), ox.Literal("more"),
-                         ox.NamedNode("urn:g:kept"))
+        merged = ox.Quad(
+            ox.NamedNode("urn:x"),
+            ox.NamedNode("urn:p"),
+            ox.Literal("more"),
+            ox.NamedNode("urn:g:kept"),
+        )
         pieces = graph("urn:g:pieces", 6)
-        store.replace_graphs({"urn:g:other": [merged, *pieces[:3], *graph("urn:g:b", 2),
-                                              *pieces[3:]]})
+        store.replace_graphs(
+            {"urn:g:other": [merged, *pieces[:3], *graph("urn:g:b", 2), *pieces[3:]]}
+        )
     assert "urn:g:kept" not in mapped(store_dir)
     assert "urn:g:pieces" not in mapped(store_dir)
     assert "urn:g:b" in mapped(store_dir)
@@ -109,18 +131,17 @@ def test_copies_no_version_names_are_collected(tmp_path: Path) -> None:
     store_dir = tmp_path / "store"
     with EmbeddedStore(store_dir) as store:
         for n in range(KEEP_VERSIONS + 3):
-            store.replace_graphs({"urn:g:a": graph("urn:g:a", 5, f"{n}.0"),
-                                  "urn:g:b": graph("urn:g:b", 5)})
+            store.replace_graphs(
+                {"urn:g:a": graph("urn:g:a", 5, f"{n}.0"), "urn:g:b": graph("urn:g:b", 5)}
+            )
     # each version names its own copy of urn:g:a; urn:g:b's is the same text throughout
     assert copies_rows(store_dir) == KEEP_VERSIONS + 1
     maps = sorted(p.name for p in store_dir.glob("v-*.copies.sqlite"))
-    assert maps == sorted(f"{p.name}.copies.sqlite" for p in store_dir.glob("v-*")
-                          if p.is_dir())
+    assert maps == sorted(f"{p.name}.copies.sqlite" for p in store_dir.glob("v-*") if p.is_dir())
     assert len(maps) == KEEP_VERSIONS
 
 
-def test_a_load_that_fails_leaves_the_copies_as_they_were(tmp_path: Path,
-                                                          data_copy: Path) -> None:
+def test_a_load_that_fails_leaves_the_copies_as_they_were(tmp_path: Path, data_copy: Path) -> None:
     store_dir = tmp_path / "store"
     with open_test_store(store_dir) as store:
         load_paths(store, [data_copy], BASE)
@@ -132,8 +153,7 @@ def test_a_load_that_fails_leaves_the_copies_as_they_were(tmp_path: Path,
     assert sorted(store_dir.glob("v-*.copies.sqlite")) == maps
 
 
-def test_loads_reloads_and_removals_keep_the_copies_true(tmp_path: Path,
-                                                        data_copy: Path) -> None:
+def test_loads_reloads_and_removals_keep_the_copies_true(tmp_path: Path, data_copy: Path) -> None:
     """The bundled data (records, sources, reviews, runs, and imported records), loaded,
     loaded again whole, and with a file added then removed."""
     store_dir = tmp_path / "store"
@@ -168,8 +188,9 @@ def reader_graphs(store_dir: Path) -> dict[str, list[ox.Quad]]:
         return {g: list(reader.quads([g])) for g in reader.named_graphs()}
 
 
-def test_a_staged_load_in_many_chunks_has_copies(tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_staged_load_in_many_chunks_has_copies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     corpus = tmp_path / "corpus"
     gen.generate(kg.store.load.STAGE_FROM, 5, corpus)
     monkeypatch.setattr(kg.store.load, "STAGE_UP_TO", 10**9)  # staged on any machine
@@ -187,9 +208,12 @@ def test_record_pages_are_the_same_read_from_the_copies_or_the_store(tmp_path: P
     shutil.copytree(DATA, tmp_path / "data")
     with app_over(tmp_path) as app:
         with EmbeddedStore(tmp_path / "store", read_only=True) as reader:
-            records = sorted(row["r"].value.removeprefix(f"{BASE}record/") for row in
-                             reader.query("SELECT ?r WHERE { GRAPH ?r { ?r a "
-                                          "<https://w3id.org/claimgraph/ns#Claim> } }"))
+            records = sorted(
+                row["r"].value.removeprefix(f"{BASE}record/")
+                for row in reader.query(
+                    "SELECT ?r WHERE { GRAPH ?r { ?r a <https://w3id.org/claimgraph/ns#Claim> } }"
+                )
+            )
             copies = CopyReader(tmp_path / "store", reader.version_dir)
             assert all(copies.graph(f"{BASE}record/{r}") is not None for r in records)
         client = app.test_client()

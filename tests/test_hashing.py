@@ -27,17 +27,21 @@ DECIMAL = ox.NamedNode("http://www.w3.org/2001/XMLSchema#decimal")
 def literals():
     return st.one_of(
         st.text(max_size=8).map(ox.Literal),
-        st.from_regex(r"\A-?[0-9]{1,3}\.[0-9]{1,3}\Z").map(lambda v: ox.Literal(v, datatype=DECIMAL)),
+        st.from_regex(r"\A-?[0-9]{1,3}\.[0-9]{1,3}\Z").map(
+            lambda v: ox.Literal(v, datatype=DECIMAL)
+        ),
         st.tuples(st.text(min_size=1, max_size=5), st.sampled_from(["en", "de"])).map(
-            lambda t: ox.Literal(t[0], language=t[1])),
+            lambda t: ox.Literal(t[0], language=t[1])
+        ),
     )
 
 
 # A triple as labels: blank nodes by name, so a test can relabel them.
 subjects = st.one_of(st.sampled_from(IRIS), st.sampled_from(LABELS))
 objects = st.one_of(st.sampled_from(IRIS), st.sampled_from(LABELS), literals())
-triples = st.lists(st.tuples(subjects, st.sampled_from(PREDICATES), objects),
-                   min_size=1, max_size=14)
+triples = st.lists(
+    st.tuples(subjects, st.sampled_from(PREDICATES), objects), min_size=1, max_size=14
+)
 
 
 def to_graph(spec, names: dict[str, str] | None = None) -> list[ox.Quad]:
@@ -45,6 +49,7 @@ def to_graph(spec, names: dict[str, str] | None = None) -> list[ox.Quad]:
 
     def term(t):
         return ox.BlankNode(names.get(t, t)) if isinstance(t, str) else t
+
     return [ox.Quad(term(s), p, term(o), GRAPH) for s, p, o in spec]
 
 
@@ -69,7 +74,7 @@ def test_changes_when_any_value_changes(spec, data) -> None:
     i = data.draw(st.integers(0, len(spec) - 1))
     s, p, o = spec[i]
     new = data.draw(objects.filter(lambda x: x != o))
-    changed = to_graph([*spec[:i], (s, p, new), *spec[i + 1:]])
+    changed = to_graph([*spec[:i], (s, p, new), *spec[i + 1 :]])
     assert (version(changed) == version(quads)) == _isomorphic(changed, quads)
 
 
@@ -88,22 +93,37 @@ def test_blank_node_structure_examples() -> None:
     """One node with two values, or two nodes with one each: the same statements as text."""
     p, q = PREDICATES[:2]
     a, b = ox.BlankNode("a"), ox.BlankNode("b")
-    one = [ox.Quad(IRIS[0], p, a, GRAPH), ox.Quad(a, q, ox.Literal("x"), GRAPH),
-           ox.Quad(a, q, ox.Literal("y"), GRAPH)]
-    two = [ox.Quad(IRIS[0], p, a, GRAPH), ox.Quad(a, q, ox.Literal("x"), GRAPH),
-           ox.Quad(IRIS[0], p, b, GRAPH), ox.Quad(b, q, ox.Literal("y"), GRAPH)]
-    chain = [ox.Quad(IRIS[0], p, a, GRAPH), ox.Quad(a, p, b, GRAPH),
-             ox.Quad(b, q, ox.Literal("x"), GRAPH)]
-    fork = [ox.Quad(IRIS[0], p, a, GRAPH), ox.Quad(IRIS[0], p, b, GRAPH),
-            ox.Quad(b, q, ox.Literal("x"), GRAPH)]
+    one = [
+        ox.Quad(IRIS[0], p, a, GRAPH),
+        ox.Quad(a, q, ox.Literal("x"), GRAPH),
+        ox.Quad(a, q, ox.Literal("y"), GRAPH),
+    ]
+    two = [
+        ox.Quad(IRIS[0], p, a, GRAPH),
+        ox.Quad(a, q, ox.Literal("x"), GRAPH),
+        ox.Quad(IRIS[0], p, b, GRAPH),
+        ox.Quad(b, q, ox.Literal("y"), GRAPH),
+    ]
+    chain = [
+        ox.Quad(IRIS[0], p, a, GRAPH),
+        ox.Quad(a, p, b, GRAPH),
+        ox.Quad(b, q, ox.Literal("x"), GRAPH),
+    ]
+    fork = [
+        ox.Quad(IRIS[0], p, a, GRAPH),
+        ox.Quad(IRIS[0], p, b, GRAPH),
+        ox.Quad(b, q, ox.Literal("x"), GRAPH),
+    ]
     assert len({version(one), version(two), version(chain), version(fork)}) == 4
 
 
 def test_the_lexical_form_counts() -> None:
-    """"11.50" and "11.5" are one decimal value but two statements as written: a release keeps
+    """ "11.50" and "11.5" are one decimal value but two statements as written: a release keeps
     the form the data file wrote, so the hash tells them apart."""
+
     def value(text: str) -> list[ox.Quad]:
         return [ox.Quad(IRIS[0], PREDICATES[0], ox.Literal(text, datatype=DECIMAL), GRAPH)]
+
     assert version(value("11.50")) != version(value("11.5"))
 
 
@@ -115,8 +135,10 @@ def test_dump_form_hashes_back() -> None:
     assert graph_version(parse_nquads(v.nquads)).hash == v.hash
     assert v.quads == len(quads)
     # A literal and an IRI that hold the characters of a canonical label keep them.
-    tricky = parse_nquads('_:x <http://p> "a _:c14n0 b" <http://g> .\n'
-                          '<http://s/_:c14n1> <http://q> _:x <http://g> .\n')
+    tricky = parse_nquads(
+        '_:x <http://p> "a _:c14n0 b" <http://g> .\n'
+        "<http://s/_:c14n1> <http://q> _:x <http://g> .\n"
+    )
     t = graph_version(tricky)
     assert '"a _:c14n0 b"' in t.nquads and "<http://s/_:c14n1>" in t.nquads
     assert graph_version(parse_nquads(t.nquads)).hash == t.hash
@@ -141,25 +163,40 @@ def _reordered(value, rnd):
     return value
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.randoms(), st.sampled_from([None, 40, 1000]), st.booleans())
 def test_stable_under_yaml_key_order_and_layout(tmp_path: Path, rnd, width, flow) -> None:
     path = tmp_path / "record.yaml"
     # Every scalar written as a quoted or plain string, keys in another order, lines folded
     # at another width, nested mappings in flow style or block style.
-    path.write_text(yaml.safe_dump(_reordered(SEED, rnd), sort_keys=False, width=width,
-                                   default_flow_style=flow, allow_unicode=True))
+    path.write_text(
+        yaml.safe_dump(
+            _reordered(SEED, rnd),
+            sort_keys=False,
+            width=width,
+            default_flow_style=flow,
+            allow_unicode=True,
+        )
+    )
     assert version(_seed_quads(read_data_file(path))) == version(
-        _seed_quads(read_data_file(DATA / SEED_RECORD)))
+        _seed_quads(read_data_file(DATA / SEED_RECORD))
+    )
 
 
 TEXT_FIELDS = ["title", "scope_note", "hardware", "metric_qualifier", "unit_detail"]
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.sampled_from(TEXT_FIELDS),
-       st.text(st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"]), min_size=1,
-               max_size=30).filter(str.strip))
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.sampled_from(TEXT_FIELDS),
+    st.text(
+        st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"]), min_size=1, max_size=30
+    ).filter(str.strip),
+)
 def test_a_changed_record_value_changes_the_hash(tmp_path: Path, field, text) -> None:
     changed = dict(SEED)
     if changed[field] == text.strip():
@@ -168,7 +205,8 @@ def test_a_changed_record_value_changes_the_hash(tmp_path: Path, field, text) ->
     path = tmp_path / "record.yaml"
     path.write_text(yaml.safe_dump(changed, sort_keys=False, allow_unicode=True))
     assert version(_seed_quads(read_data_file(path))) != version(
-        _seed_quads(read_data_file(DATA / SEED_RECORD)))
+        _seed_quads(read_data_file(DATA / SEED_RECORD))
+    )
 
 
 def test_release_id_is_date_and_content_hash_prefix() -> None:
@@ -197,4 +235,5 @@ def _isomorphic(a: list[ox.Quad], b: list[ox.Quad]) -> bool:
         for q in quads:
             g.add((term(q.subject), term(q.predicate), term(q.object)))
         return g
+
     return isomorphic(graph(a), graph(b))

@@ -63,18 +63,33 @@ def _variant_cases() -> list[Case]:
     cases = []
     for ident, relative, change, field, message in VARIANTS:
         original = parse_yaml((DATA / relative).read_text())
-        label = f"{original['kind']} {original['id']}" if ident != "bad-id" else "record Seed Record!"
-        cases.append(Case(f"variant-{ident}", relative, changing(relative, change), label,
-                          field, message, commands=("load",)))
+        label = (
+            f"{original['kind']} {original['id']}" if ident != "bad-id" else "record Seed Record!"
+        )
+        cases.append(
+            Case(
+                f"variant-{ident}",
+                relative,
+                changing(relative, change),
+                label,
+                field,
+                message,
+                commands=("load",),
+            )
+        )
     return cases
 
 
-def writes(relative: str, content: bytes | str | Callable[[str], str | bytes]) -> Callable[[Path], None]:
+def writes(
+    relative: str, content: bytes | str | Callable[[str], str | bytes]
+) -> Callable[[Path], None]:
     """A change that writes ``relative``: fixed content, or a function of its seed text."""
+
     def make(data: Path) -> None:
         path = data / relative
         value = content(path.read_text()) if callable(content) else content
         path.write_bytes(value.encode() if isinstance(value, str) else value)
+
     return make
 
 
@@ -82,6 +97,7 @@ def replacing(old: str, new: str) -> Callable[[str], str]:
     def change(text: str) -> str:
         assert old in text, old
         return text.replace(old, new, 1)
+
     return change
 
 
@@ -115,6 +131,7 @@ def billion_laughs() -> str:
 def duplicate_of(relative: str, copy: str) -> Callable[[Path], None]:
     def make(data: Path) -> None:
         shutil.copy(data / relative, data / copy)
+
     return make
 
 
@@ -123,173 +140,497 @@ YAML_ERROR = "YAML error: line"
 
 NEW_CASES = [
     # YAML syntax and structure
-    Case("yaml-unclosed-flow", SEED_RECORD, writes(SEED_RECORD, appending("broken: [a, b\n")),
-         "", "", "YAML error: line"),
-    Case("yaml-bad-indentation", SEED_RECORD,
-         writes(SEED_RECORD, replacing("metric: peak-memory\n", "metric: peak-memory\n   oops: x\n")),
-         "", "", YAML_ERROR),
-    Case("yaml-tab-indentation", AGENT_FILE, writes(AGENT_FILE, "kind: agent\nid: x\n\tlabel: y\n"),
-         "", "", YAML_ERROR),
-    Case("yaml-two-documents", AGENT_FILE, writes(AGENT_FILE, appending("---\nkind: agent\n")),
-         "", "", "one YAML document"),
-    Case("yaml-duplicate-key", SEED_RECORD,
-         writes(SEED_RECORD, appending("title: A second title\n")), "", "",
-         "duplicate key 'title'"),
-    Case("yaml-complex-key", AGENT_FILE, writes(AGENT_FILE, appending("? [a, b]\n: c\n")),
-         "", "", "keys must be plain strings"),
-    Case("top-level-list", HOSTILE, writes(HOSTILE, "- kind: record\n- id: x\n"), "", "",
-         "must be a YAML mapping"),
-    Case("top-level-scalar", HOSTILE, writes(HOSTILE, "just some words\n"), "", "",
-         "must be a YAML mapping"),
+    Case(
+        "yaml-unclosed-flow",
+        SEED_RECORD,
+        writes(SEED_RECORD, appending("broken: [a, b\n")),
+        "",
+        "",
+        "YAML error: line",
+    ),
+    Case(
+        "yaml-bad-indentation",
+        SEED_RECORD,
+        writes(
+            SEED_RECORD, replacing("metric: peak-memory\n", "metric: peak-memory\n   oops: x\n")
+        ),
+        "",
+        "",
+        YAML_ERROR,
+    ),
+    Case(
+        "yaml-tab-indentation",
+        AGENT_FILE,
+        writes(AGENT_FILE, "kind: agent\nid: x\n\tlabel: y\n"),
+        "",
+        "",
+        YAML_ERROR,
+    ),
+    Case(
+        "yaml-two-documents",
+        AGENT_FILE,
+        writes(AGENT_FILE, appending("---\nkind: agent\n")),
+        "",
+        "",
+        "one YAML document",
+    ),
+    Case(
+        "yaml-duplicate-key",
+        SEED_RECORD,
+        writes(SEED_RECORD, appending("title: A second title\n")),
+        "",
+        "",
+        "duplicate key 'title'",
+    ),
+    Case(
+        "yaml-complex-key",
+        AGENT_FILE,
+        writes(AGENT_FILE, appending("? [a, b]\n: c\n")),
+        "",
+        "",
+        "keys must be plain strings",
+    ),
+    Case(
+        "top-level-list",
+        HOSTILE,
+        writes(HOSTILE, "- kind: record\n- id: x\n"),
+        "",
+        "",
+        "must be a YAML mapping",
+    ),
+    Case(
+        "top-level-scalar",
+        HOSTILE,
+        writes(HOSTILE, "just some words\n"),
+        "",
+        "",
+        "must be a YAML mapping",
+    ),
     # the whole file
     Case("empty-file", HOSTILE, writes(HOSTILE, b""), "", "", "file is empty"),
-    Case("only-comments", HOSTILE, writes(HOSTILE, "# nothing here\n\n"), "", "",
-         "file is empty"),
-    Case("no-kind", HOSTILE, writes(HOSTILE, "id: hostile\ntitle: No kind at all\n"), "", "kind",
-         "missing 'kind'"),
-    Case("unknown-kind", HOSTILE, writes(HOSTILE, "kind: claim\nid: hostile\n"), "", "kind",
-         "unknown kind 'claim'"),
-    Case("kind-is-a-list", HOSTILE, writes(HOSTILE, "kind: [record]\nid: hostile\n"), "", "kind",
-         "unknown kind"),
-    Case("no-id", HOSTILE, writes(HOSTILE, "kind: agent\nagent_type: person\nlabel: x\n"),
-         "agent", "id", "missing 'id'"),
+    Case("only-comments", HOSTILE, writes(HOSTILE, "# nothing here\n\n"), "", "", "file is empty"),
+    Case(
+        "no-kind",
+        HOSTILE,
+        writes(HOSTILE, "id: hostile\ntitle: No kind at all\n"),
+        "",
+        "kind",
+        "missing 'kind'",
+    ),
+    Case(
+        "unknown-kind",
+        HOSTILE,
+        writes(HOSTILE, "kind: claim\nid: hostile\n"),
+        "",
+        "kind",
+        "unknown kind 'claim'",
+    ),
+    Case(
+        "kind-is-a-list",
+        HOSTILE,
+        writes(HOSTILE, "kind: [record]\nid: hostile\n"),
+        "",
+        "kind",
+        "unknown kind",
+    ),
+    Case(
+        "no-id",
+        HOSTILE,
+        writes(HOSTILE, "kind: agent\nagent_type: person\nlabel: x\n"),
+        "agent",
+        "id",
+        "missing 'id'",
+    ),
     Case("file-of-50-mb", HOSTILE, fifty_megabytes, "", "", "file is too large (5"),
-    Case("file-just-over-1-mb", HOSTILE,
-         writes(HOSTILE, "kind: agent\nid: x\nnote: " + "y" * 1_000_000 + "\n"), "", "",
-         "file is too large"),
+    Case(
+        "file-just-over-1-mb",
+        HOSTILE,
+        writes(HOSTILE, "kind: agent\nid: x\nnote: " + "y" * 1_000_000 + "\n"),
+        "",
+        "",
+        "file is too large",
+    ),
     Case("binary-junk", HOSTILE, binary_junk, "", "", "not UTF-8"),
-    Case("png-named-yaml", HOSTILE,
-         writes(HOSTILE, b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256))), "", "",
-         "not UTF-8"),
-    Case("invalid-utf8-in-a-value", SEED_RECORD,
-         writes(SEED_RECORD, lambda t: t.encode().replace(b"NVIDIA H100", b"NVIDIA H\xff100", 1)),
-         "", "", "not UTF-8 text (undecodable byte at offset"),
-    Case("utf16-file", AGENT_FILE, writes(AGENT_FILE, SEED_AGENT_TEXT.encode("utf-16")), "", "",
-         "not UTF-8"),
-    Case("raw-nul-byte", AGENT_FILE, writes(AGENT_FILE, SEED_AGENT_TEXT + "note: a\x00b\n"),
-         "", "", "character U+0000"),
-    Case("raw-control-character", AGENT_FILE,
-         writes(AGENT_FILE, SEED_AGENT_TEXT + "note: bell\x07\n"), "", "", "character U+0007"),
-    Case("escaped-control-character", AGENT_FILE,
-         writes(AGENT_FILE, SEED_AGENT_TEXT + 'note: "a\\0b\\x1bc"\n'), "", "",
-         "control character U+0000"),
-    Case("escaped-lone-surrogate", AGENT_FILE,
-         writes(AGENT_FILE, SEED_AGENT_TEXT + 'note: "\\ud800"\n'), "", "", YAML_ERROR),
+    Case(
+        "png-named-yaml",
+        HOSTILE,
+        writes(HOSTILE, b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256))),
+        "",
+        "",
+        "not UTF-8",
+    ),
+    Case(
+        "invalid-utf8-in-a-value",
+        SEED_RECORD,
+        writes(SEED_RECORD, lambda t: t.encode().replace(b"NVIDIA H100", b"NVIDIA H\xff100", 1)),
+        "",
+        "",
+        "not UTF-8 text (undecodable byte at offset",
+    ),
+    Case(
+        "utf16-file",
+        AGENT_FILE,
+        writes(AGENT_FILE, SEED_AGENT_TEXT.encode("utf-16")),
+        "",
+        "",
+        "not UTF-8",
+    ),
+    Case(
+        "raw-nul-byte",
+        AGENT_FILE,
+        writes(AGENT_FILE, SEED_AGENT_TEXT + "note: a\x00b\n"),
+        "",
+        "",
+        "character U+0000",
+    ),
+    Case(
+        "raw-control-character",
+        AGENT_FILE,
+        writes(AGENT_FILE, SEED_AGENT_TEXT + "note: bell\x07\n"),
+        "",
+        "",
+        "character U+0007",
+    ),
+    Case(
+        "escaped-control-character",
+        AGENT_FILE,
+        writes(AGENT_FILE, SEED_AGENT_TEXT + 'note: "a\\0b\\x1bc"\n'),
+        "",
+        "",
+        "control character U+0000",
+    ),
+    Case(
+        "escaped-lone-surrogate",
+        AGENT_FILE,
+        writes(AGENT_FILE, SEED_AGENT_TEXT + 'note: "\\ud800"\n'),
+        "",
+        "",
+        YAML_ERROR,
+    ),
     # YAML features that attack the reader
-    Case("billion-laughs", HOSTILE, writes(HOSTILE, billion_laughs()), "", "",
-         "aliases (*name) are not allowed"),
-    Case("merge-key-alias", AGENT_FILE,
-         writes(AGENT_FILE, "kind: agent\nid: claude\nbase: &b {label: x}\nmore:\n  <<: *b\n"),
-         "", "", "aliases (*name) are not allowed"),
+    Case(
+        "billion-laughs",
+        HOSTILE,
+        writes(HOSTILE, billion_laughs()),
+        "",
+        "",
+        "aliases (*name) are not allowed",
+    ),
+    Case(
+        "merge-key-alias",
+        AGENT_FILE,
+        writes(AGENT_FILE, "kind: agent\nid: claude\nbase: &b {label: x}\nmore:\n  <<: *b\n"),
+        "",
+        "",
+        "aliases (*name) are not allowed",
+    ),
     # Whichever refuses first, our reader (12 levels) or the parser's own limit (libyaml's
     # 1000, in PyYAML 6.0.4), the message names the file and the field; its words may be
     # the parser's.
-    Case("deep-flow-nesting", HOSTILE,
-         writes(HOSTILE, "kind: record\nid: hostile\nnote: " + "[" * 300_000 + "]" * 300_000),
-         "", "note", YAML_ERROR),
-    Case("deep-block-nesting", HOSTILE,
-         writes(HOSTILE, "kind: record\nid: hostile\n"
-                + "".join("  " * i + f"k{i}:\n" for i in range(40)) + "  " * 40 + "v: x\n"),
-         "", "k0", "nested deeper than 12 levels"),
-    Case("python-object-apply", HOSTILE,
-         writes(HOSTILE, "kind: record\nid: hostile\n"
-                "title: !!python/object/apply:os.system ['touch PWNED']\n"),
-         "", "", "YAML tags (tag:yaml.org,2002:python/object/apply:os.system) are not allowed"),
-    Case("python-name-tag", HOSTILE,
-         writes(HOSTILE, "kind: record\nid: hostile\ntitle: !!python/name:os.system ''\n"),
-         "", "", "YAML tags (tag:yaml.org,2002:python/name:os.system) are not allowed"),
-    Case("local-tag", AGENT_FILE, writes(AGENT_FILE, "kind: agent\nid: claude\nlabel: !shell ls\n"),
-         "", "", "YAML tags (!shell) are not allowed"),
-    Case("binary-tag", AGENT_FILE,
-         writes(AGENT_FILE, "kind: agent\nid: claude\nlabel: !!binary aGVsbG8=\n"), "", "",
-         "YAML tags (tag:yaml.org,2002:binary) are not allowed"),
+    Case(
+        "deep-flow-nesting",
+        HOSTILE,
+        writes(HOSTILE, "kind: record\nid: hostile\nnote: " + "[" * 300_000 + "]" * 300_000),
+        "",
+        "note",
+        YAML_ERROR,
+    ),
+    Case(
+        "deep-block-nesting",
+        HOSTILE,
+        writes(
+            HOSTILE,
+            "kind: record\nid: hostile\n"
+            + "".join("  " * i + f"k{i}:\n" for i in range(40))
+            + "  " * 40
+            + "v: x\n",
+        ),
+        "",
+        "k0",
+        "nested deeper than 12 levels",
+    ),
+    Case(
+        "python-object-apply",
+        HOSTILE,
+        writes(
+            HOSTILE,
+            "kind: record\nid: hostile\ntitle: !!python/object/apply:os.system ['touch PWNED']\n",
+        ),
+        "",
+        "",
+        "YAML tags (tag:yaml.org,2002:python/object/apply:os.system) are not allowed",
+    ),
+    Case(
+        "python-name-tag",
+        HOSTILE,
+        writes(HOSTILE, "kind: record\nid: hostile\ntitle: !!python/name:os.system ''\n"),
+        "",
+        "",
+        "YAML tags (tag:yaml.org,2002:python/name:os.system) are not allowed",
+    ),
+    Case(
+        "local-tag",
+        AGENT_FILE,
+        writes(AGENT_FILE, "kind: agent\nid: claude\nlabel: !shell ls\n"),
+        "",
+        "",
+        "YAML tags (!shell) are not allowed",
+    ),
+    Case(
+        "binary-tag",
+        AGENT_FILE,
+        writes(AGENT_FILE, "kind: agent\nid: claude\nlabel: !!binary aGVsbG8=\n"),
+        "",
+        "",
+        "YAML tags (tag:yaml.org,2002:binary) are not allowed",
+    ),
     # wrong types and keys
-    Case("reviews-as-text", SEED_RECORD, changing(SEED_RECORD, setter("reviews", value="claude")),
-         RECORD_LABEL, "reviews", "expected a list"),
-    Case("locator-as-list", SEED_RECORD, changing(SEED_RECORD, setter("locator", value=["a", "b"])),
-         RECORD_LABEL, "locator", "expected a mapping of keys to values, got a list"),
-    Case("id-as-mapping", AGENT_FILE,
-         writes(AGENT_FILE, "kind: agent\nid: {name: claude}\nagent_type: software\nlabel: c\n"),
-         "agent", "id", "missing 'id'"),
-    Case("unknown-top-level-key", SEED_RECORD, writes(SEED_RECORD, appending("colour: red\n")),
-         RECORD_LABEL, "colour", "unknown key"),
-    Case("unknown-nested-key", SEED_SOURCE,
-         writes(SEED_SOURCE, replacing("  page_count:", "  page_cuont:")), SOURCE_LABEL,
-         "artifact.page_cuont", "unknown key (did you mean 'page_count'?)"),
+    Case(
+        "reviews-as-text",
+        SEED_RECORD,
+        changing(SEED_RECORD, setter("reviews", value="claude")),
+        RECORD_LABEL,
+        "reviews",
+        "expected a list",
+    ),
+    Case(
+        "locator-as-list",
+        SEED_RECORD,
+        changing(SEED_RECORD, setter("locator", value=["a", "b"])),
+        RECORD_LABEL,
+        "locator",
+        "expected a mapping of keys to values, got a list",
+    ),
+    Case(
+        "id-as-mapping",
+        AGENT_FILE,
+        writes(AGENT_FILE, "kind: agent\nid: {name: claude}\nagent_type: software\nlabel: c\n"),
+        "agent",
+        "id",
+        "missing 'id'",
+    ),
+    Case(
+        "unknown-top-level-key",
+        SEED_RECORD,
+        writes(SEED_RECORD, appending("colour: red\n")),
+        RECORD_LABEL,
+        "colour",
+        "unknown key",
+    ),
+    Case(
+        "unknown-nested-key",
+        SEED_SOURCE,
+        writes(SEED_SOURCE, replacing("  page_count:", "  page_cuont:")),
+        SOURCE_LABEL,
+        "artifact.page_cuont",
+        "unknown key (did you mean 'page_count'?)",
+    ),
     # invalid IRIs and URLs
-    Case("id-path-traversal", AGENT_FILE,
-         writes(AGENT_FILE, "kind: agent\nid: ../../etc/passwd\nagent_type: software\nlabel: x\n"),
-         "agent ../../etc/passwd", "id", "not a valid id"),
-    Case("id-breaks-an-iri", AGENT_FILE,
-         writes(AGENT_FILE, 'kind: agent\nid: "a> <b"\nagent_type: software\nlabel: x\n'),
-         "agent a> <b", "id", "not a valid id"),
-    Case("url-javascript", SEED_SOURCE,
-         writes(SEED_SOURCE, replacing("https://openreview.net/pdf?id=NUleWh1GFx", "javascript:alert(1)")),
-         SOURCE_LABEL, "artifact.retrieval_url", "not an http(s) URL ('javascript:alert(1)')"),
-    Case("url-with-space", SEED_SOURCE,
-         writes(SEED_SOURCE, replacing("https://openreview.net/pdf?id=NUleWh1GFx",
-                                       "https://openreview net/pdf")),
-         SOURCE_LABEL, "artifact.retrieval_url", "not an http(s) URL"),
-    Case("url-with-angle-brackets", SEED_SOURCE,
-         writes(SEED_SOURCE, replacing("https://openreview.net/pdf?id=NUleWh1GFx",
-                                       "https://openreview.net/<script>")),
-         SOURCE_LABEL, "artifact.retrieval_url", "not an http(s) URL"),
-    Case("url-without-host", SEED_SOURCE,
-         writes(SEED_SOURCE, replacing("https://openreview.net/pdf?id=NUleWh1GFx", "https:///pdf")),
-         SOURCE_LABEL, "artifact.retrieval_url", "not an http(s) URL"),
+    Case(
+        "id-path-traversal",
+        AGENT_FILE,
+        writes(AGENT_FILE, "kind: agent\nid: ../../etc/passwd\nagent_type: software\nlabel: x\n"),
+        "agent ../../etc/passwd",
+        "id",
+        "not a valid id",
+    ),
+    Case(
+        "id-breaks-an-iri",
+        AGENT_FILE,
+        writes(AGENT_FILE, 'kind: agent\nid: "a> <b"\nagent_type: software\nlabel: x\n'),
+        "agent a> <b",
+        "id",
+        "not a valid id",
+    ),
+    Case(
+        "url-javascript",
+        SEED_SOURCE,
+        writes(
+            SEED_SOURCE,
+            replacing("https://openreview.net/pdf?id=NUleWh1GFx", "javascript:alert(1)"),
+        ),
+        SOURCE_LABEL,
+        "artifact.retrieval_url",
+        "not an http(s) URL ('javascript:alert(1)')",
+    ),
+    Case(
+        "url-with-space",
+        SEED_SOURCE,
+        writes(
+            SEED_SOURCE,
+            replacing("https://openreview.net/pdf?id=NUleWh1GFx", "https://openreview net/pdf"),
+        ),
+        SOURCE_LABEL,
+        "artifact.retrieval_url",
+        "not an http(s) URL",
+    ),
+    Case(
+        "url-with-angle-brackets",
+        SEED_SOURCE,
+        writes(
+            SEED_SOURCE,
+            replacing(
+                "https://openreview.net/pdf?id=NUleWh1GFx", "https://openreview.net/<script>"
+            ),
+        ),
+        SOURCE_LABEL,
+        "artifact.retrieval_url",
+        "not an http(s) URL",
+    ),
+    Case(
+        "url-without-host",
+        SEED_SOURCE,
+        writes(SEED_SOURCE, replacing("https://openreview.net/pdf?id=NUleWh1GFx", "https:///pdf")),
+        SOURCE_LABEL,
+        "artifact.retrieval_url",
+        "not an http(s) URL",
+    ),
     # dates, hashes, numbers, vocabulary
-    Case("date-february-30-with-zone", SEED_RECORD,
-         writes(SEED_RECORD, replacing('"2026-10-15T22:00:00Z"', '"2026-02-30T22:00:00Z"')),
-         RECORD_LABEL, "reviews[0].reviewed_at", "not a date-time with time zone"),
-    Case("date-hour-25", SEED_RECORD,
-         writes(SEED_RECORD, replacing('"2026-10-15T22:00:00Z"', '"2026-10-15T25:00:00Z"')),
-         RECORD_LABEL, "reviews[0].reviewed_at", "not a date-time with time zone"),
-    Case("date-zone-out-of-range", SEED_RECORD,
-         writes(SEED_RECORD, replacing('"2026-10-15T22:00:00Z"', '"2026-10-15T22:00:00+99:00"')),
-         RECORD_LABEL, "reviews[0].reviewed_at", "not a date-time with time zone"),
-    Case("date-only-no-time", SEED_RECORD,
-         writes(SEED_RECORD, replacing('"2026-10-15T22:00:00Z"', '"2026-10-15"')),
-         RECORD_LABEL, "reviews[0].reviewed_at", "not a date-time with time zone"),
-    Case("hash-uppercase", SEED_SOURCE,
-         writes(SEED_SOURCE, replacing("sha256: 4bc2", "sha256: 4BC2")), SOURCE_LABEL,
-         "artifact.sha256", "not a SHA-256"),
-    Case("hash-65-digits", SEED_SOURCE,
-         writes(SEED_SOURCE, replacing("sha256: 4bc2", "sha256: 04bc2")), SOURCE_LABEL,
-         "artifact.sha256", "not a SHA-256"),
-    Case("numeric-infinite-exponent", SEED_RECORD,
-         writes(SEED_RECORD, replacing('numeric_value: "11.49"', 'numeric_value: "1e999999999"')),
-         RECORD_LABEL, "numeric_value", "not a decimal number"),
-    Case("numeric-nan", SEED_RECORD,
-         writes(SEED_RECORD, replacing('numeric_value: "11.49"', 'numeric_value: "NaN"')),
-         RECORD_LABEL, "numeric_value", "not a decimal number"),
-    Case("numeric-five-thousand-digits", SEED_RECORD,
-         writes(SEED_RECORD, replacing('numeric_value: "11.49"', f'numeric_value: "{"9" * 5000}"')),
-         RECORD_LABEL, "numeric_value", "not a decimal number (at most 20 digits"),
-    Case("numeric-rounded-differently", SEED_RECORD,
-         writes(SEED_RECORD, replacing('numeric_value: "11.49"', 'numeric_value: "11.5"')),
-         RECORD_LABEL, "numeric_value", "does not agree with the printed value '11.49'"),
-    Case("page-huge", SEED_RECORD,
-         writes(SEED_RECORD, replacing('page: "6"', 'page: "99999999999999999999999999"')),
-         RECORD_LABEL, "locator.page", "not a page number"),
-    Case("method-wrong-case", SEED_RECORD,
-         writes(SEED_RECORD, replacing("      - pdf-text-parse", "      - PDF-Text-Parse")),
-         RECORD_LABEL, "reviews[0].methods[1]", "not a review method"),
-    Case("unit-iri-instead-of-name", SEED_RECORD,
-         writes(SEED_RECORD, replacing("unit: gigabyte", "unit: http://qudt.org/vocab/unit/GigaBYTE")),
-         RECORD_LABEL, "unit", "not a known unit"),
+    Case(
+        "date-february-30-with-zone",
+        SEED_RECORD,
+        writes(SEED_RECORD, replacing('"2026-10-15T22:00:00Z"', '"2026-02-30T22:00:00Z"')),
+        RECORD_LABEL,
+        "reviews[0].reviewed_at",
+        "not a date-time with time zone",
+    ),
+    Case(
+        "date-hour-25",
+        SEED_RECORD,
+        writes(SEED_RECORD, replacing('"2026-10-15T22:00:00Z"', '"2026-10-15T25:00:00Z"')),
+        RECORD_LABEL,
+        "reviews[0].reviewed_at",
+        "not a date-time with time zone",
+    ),
+    Case(
+        "date-zone-out-of-range",
+        SEED_RECORD,
+        writes(SEED_RECORD, replacing('"2026-10-15T22:00:00Z"', '"2026-10-15T22:00:00+99:00"')),
+        RECORD_LABEL,
+        "reviews[0].reviewed_at",
+        "not a date-time with time zone",
+    ),
+    Case(
+        "date-only-no-time",
+        SEED_RECORD,
+        writes(SEED_RECORD, replacing('"2026-10-15T22:00:00Z"', '"2026-10-15"')),
+        RECORD_LABEL,
+        "reviews[0].reviewed_at",
+        "not a date-time with time zone",
+    ),
+    Case(
+        "hash-uppercase",
+        SEED_SOURCE,
+        writes(SEED_SOURCE, replacing("sha256: 4bc2", "sha256: 4BC2")),
+        SOURCE_LABEL,
+        "artifact.sha256",
+        "not a SHA-256",
+    ),
+    Case(
+        "hash-65-digits",
+        SEED_SOURCE,
+        writes(SEED_SOURCE, replacing("sha256: 4bc2", "sha256: 04bc2")),
+        SOURCE_LABEL,
+        "artifact.sha256",
+        "not a SHA-256",
+    ),
+    Case(
+        "numeric-infinite-exponent",
+        SEED_RECORD,
+        writes(SEED_RECORD, replacing('numeric_value: "11.49"', 'numeric_value: "1e999999999"')),
+        RECORD_LABEL,
+        "numeric_value",
+        "not a decimal number",
+    ),
+    Case(
+        "numeric-nan",
+        SEED_RECORD,
+        writes(SEED_RECORD, replacing('numeric_value: "11.49"', 'numeric_value: "NaN"')),
+        RECORD_LABEL,
+        "numeric_value",
+        "not a decimal number",
+    ),
+    Case(
+        "numeric-five-thousand-digits",
+        SEED_RECORD,
+        writes(SEED_RECORD, replacing('numeric_value: "11.49"', f'numeric_value: "{"9" * 5000}"')),
+        RECORD_LABEL,
+        "numeric_value",
+        "not a decimal number (at most 20 digits",
+    ),
+    Case(
+        "numeric-rounded-differently",
+        SEED_RECORD,
+        writes(SEED_RECORD, replacing('numeric_value: "11.49"', 'numeric_value: "11.5"')),
+        RECORD_LABEL,
+        "numeric_value",
+        "does not agree with the printed value '11.49'",
+    ),
+    Case(
+        "page-huge",
+        SEED_RECORD,
+        writes(SEED_RECORD, replacing('page: "6"', 'page: "99999999999999999999999999"')),
+        RECORD_LABEL,
+        "locator.page",
+        "not a page number",
+    ),
+    Case(
+        "method-wrong-case",
+        SEED_RECORD,
+        writes(SEED_RECORD, replacing("      - pdf-text-parse", "      - PDF-Text-Parse")),
+        RECORD_LABEL,
+        "reviews[0].methods[1]",
+        "not a review method",
+    ),
+    Case(
+        "unit-iri-instead-of-name",
+        SEED_RECORD,
+        writes(
+            SEED_RECORD, replacing("unit: gigabyte", "unit: http://qudt.org/vocab/unit/GigaBYTE")
+        ),
+        RECORD_LABEL,
+        "unit",
+        "not a known unit",
+    ),
     # references across files
-    Case("duplicate-agent-id", AGENT_FILE, duplicate_of(AGENT_FILE, "agents/claude-again.yaml"),
-         "agent claude", "id", "the id is already used by data/agents/claude-again.yaml"),
-    Case("duplicate-record-id", SEED_RECORD, duplicate_of(SEED_RECORD, "records/copy.yaml"),
-         RECORD_LABEL, "id", "the id is already used by data/records/copy.yaml"),
-    Case("record-of-missing-source", SEED_RECORD,
-         writes(SEED_RECORD, replacing("source: saadat-fellay-2026-genomic-lm-efficiency\nevaluation",
-                                       "source: nowhere\nevaluation")),
-         RECORD_LABEL, "source", "refers to a source that no source file defines ('nowhere')"),
-    Case("run-by-missing-agent", RUN,
-         writes(RUN, replacing("agent: claimgraph-runner", "agent: ghost")),
-         "run nt-peak-memory-20261130t085235z-3ca60460", "agent",
-         "refers to an agent that no agent file defines ('ghost')"),
+    Case(
+        "duplicate-agent-id",
+        AGENT_FILE,
+        duplicate_of(AGENT_FILE, "agents/claude-again.yaml"),
+        "agent claude",
+        "id",
+        "the id is already used by data/agents/claude-again.yaml",
+    ),
+    Case(
+        "duplicate-record-id",
+        SEED_RECORD,
+        duplicate_of(SEED_RECORD, "records/copy.yaml"),
+        RECORD_LABEL,
+        "id",
+        "the id is already used by data/records/copy.yaml",
+    ),
+    Case(
+        "record-of-missing-source",
+        SEED_RECORD,
+        writes(
+            SEED_RECORD,
+            replacing(
+                "source: saadat-fellay-2026-genomic-lm-efficiency\nevaluation",
+                "source: nowhere\nevaluation",
+            ),
+        ),
+        RECORD_LABEL,
+        "source",
+        "refers to a source that no source file defines ('nowhere')",
+    ),
+    Case(
+        "run-by-missing-agent",
+        RUN,
+        writes(RUN, replacing("agent: claimgraph-runner", "agent: ghost")),
+        "run nt-peak-memory-20261130t085235z-3ca60460",
+        "agent",
+        "refers to an agent that no agent file defines ('ghost')",
+    ),
 ]
 
 CASES = _variant_cases() + NEW_CASES
@@ -315,12 +656,16 @@ def loaded(tmp_path_factory, request):
     if TIMES:
         slowest = max(TIMES, key=TIMES.get)
         plugins = request.config.pluginmanager
-        reporter, capture = plugins.get_plugin("terminalreporter"), plugins.get_plugin(
-            "capturemanager")
+        reporter, capture = (
+            plugins.get_plugin("terminalreporter"),
+            plugins.get_plugin("capturemanager"),
+        )
         if reporter is not None and capture is not None:
             with capture.global_and_fixture_disabled():  # past the output capture
-                reporter.write_line(f"\nhostile input: {len(TIMES)} runs of kg validate / "
-                                    f"kg load, slowest {TIMES[slowest]:.2f} s ({slowest})")
+                reporter.write_line(
+                    f"\nhostile input: {len(TIMES)} runs of kg validate / "
+                    f"kg load, slowest {TIMES[slowest]:.2f} s ({slowest})"
+                )
 
 
 def kg(cwd: Path, store: Path, *args: str) -> tuple[Result, float]:
@@ -342,15 +687,16 @@ def matching_line(stderr: str, case: Case) -> str | None:
     for line in stderr.splitlines():
         if not line.startswith(prefix):
             continue
-        rest = line[len(prefix):]
+        rest = line[len(prefix) :]
         if case.label:
             if not rest.startswith(case.label + ": "):
                 continue
-            rest = rest[len(case.label) + 2:]
+            rest = rest[len(case.label) + 2 :]
         if case.field:  # the field, or a place inside it (note[0][0])
             written, _, after = rest.partition(": ")
-            if written != case.field and not written.startswith((case.field + ".",
-                                                                 case.field + "[")):
+            if written != case.field and not written.startswith(
+                (case.field + ".", case.field + "[")
+            ):
                 continue
             rest = after
         if case.message in rest:

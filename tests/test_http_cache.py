@@ -40,9 +40,18 @@ class Registry:
         self.releases: dict[str, str] = {}
 
     def kg(self, *args: str) -> str:
-        result = CliRunner().invoke(main, [
-            "--store", str(self.root / "store"), "--base", BASE,
-            "--data", str(self.root / "data"), *args])
+        result = CliRunner().invoke(
+            main,
+            [
+                "--store",
+                str(self.root / "store"),
+                "--base",
+                BASE,
+                "--data",
+                str(self.root / "data"),
+                *args,
+            ],
+        )
         assert result.exit_code == 0, result.output
         return result.stdout
 
@@ -72,39 +81,58 @@ def urls(app, registry: Registry) -> list[tuple[str, dict[str, str]]]:
     client = app.test_client()
     seed = f"/record/{SEED_ID}"
     turtle = client.get(f"{seed}.ttl").text
-    nodes = {kind: name for kind, name in re.findall(
-        rf"<{re.escape(BASE)}(source|agent|evaluation|review|run)/([^>]+)>", turtle)}
+    nodes = {
+        kind: name
+        for kind, name in re.findall(
+            rf"<{re.escape(BASE)}(source|agent|evaluation|review|run)/([^>]+)>", turtle
+        )
+    }
     rows = app.extensions["kg"].catalog.rows
     imported = next(row for row in rows if row.benchmark)
     benchmark = imported.benchmark.removeprefix(f"{BASE}benchmark/")
     model = f"/model/{quote('mistralai/mistral-7b-instruct-v0.3', safe='')}"
     release = registry.releases[R1]
-    found = [(seed, {}), (seed, {"Accept": "text/turtle"}),
-             (f"{seed}?release={release}", {})]
-    found += [(f"{seed}.{suffix}", {}) for suffix in (
-        "ttl", "jsonld", "nt", "nq", "rdf", "csl.json", "bib", "ris", "wa.jsonld")]
+    found = [(seed, {}), (seed, {"Accept": "text/turtle"}), (f"{seed}?release={release}", {})]
+    found += [
+        (f"{seed}.{suffix}", {})
+        for suffix in ("ttl", "jsonld", "nt", "nq", "rdf", "csl.json", "bib", "ris", "wa.jsonld")
+    ]
     found += [(f"/{kind}/{name}", {}) for kind, name in sorted(nodes.items())]
-    found += [(f"/record/{imported.id}.eee.json", {}), (f"/record/{imported.id}", {}),
-              (f"/benchmark/{benchmark}", {}), (f"/benchmark/{benchmark}.ttl", {}),
-              *[(f"/benchmark/{benchmark}/leaderboard.{fmt}", {})
-                for fmt in ("csv", "json", "jsonld")],
-              (model, {}), (f"{model}.ttl", {}),
-              ("/", {}), ("/records", {}), ("/records?q=memory", {}), ("/records.json", {}),
-              ("/records.csv", {}),
-              (f"/compare?record={SEED_ID}&record={OTHER_ID}", {}),
-              (f"/compare.csv?record={SEED_ID}&record={OTHER_ID}", {}),
-              ("/disagreements", {}),
-              ("/sparql", {}), (f"/sparql?query={quote(ASK)}", {"Accept": SPARQL_JSON}),
-              (f"/sparql?query={quote(ASK)}&release={release}", {"Accept": SPARQL_JSON}),
-              ("/sparql?canned=stats", {"Accept": "text/csv"}),
-              ("/sparql/prefixes.json", {}),
-              (f"/release/{release}", {}), (f"/release/{release}.ttl", {}),
-              (f"/release/{release}/manifest.json", {}),
-              ("/feed.atom", {}), (f"/feed/record/{SEED_ID}.atom", {}),
-              ("/sitemap.xml", {}), ("/sitemap-1.xml", {}), ("/robots.txt", {}),
-              ("/.well-known/void", {}), ("/.well-known/void.ttl", {}),
-              ("/context.jsonld", {}), ("/dumps/manifest.json", {}),
-              ("/static/style.css", {})]
+    found += [
+        (f"/record/{imported.id}.eee.json", {}),
+        (f"/record/{imported.id}", {}),
+        (f"/benchmark/{benchmark}", {}),
+        (f"/benchmark/{benchmark}.ttl", {}),
+        *[(f"/benchmark/{benchmark}/leaderboard.{fmt}", {}) for fmt in ("csv", "json", "jsonld")],
+        (model, {}),
+        (f"{model}.ttl", {}),
+        ("/", {}),
+        ("/records", {}),
+        ("/records?q=memory", {}),
+        ("/records.json", {}),
+        ("/records.csv", {}),
+        (f"/compare?record={SEED_ID}&record={OTHER_ID}", {}),
+        (f"/compare.csv?record={SEED_ID}&record={OTHER_ID}", {}),
+        ("/disagreements", {}),
+        ("/sparql", {}),
+        (f"/sparql?query={quote(ASK)}", {"Accept": SPARQL_JSON}),
+        (f"/sparql?query={quote(ASK)}&release={release}", {"Accept": SPARQL_JSON}),
+        ("/sparql?canned=stats", {"Accept": "text/csv"}),
+        ("/sparql/prefixes.json", {}),
+        (f"/release/{release}", {}),
+        (f"/release/{release}.ttl", {}),
+        (f"/release/{release}/manifest.json", {}),
+        ("/feed.atom", {}),
+        (f"/feed/record/{SEED_ID}.atom", {}),
+        ("/sitemap.xml", {}),
+        ("/sitemap-1.xml", {}),
+        ("/robots.txt", {}),
+        ("/.well-known/void", {}),
+        ("/.well-known/void.ttl", {}),
+        ("/context.jsonld", {}),
+        ("/dumps/manifest.json", {}),
+        ("/static/style.css", {}),
+    ]
     return found
 
 
@@ -120,8 +148,7 @@ def test_the_list_asks_for_every_route(app, every_url) -> None:
     assert routes - asked == {"healthz"}
 
 
-def test_a_repeated_conditional_request_is_304_for_every_page_and_format(
-        app, every_url) -> None:
+def test_a_repeated_conditional_request_is_304_for_every_page_and_format(app, every_url) -> None:
     client = app.test_client()
     for path, headers in every_url:
         first = client.get(path, headers=headers)
@@ -134,8 +161,9 @@ def test_a_repeated_conditional_request_is_304_for_every_page_and_format(
         head = client.head(path, headers={**headers, "If-None-Match": tag})
         assert head.status_code == 304, path
         if first.headers.get("Last-Modified"):
-            since = client.get(path, headers={
-                **headers, "If-Modified-Since": first.headers["Last-Modified"]})
+            since = client.get(
+                path, headers={**headers, "If-Modified-Since": first.headers["Last-Modified"]}
+            )
             assert since.status_code == 304, path
         stale = client.get(path, headers={**headers, "If-None-Match": '"not-this-one"'})
         assert stale.status_code == 200 and stale.data == first.data, path
@@ -143,7 +171,8 @@ def test_a_repeated_conditional_request_is_304_for_every_page_and_format(
             continue  # a file (a dump, a release's file, static): its own validators
         assert first.headers["Last-Modified"], path
         assert {"Accept", "Accept-Encoding"} <= {
-            v.strip() for v in first.headers["Vary"].split(",")}, path
+            v.strip() for v in first.headers["Vary"].split(",")
+        }, path
         assert "max-age=" in first.headers["Cache-Control"], path
 
 
@@ -169,8 +198,7 @@ def test_a_kept_answer_is_the_answer_the_view_gave(registry) -> None:
         client = app.test_client()
         first, second = client.get(path), client.get(path)
         assert second.headers["X-Cache"] == "miss" and second.data == first.data
-        assert client.get(path, headers={"If-None-Match": first.headers["ETag"]}
-                          ).status_code == 304
+        assert client.get(path, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
 
 
 def test_the_response_cache_stays_within_its_budget(registry, every_url) -> None:
@@ -198,22 +226,31 @@ def test_gzip_is_negotiated(app) -> None:
     assert "Content-Encoding" not in refused.headers and refused.data == plain.data
     # each encoding is its own representation, with its own tag
     assert packed.headers["ETag"] != plain.headers["ETag"]
-    assert client.get(path, headers={"Accept-Encoding": "gzip", "If-None-Match":
-                                     packed.headers["ETag"]}).status_code == 304
+    assert (
+        client.get(
+            path, headers={"Accept-Encoding": "gzip", "If-None-Match": packed.headers["ETag"]}
+        ).status_code
+        == 304
+    )
 
 
 def test_release_answers_are_immutable_and_live_ones_are_not(app, registry) -> None:
     client = app.test_client()
     release = registry.releases[R1]
-    for path, headers in [(f"/record/{SEED_ID}.ttl?release={release}", {}),
-                          (f"/record/{SEED_ID}.jsonld?release={release}", {}),
-                          (f"/sparql?query={quote(ASK)}&release={release}",
-                           {"Accept": SPARQL_JSON}),
-                          (f"/release/{release}/manifest.json", {})]:
+    for path, headers in [
+        (f"/record/{SEED_ID}.ttl?release={release}", {}),
+        (f"/record/{SEED_ID}.jsonld?release={release}", {}),
+        (f"/sparql?query={quote(ASK)}&release={release}", {"Accept": SPARQL_JSON}),
+        (f"/release/{release}/manifest.json", {}),
+    ]:
         control = client.get(path, headers=headers).headers["Cache-Control"]
         assert "immutable" in control and "max-age=31536000" in control, path
-    for path in [f"/record/{SEED_ID}", f"/record/{SEED_ID}.ttl",
-                 f"/record/{SEED_ID}?release={release}", "/records"]:
+    for path in [
+        f"/record/{SEED_ID}",
+        f"/record/{SEED_ID}.ttl",
+        f"/record/{SEED_ID}?release={release}",
+        "/records",
+    ]:
         control = client.get(path).headers["Cache-Control"]
         assert "immutable" not in control and "max-age=60" in control, path
 
@@ -224,8 +261,7 @@ def test_a_citation_expires_at_midnight(app) -> None:
     now = datetime.now(UTC)
     midnight = (now + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
     assert age <= (midnight - now).total_seconds() + 1
-    assert answer.headers["ETag"] != app.test_client().get(
-        f"/record/{SEED_ID}.ttl").headers["ETag"]
+    assert answer.headers["ETag"] != app.test_client().get(f"/record/{SEED_ID}.ttl").headers["ETag"]
 
 
 def test_a_citations_tag_and_cache_key_change_with_the_day() -> None:
@@ -233,8 +269,16 @@ def test_a_citations_tag_and_cache_key_change_with_the_day() -> None:
     its Last-Modified and the response cache's key change, since its body prints the
     access date; a live page's tag and Last-Modified do not."""
     written = datetime(2026, 12, 1, 15, 30, tzinfo=UTC)
-    days = [Asked(("code", "v-1", "r-1"), "https://r.example/record/a.bib", written, True,
-                  date(2026, 12, 1) + timedelta(days=n)) for n in (0, 1)]
+    days = [
+        Asked(
+            ("code", "v-1", "r-1"),
+            "https://r.example/record/a.bib",
+            written,
+            True,
+            date(2026, 12, 1) + timedelta(days=n),
+        )
+        for n in (0, 1)
+    ]
     today, tomorrow = days
     assert today.tag(DATED) != tomorrow.tag(DATED)
     assert today.tag(LIVE) == tomorrow.tag(LIVE)
@@ -254,8 +298,9 @@ def test_range_on_a_dump(app) -> None:
     assert part.status_code == 206
     assert part.data == whole.data[10:110]
     assert part.headers["Content-Range"] == f"bytes 10-109/{len(whole.data)}"
-    resumed = client.get(f"/dumps/{name}", headers={
-        "Range": "bytes=100-", "If-Range": whole.headers["ETag"]})
+    resumed = client.get(
+        f"/dumps/{name}", headers={"Range": "bytes=100-", "If-Range": whole.headers["ETag"]}
+    )
     assert resumed.status_code == 206 and resumed.data == whole.data[100:]
     beyond = client.get(f"/dumps/{name}", headers={"Range": f"bytes={len(whole.data) + 5}-"})
     assert beyond.status_code == 416
@@ -273,11 +318,15 @@ def wait_for_new_answer(client, path: str, tag: str) -> object:
 
 
 def test_a_load_changes_the_tag_and_a_release_the_tags_of_pages_that_list_releases(
-        registry) -> None:
+    registry,
+) -> None:
     with app_over(registry.root) as app:
         client = app.test_client()
-        record, listing, at_r1 = (f"/record/{OTHER_ID}", "/records",
-                                  f"/record/{SEED_ID}.ttl?release={registry.releases[R1]}")
+        record, listing, at_r1 = (
+            f"/record/{OTHER_ID}",
+            "/records",
+            f"/record/{SEED_ID}.ttl?release={registry.releases[R1]}",
+        )
         before = {path: client.get(path) for path in (record, listing, at_r1)}
         assert MARK not in before[record].text
         assert client.get(record).headers["X-Cache"] == "hit"
@@ -300,8 +349,10 @@ def test_a_load_changes_the_tag_and_a_release_the_tags_of_pages_that_list_releas
         ident = registry.release(R2)
         changed = client.get(record, headers={"If-None-Match": page.headers["ETag"]})
         assert changed.status_code == 200 and ident in changed.text
-        assert client.get(at_r1, headers={"If-None-Match": before[at_r1].headers["ETag"]}
-                          ).status_code == 304
+        assert (
+            client.get(at_r1, headers={"If-None-Match": before[at_r1].headers["ETag"]}).status_code
+            == 304
+        )
 
 
 def test_a_real_server_answers_gzip_and_304_to_requests(server) -> None:
@@ -311,6 +362,7 @@ def test_a_real_server_answers_gzip_and_304_to_requests(server) -> None:
     assert SEED_ID in first.text
     again = requests.get(path, headers={"If-None-Match": first.headers["ETag"]}, timeout=30)
     assert again.status_code == 304 and again.content == b""
-    since = requests.get(path, timeout=30, headers={
-        "If-Modified-Since": first.headers["Last-Modified"]})
+    since = requests.get(
+        path, timeout=30, headers={"If-Modified-Since": first.headers["Last-Modified"]}
+    )
     assert since.status_code == 304

@@ -50,14 +50,18 @@ def test_every_shipped_result_is_one_record(bundled: Path) -> None:
         for i, ident in enumerate(result_ids(evaluation, names)):
             score = doc["evaluation_results"][i]["score_details"]["score"]
             expected[ident] = (f"/evaluation_results/{i}/score_details/score", score.lexeme)
-    rows = query(bundled, PREFIXES + """
+    rows = query(
+        bundled,
+        PREFIXES
+        + """
         SELECT ?id ?printed ?pointer ?sha ?path WHERE {
           ?r kg:importedBy ?import ; dcterms:identifier ?id ;
              kg:reportedValue/kg:printedValue ?printed ;
              kg:locator/oa:hasSelector/rdf:value ?pointer ;
              kg:locator/oa:hasSource ?artifact .
           ?artifact spdx:checksum/spdx:checksumValue ?sha ; kg:upstreamPath ?path .
-        }""")
+        }""",
+    )
     found = {row["id"]: row for row in rows}
     assert len(rows) == len(found) == len(expected)  # one record per result, ids unique
     for ident, (pointer, printed) in expected.items():
@@ -70,15 +74,22 @@ def test_every_shipped_result_is_one_record(bundled: Path) -> None:
 
 def test_shared_nodes_are_stated_once(bundled: Path) -> None:
     """No statement is made in two graphs: the union would find it once per graph."""
-    rows = query(bundled, """
+    rows = query(
+        bundled,
+        """
         SELECT (COUNT(*) AS ?n) WHERE {
           { SELECT ?s ?p ?o (COUNT(?g) AS ?graphs) WHERE { GRAPH ?g { ?s ?p ?o } }
-            GROUP BY ?s ?p ?o HAVING (COUNT(?g) > 1) } }""")
+            GROUP BY ?s ?p ?o HAVING (COUNT(?g) > 1) } }""",
+    )
     assert rows[0]["n"] == "0"
     # ... and the benchmark of a record is one node with one label.
-    rows = query(bundled, PREFIXES + """
+    rows = query(
+        bundled,
+        PREFIXES
+        + """
         SELECT ?r (COUNT(?label) AS ?labels) WHERE { ?r kg:benchmark/rdfs:label ?label }
-        GROUP BY ?r HAVING (COUNT(?label) != 1)""")
+        GROUP BY ?r HAVING (COUNT(?label) != 1)""",
+    )
     assert rows == []
 
 
@@ -88,8 +99,7 @@ def test_identical_bytes_change_nothing(tmp_path: Path, runner: CliRunner) -> No
     source = origin_copy(tmp_path / "origin", kept_files())
     assert run(runner, store, data, "load").exit_code == 0
     before, files = dump(store), tree(data)
-    result = run(runner, store, data, "import", "every-eval-ever", str(source),
-                 "--origin", ORIGIN)
+    result = run(runner, store, data, "import", "every-eval-ever", str(source), "--origin", ORIGIN)
     assert result.exit_code == 0, result.output
     assert re.search(r"records written\s+0\b", result.stdout)
     assert tree(data) == files  # the import record included
@@ -97,7 +107,8 @@ def test_identical_bytes_change_nothing(tmp_path: Path, runner: CliRunner) -> No
 
 
 def test_a_changed_file_replaces_its_records_and_a_gone_file_removes_them(
-        tmp_path: Path, runner: CliRunner) -> None:
+    tmp_path: Path, runner: CliRunner
+) -> None:
     data, store = tmp_path / "data", tmp_path / "store"
     shutil.copytree(DATA, data)
     files = kept_files()
@@ -111,16 +122,17 @@ def test_a_changed_file_replaces_its_records_and_a_gone_file_removes_them(
     newer = {**files, first: json.dumps(doc, indent=2).encode()}
     del newer[second]
     source = origin_copy(tmp_path / "origin", newer)
-    result = run(runner, store, data, "import", "every-eval-ever", str(source),
-                 "--origin", ORIGIN)
+    result = run(runner, store, data, "import", "every-eval-ever", str(source), "--origin", ORIGIN)
     assert result.exit_code == 0, result.output
     assert re.search(r"files new / changed / removed\s+0 / 1 / 1", result.stdout)
     assert not (data / "upstream" / "every-eval-ever" / second).exists()
-    changed = result_ids(file_id("every-eval-ever", first),
-                         [r["evaluation_name"] for r in doc["evaluation_results"]])[0]
-    gone = result_ids(file_id("every-eval-ever", second),
-                      [r["evaluation_name"] for r in json.loads(files[second])[
-                          "evaluation_results"]])
+    changed = result_ids(
+        file_id("every-eval-ever", first), [r["evaluation_name"] for r in doc["evaluation_results"]]
+    )[0]
+    gone = result_ids(
+        file_id("every-eval-ever", second),
+        [r["evaluation_name"] for r in json.loads(files[second])["evaluation_results"]],
+    )
     shown = run(runner, store, data, "show", changed, "--format", "nt")
     assert '"0.123456"' in shown.stdout
     for ident in gone:
@@ -138,12 +150,22 @@ def test_merge_keeps_what_the_sources_do_not_hold(tmp_path: Path, runner: CliRun
     one = sorted(files)[0]
     source = origin_copy(tmp_path / "origin", {one: files[one]})
     assert run(runner, store, data, "load").exit_code == 0
-    merged = run(runner, store, data, "import", "every-eval-ever", str(source),
-                 "--origin", ORIGIN, "--merge")
+    merged = run(
+        runner, store, data, "import", "every-eval-ever", str(source), "--origin", ORIGIN, "--merge"
+    )
     assert merged.exit_code == 0, merged.output
     assert kept_files(data / "upstream" / "every-eval-ever") == files
-    dry = run(runner, store, data, "import", "every-eval-ever", str(source), "--origin", ORIGIN,
-              "--dry-run")
+    dry = run(
+        runner,
+        store,
+        data,
+        "import",
+        "every-eval-ever",
+        str(source),
+        "--origin",
+        ORIGIN,
+        "--dry-run",
+    )
     assert dry.exit_code == 0
     assert re.search(rf"files new / changed / removed\s+0 / 0 / {len(files) - 1}\b", dry.stdout)
     assert kept_files(data / "upstream" / "every-eval-ever") == files  # a dry run writes nothing
@@ -159,16 +181,16 @@ def test_a_load_that_fails_puts_the_data_back(tmp_path: Path, runner: CliRunner)
     files = kept_files()
     path = sorted(files)[0]
     doc = loads(files[path])
-    taken = result_ids(file_id("every-eval-ever", path),
-                       [r["evaluation_name"] for r in doc["evaluation_results"]])[0]
+    taken = result_ids(
+        file_id("every-eval-ever", path), [r["evaluation_name"] for r in doc["evaluation_results"]]
+    )[0]
     seed = next((data / "records").glob("*.yaml"))
     text = seed.read_text().replace(f"id: {seed.stem}", f"id: {taken}", 1)
     (data / "records" / f"{taken}.yaml").write_text(text)
     assert run(runner, store, data, "load").exit_code == 0
     before_files, before_store = tree(data), dump(store)
     source = origin_copy(tmp_path / "origin", {path: files[path]})
-    result = run(runner, store, data, "import", "every-eval-ever", str(source),
-                 "--origin", ORIGIN)
+    result = run(runner, store, data, "import", "every-eval-ever", str(source), "--origin", ORIGIN)
     assert result.exit_code == 1
     assert taken in result.output and "Traceback" not in result.output
     assert tree(data) == before_files
@@ -188,12 +210,20 @@ def test_a_killed_import_is_undone_by_the_next(tmp_path: Path, runner: CliRunner
     (data / "upstream" / "every-eval-ever" / "stray.json").write_text("{}")
     (journal / "added.txt").write_text("upstream/every-eval-ever/stray.json\n")
     source = origin_copy(tmp_path / "origin", kept_files())
-    result = run(runner, store, data, "import", "every-eval-ever", str(source),
-                 "--origin", ORIGIN, "--dry-run")
+    result = run(
+        runner,
+        store,
+        data,
+        "import",
+        "every-eval-ever",
+        str(source),
+        "--origin",
+        ORIGIN,
+        "--dry-run",
+    )
     assert result.exit_code == 0, result.output
     assert journal.exists()  # a dry run touches nothing, the journal included
-    result = run(runner, store, data, "import", "every-eval-ever", str(source),
-                 "--origin", ORIGIN)
+    result = run(runner, store, data, "import", "every-eval-ever", str(source), "--origin", ORIGIN)
     assert result.exit_code == 0, result.output
     assert tree(data) == files
     assert not journal.exists()
@@ -203,8 +233,16 @@ def test_another_origin_needs_another_name(tmp_path: Path, runner: CliRunner) ->
     data, store = tmp_path / "data", tmp_path / "store"
     shutil.copytree(DATA, data)
     source = origin_copy(tmp_path / "origin", kept_files())
-    result = run(runner, store, data, "import", "every-eval-ever", str(source),
-                 "--origin", "someone/fork@abcdef1")
+    result = run(
+        runner,
+        store,
+        data,
+        "import",
+        "every-eval-ever",
+        str(source),
+        "--origin",
+        "someone/fork@abcdef1",
+    )
     assert result.exit_code == 2
     assert "--name" in result.output
 
@@ -212,18 +250,26 @@ def test_another_origin_needs_another_name(tmp_path: Path, runner: CliRunner) ->
 def test_the_record_page_shows_the_import(bundled: Path) -> None:
     from kg.web import create_app
 
-    [row] = query(bundled, PREFIXES + """
+    [row] = query(
+        bundled,
+        PREFIXES
+        + """
         SELECT ?id WHERE { ?r a kg:Claim ; kg:importedBy ?i ; dcterms:identifier ?id }
-        ORDER BY ?id LIMIT 1""")
+        ORDER BY ?id LIMIT 1""",
+    )
     app = create_app({"store": bundled, "base": BASE, "data": DATA})
     page = app.test_client().get(f"/record/{row['id']}").get_data(as_text=True)
-    section = page[page.index('id="imported"'):page.index('id="reproduction"')]
-    facts = query(bundled, PREFIXES + f"""
+    section = page[page.index('id="imported"') : page.index('id="reproduction"')]
+    facts = query(
+        bundled,
+        PREFIXES
+        + f"""
         SELECT ?model ?bench ?source ?sha ?pointer ?path WHERE {{
-          ?r dcterms:identifier "{row['id']}" ; kg:evaluatedModel ?model ; kg:benchmark ?bench ;
+          ?r dcterms:identifier "{row["id"]}" ; kg:evaluatedModel ?model ; kg:benchmark ?bench ;
              prov:wasQuotedFrom ?source ; kg:locator ?l .
           ?l oa:hasSource ?a ; oa:hasSelector/rdf:value ?pointer .
-          ?a spdx:checksum/spdx:checksumValue ?sha ; kg:upstreamPath ?path }}""")[0]
+          ?a spdx:checksum/spdx:checksumValue ?sha ; kg:upstreamPath ?path }}""",
+    )[0]
     for iri in (facts["model"], facts["bench"], facts["source"]):
         assert f'href="/{iri.removeprefix(BASE)}"' in section
     assert 'href="/import/every-eval-ever"' in section
@@ -256,6 +302,7 @@ def test_the_nquads_of_kept_files_are_what_pyoxigraph_writes() -> None:
         mapped = map_file(read_data_file(path), BASE)
         for graph, _, triples in mapped.graphs():
             written, _ = nquads(triples, str(graph))
-            expected = ox.serialize(list(to_quads(triples, str(graph))),
-                                    format=ox.RdfFormat.N_QUADS)
+            expected = ox.serialize(
+                list(to_quads(triples, str(graph))), format=ox.RdfFormat.N_QUADS
+            )
             assert written == expected

@@ -44,6 +44,7 @@ def _set(*path_and_value):
             del node[path[-1]]
         else:
             node[path[-1]] = value
+
     return change
 
 
@@ -58,42 +59,83 @@ VARIANTS: dict[str, tuple[bytes, str, str]] = {
     "empty": (b"", "", "empty"),
     "an-array": (b"[1, 2, 3]", "", "not a JSON object"),
     "deep-nesting": (b"[" * 100_000 + b"]" * 100_000, "", "JSON"),
-    "score-not-a-number": (edited(_set(*SCORE, "abc")),
-                           "/evaluation_results/0/score_details/score", "not a number ('abc')"),
-    "score-nan": (raw_text(lambda t: re.sub(r'"score": [0-9.eE+-]+', '"score": NaN', t, count=1)),
-                  "/evaluation_results/0/score_details/score", "not a finite number"),
-    "score-infinity": (raw_text(lambda t: re.sub(r'"score": [0-9.eE+-]+', '"score": -Infinity',
-                                                 t, count=1)),
-                       "/evaluation_results/0/score_details/score", "not a finite number"),
-    "score-missing": (edited(_set(*SCORE, DELETE)),
-                      "/evaluation_results/0/score_details/score", "missing"),
+    "score-not-a-number": (
+        edited(_set(*SCORE, "abc")),
+        "/evaluation_results/0/score_details/score",
+        "not a number ('abc')",
+    ),
+    "score-nan": (
+        raw_text(lambda t: re.sub(r'"score": [0-9.eE+-]+', '"score": NaN', t, count=1)),
+        "/evaluation_results/0/score_details/score",
+        "not a finite number",
+    ),
+    "score-infinity": (
+        raw_text(lambda t: re.sub(r'"score": [0-9.eE+-]+', '"score": -Infinity', t, count=1)),
+        "/evaluation_results/0/score_details/score",
+        "not a finite number",
+    ),
+    "score-missing": (
+        edited(_set(*SCORE, DELETE)),
+        "/evaluation_results/0/score_details/score",
+        "missing",
+    ),
     "model-id-missing": (edited(_set("model_info", "id", DELETE)), "/model_info/id", "missing"),
-    "source-data-missing": (edited(_set("evaluation_results", 0, "source_data", DELETE)),
-                            "/evaluation_results/0", "source_data"),
+    "source-data-missing": (
+        edited(_set("evaluation_results", 0, "source_data", DELETE)),
+        "/evaluation_results/0",
+        "source_data",
+    ),
     "lower-is-better-a-string": (
         edited(_set("evaluation_results", 0, "metric_config", "lower_is_better", "false")),
-        "/evaluation_results/0/metric_config/lower_is_better", "not true or false"),
+        "/evaluation_results/0/metric_config/lower_is_better",
+        "not true or false",
+    ),
     "min-score-a-string": (
         edited(_set("evaluation_results", 0, "metric_config", "min_score", "0")),
-        "/evaluation_results/0/metric_config/min_score", "not a number"),
-    "retrieved-not-unix-seconds": (edited(_set("retrieved_timestamp", "yesterday")),
-                                   "/retrieved_timestamp", "Unix seconds"),
+        "/evaluation_results/0/metric_config/min_score",
+        "not a number",
+    ),
+    "retrieved-not-unix-seconds": (
+        edited(_set("retrieved_timestamp", "yesterday")),
+        "/retrieved_timestamp",
+        "Unix seconds",
+    ),
     "unknown-evaluator-relationship": (
         edited(_set("source_metadata", "evaluator_relationship", "fourth_party")),
-        "/source_metadata/evaluator_relationship", "not an evaluator relationship"),
-    "empty-result-name": (edited(_set("evaluation_results", 0, "evaluation_name", " ")),
-                          "/evaluation_results/0/evaluation_name", "not a name"),
-    "duplicate-key": (raw_text(lambda t: t.replace('"schema_version": "0.2.0",',
-                                                   '"schema_version": "0.2.0", '
-                                                   '"schema_version": "0.2.0",', 1)),
-                      "", "given more than once"),
-    "unknown-field-in-0.2.0": (edited(_set("eval_library", "lm-eval")), "",
-                               "does not conform to the schema"),
-    "schema-version-not-a-version": (edited(_set("schema_version", "banana")),
-                                     "/schema_version", "not a version number"),
+        "/source_metadata/evaluator_relationship",
+        "not an evaluator relationship",
+    ),
+    "empty-result-name": (
+        edited(_set("evaluation_results", 0, "evaluation_name", " ")),
+        "/evaluation_results/0/evaluation_name",
+        "not a name",
+    ),
+    "duplicate-key": (
+        raw_text(
+            lambda t: t.replace(
+                '"schema_version": "0.2.0",',
+                '"schema_version": "0.2.0", "schema_version": "0.2.0",',
+                1,
+            )
+        ),
+        "",
+        "given more than once",
+    ),
+    "unknown-field-in-0.2.0": (
+        edited(_set("eval_library", "lm-eval")),
+        "",
+        "does not conform to the schema",
+    ),
+    "schema-version-not-a-version": (
+        edited(_set("schema_version", "banana")),
+        "/schema_version",
+        "not a version number",
+    ),
     "score-type-unknown": (
         edited(_set("evaluation_results", 0, "metric_config", "score_type", "sometimes")),
-        "/evaluation_results/0/metric_config", "does not conform to the schema"),
+        "/evaluation_results/0/metric_config",
+        "does not conform to the schema",
+    ),
 }
 
 
@@ -120,8 +162,9 @@ def test_a_broken_file_is_refused(name: str, loaded, tmp_path: Path, runner: Cli
     data, store = copy_of(loaded, tmp_path)
     files, before = tree(data), dump(store)
     source = origin_copy(tmp_path / "origin", {"data/x/y/broken.json": raw})
-    result = run(runner, store, data, "import", "every-eval-ever", str(source),
-                 "--origin", ORIGIN, "--merge")
+    result = run(
+        runner, store, data, "import", "every-eval-ever", str(source), "--origin", ORIGIN, "--merge"
+    )
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
     line = next(line for line in result.output.splitlines() if "broken.json" in line)
@@ -144,13 +187,27 @@ def test_the_same_bytes_under_two_paths(loaded, tmp_path: Path, runner: CliRunne
 
 
 def test_skip_invalid_imports_the_rest_and_lists_what_it_left(
-        loaded, tmp_path: Path, runner: CliRunner) -> None:
+    loaded, tmp_path: Path, runner: CliRunner
+) -> None:
     data, store = copy_of(loaded, tmp_path)
     good = (KEPT / PATH).read_bytes()
-    source = origin_copy(tmp_path / "origin", {
-        "data/a/b/good.json": good, "data/a/c/bad.json": VARIANTS["score-not-a-number"][0]})
-    result = run(runner, store, data, "import", "every-eval-ever", str(source), "--origin", ORIGIN,
-                 "--name", "partial", "--skip-invalid")
+    source = origin_copy(
+        tmp_path / "origin",
+        {"data/a/b/good.json": good, "data/a/c/bad.json": VARIANTS["score-not-a-number"][0]},
+    )
+    result = run(
+        runner,
+        store,
+        data,
+        "import",
+        "every-eval-ever",
+        str(source),
+        "--origin",
+        ORIGIN,
+        "--name",
+        "partial",
+        "--skip-invalid",
+    )
     assert result.exit_code == 0, result.output
     assert "skipped: data/a/c/bad.json: /evaluation_results/0/score_details/score" in result.stdout
     assert (data / "upstream" / "partial" / "data" / "a" / "b" / "good.json").exists()
@@ -160,12 +217,23 @@ def test_skip_invalid_imports_the_rest_and_lists_what_it_left(
 
 
 def test_folders_named_like_files_and_newer_schema_versions(
-        loaded, tmp_path: Path, runner: CliRunner) -> None:
+    loaded, tmp_path: Path, runner: CliRunner
+) -> None:
     data, store = copy_of(loaded, tmp_path)
     newer = edited(lambda d: d.update(schema_version="0.2.2", eval_library={"name": "x"}))
     source = origin_copy(tmp_path / "origin", {"data/rb/ai2/model-v0.json/file.json": newer})
-    result = run(runner, store, data, "import", "every-eval-ever", str(source), "--origin", ORIGIN,
-                 "--name", "newer")
+    result = run(
+        runner,
+        store,
+        data,
+        "import",
+        "every-eval-ever",
+        str(source),
+        "--origin",
+        ORIGIN,
+        "--name",
+        "newer",
+    )
     assert result.exit_code == 0, result.output
     assert "unknown field: /eval_library (1 file(s)" in result.stdout
     kept = data / "upstream" / "newer" / "data" / "rb" / "ai2" / "model-v0.json" / "file.json"
@@ -174,7 +242,8 @@ def test_folders_named_like_files_and_newer_schema_versions(
 
 
 def test_a_kept_file_edited_after_import_is_refused_by_load(
-        loaded, tmp_path: Path, runner: CliRunner) -> None:
+    loaded, tmp_path: Path, runner: CliRunner
+) -> None:
     """The import record pins each kept file's SHA-256: edited bytes are no longer the
     evidence the records were made from."""
     data, store = copy_of(loaded, tmp_path)

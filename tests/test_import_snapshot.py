@@ -31,12 +31,17 @@ from kg.model.upstream.every_eval_ever.identity import (
 )
 from kg.web.catalog import Catalog
 
-SNAPSHOT = Path(os.environ.get(
-    "KG_TEST_EEE_SNAPSHOT",
-    ROOT.parent / "shared" / "datasets" / "every-eval-ever" / "every-eval-ever-d9be34d6.tar.gz"))
+SNAPSHOT = Path(
+    os.environ.get(
+        "KG_TEST_EEE_SNAPSHOT",
+        ROOT.parent / "shared" / "datasets" / "every-eval-ever" / "every-eval-ever-d9be34d6.tar.gz",
+    )
+)
 pytestmark = [
-    pytest.mark.skipif(not SNAPSHOT.is_file(), reason=f"the Every Eval Ever snapshot is not at "
-                       f"{SNAPSHOT} (set KG_TEST_EEE_SNAPSHOT)"),
+    pytest.mark.skipif(
+        not SNAPSHOT.is_file(),
+        reason=f"the Every Eval Ever snapshot is not at {SNAPSHOT} (set KG_TEST_EEE_SNAPSHOT)",
+    ),
     pytest.mark.slow,
 ]
 
@@ -45,8 +50,11 @@ pytestmark = [
 def snapshot_files() -> dict[str, bytes]:
     """The snapshot's result files by path, and its schema."""
     with tarfile.open(SNAPSHOT, "r:gz") as tar:
-        return {m.name: tar.extractfile(m).read()  # type: ignore[union-attr]
-                for m in tar.getmembers() if m.isfile() and m.name.endswith(".json")}
+        return {
+            m.name: tar.extractfile(m).read()  # type: ignore[union-attr]
+            for m in tar.getmembers()
+            if m.isfile() and m.name.endswith(".json")
+        }
 
 
 @pytest.fixture(scope="session")
@@ -56,8 +64,9 @@ def imported(tmp_path_factory) -> tuple[Path, Path, str]:
     data, store = root / "data", root / "store"
     shutil.copytree(ROOT / "data" / "agents", data / "agents")
     (data / "imports").mkdir()
-    result = run(CliRunner(), store, data, "import", "every-eval-ever", str(SNAPSHOT),
-                 "--origin", ORIGIN)
+    result = run(
+        CliRunner(), store, data, "import", "every-eval-ever", str(SNAPSHOT), "--origin", ORIGIN
+    )
     assert result.exit_code == 0, result.output
     return data, store, result.stdout
 
@@ -70,13 +79,18 @@ def test_every_numeric_result_is_exactly_one_record(imported, snapshot_files) ->
             continue
         doc = json.loads(raw)
         names = [r["evaluation_name"] for r in doc["evaluation_results"]]
-        assert all(isinstance(r["score_details"]["score"], (int, float))
-                   for r in doc["evaluation_results"])
+        assert all(
+            isinstance(r["score_details"]["score"], (int, float)) for r in doc["evaluation_results"]
+        )
         expected.update(result_ids(file_id("every-eval-ever", path), names))
     assert len(expected) == 35_043  # ids unique over the whole snapshot
     assert re.search(r"results\s+35,043", summary) and re.search(r"files\s+5,267", summary)
-    rows = query(store, PREFIXES + """
-        SELECT ?id WHERE { ?r a kg:Claim ; kg:importedBy ?i ; dcterms:identifier ?id }""")
+    rows = query(
+        store,
+        PREFIXES
+        + """
+        SELECT ?id WHERE { ?r a kg:Claim ; kg:importedBy ?i ; dcterms:identifier ?id }""",
+    )
     assert {row["id"] for row in rows} == expected and len(rows) == len(expected)
 
 
@@ -87,26 +101,33 @@ def test_a_sample_answers_every_field(imported, snapshot_files) -> None:
         doc = json.loads(snapshot_files[path])
         evaluation = file_id("every-eval-ever", path)
         ident = result_ids(evaluation, [r["evaluation_name"] for r in doc["evaluation_results"]])[0]
-        [row] = query(store, PREFIXES + f"""
+        [row] = query(
+            store,
+            PREFIXES
+            + f"""
             SELECT ?printed ?metric ?model ?bench ?source ?sha ?pointer WHERE {{
               ?r dcterms:identifier "{ident}" ; kg:reportedValue/kg:printedValue ?printed ;
                  kg:metricLabel ?metric ; kg:evaluatedModel/dcterms:identifier ?model ;
                  kg:benchmark/rdfs:label ?bench ; prov:wasQuotedFrom/dcterms:title ?source ;
                  kg:locator ?l . ?l oa:hasSelector/rdf:value ?pointer ;
-                 oa:hasSource/spdx:checksum/spdx:checksumValue ?sha }}""")
+                 oa:hasSource/spdx:checksum/spdx:checksumValue ?sha }}""",
+        )
         first = doc["evaluation_results"][0]
         assert float(row["printed"]) == first["score_details"]["score"]
         assert row["metric"] == first["evaluation_name"]
         assert row["model"] == doc["model_info"]["id"].strip().casefold()
         assert first["evaluation_name"] in row["bench"]
-        assert row["source"] == (doc["source_metadata"].get("source_name")
-                                 or doc["source_metadata"]["source_organization_name"])
+        assert row["source"] == (
+            doc["source_metadata"].get("source_name")
+            or doc["source_metadata"]["source_organization_name"]
+        )
         assert row["pointer"] == "/evaluation_results/0/score_details/score"
         assert len(row["sha"]) == 64
 
 
-def test_the_disagreements_are_the_snapshots_quantities_with_two_values(imported,
-                                                                          snapshot_files) -> None:
+def test_the_disagreements_are_the_snapshots_quantities_with_two_values(
+    imported, snapshot_files
+) -> None:
     """Every model and benchmark the files give more than one value for, and nothing else,
     is a disagreement: 482 of the 34,504 quantities. 80 are models of the Open LLM
     Leaderboard submitted twice: the 78 that share an evaluation_id (the snapshot's README)
@@ -122,13 +143,28 @@ def test_the_disagreements_are_the_snapshots_quantities_with_two_values(imported
         doc = json.loads(raw)
         model = minted_iri(BASE, "model", model_key(doc["model_info"]["id"]))
         for r in doc["evaluation_results"]:
-            metric, dataset, name = (r["metric_config"], r["source_data"]["dataset_name"],
-                                     r["evaluation_name"])
-            benchmark = minted_iri(BASE, "benchmark", benchmark_id(dataset, name, benchmark_key(
-                dataset, name, metric.get("evaluation_description", ""),
-                metric["lower_is_better"])))
-            values.setdefault((model, benchmark), set()).add(Decimal(str(
-                r["score_details"]["score"])))
+            metric, dataset, name = (
+                r["metric_config"],
+                r["source_data"]["dataset_name"],
+                r["evaluation_name"],
+            )
+            benchmark = minted_iri(
+                BASE,
+                "benchmark",
+                benchmark_id(
+                    dataset,
+                    name,
+                    benchmark_key(
+                        dataset,
+                        name,
+                        metric.get("evaluation_description", ""),
+                        metric["lower_is_better"],
+                    ),
+                ),
+            )
+            values.setdefault((model, benchmark), set()).add(
+                Decimal(str(r["score_details"]["score"]))
+            )
             hfopenllm.setdefault((model, benchmark), set()).add(path.split("/")[1])
     expected = {key for key, found in values.items() if len(found) > 1}
     with open_test_store(store, read_only=True) as reader:
@@ -138,8 +174,7 @@ def test_the_disagreements_are_the_snapshots_quantities_with_two_values(imported
     assert len(values) == 34_504 and len(expected) == 482
     assert len({m for m, b in expected if hfopenllm[(m, b)] == {"hfopenllm_v2"}}) == 80
     for d in found:
-        assert d.spread == max(values[(d.model, d.benchmark)]) - min(values[(d.model,
-                                                                           d.benchmark)])
+        assert d.spread == max(values[(d.model, d.benchmark)]) - min(values[(d.model, d.benchmark)])
     # The largest board: IFEval of the Open LLM Leaderboard, one row per record
     ifeval = minted_iri(BASE, "benchmark", "ifeval-ccb018")
     board = boards.board(ifeval)
@@ -147,7 +182,8 @@ def test_the_disagreements_are_the_snapshots_quantities_with_two_values(imported
     ranks = [r.rank for r in board.ranked]
     assert ranks[0] == 1 and ranks == sorted(ranks)
     assert [r.row.value for r in board.ranked] == sorted(
-        (r.row.value for r in board.ranked), reverse=True)
+        (r.row.value for r in board.ranked), reverse=True
+    )
 
 
 def test_ids_are_stable_across_imports(imported, snapshot_files, tmp_path: Path) -> None:
@@ -160,8 +196,18 @@ def test_ids_are_stable_across_imports(imported, snapshot_files, tmp_path: Path)
         (origin / path).write_bytes(snapshot_files[path])
     other, other_store = tmp_path / "data", tmp_path / "store"
     shutil.copytree(ROOT / "data" / "agents", other / "agents")
-    result = run(CliRunner(), other_store, other, "import", "every-eval-ever", str(origin),
-                 "--origin", ORIGIN, "--licence", "MIT")
+    result = run(
+        CliRunner(),
+        other_store,
+        other,
+        "import",
+        "every-eval-ever",
+        str(origin),
+        "--origin",
+        ORIGIN,
+        "--licence",
+        "MIT",
+    )
     assert result.exit_code == 0, result.output
     sparql = PREFIXES + "SELECT ?id WHERE { ?r a kg:Claim ; dcterms:identifier ?id }"
     again = {row["id"] for row in query(other_store, sparql)}
@@ -172,20 +218,21 @@ def test_ids_are_stable_across_imports(imported, snapshot_files, tmp_path: Path)
 def test_importing_the_same_snapshot_again_changes_nothing(imported) -> None:
     data, store, _ = imported
     record = (data / "imports" / "every-eval-ever.yaml").read_bytes()
-    result = run(CliRunner(), store, data, "import", "every-eval-ever", str(SNAPSHOT),
-                 "--origin", ORIGIN)
+    result = run(
+        CliRunner(), store, data, "import", "every-eval-ever", str(SNAPSHOT), "--origin", ORIGIN
+    )
     assert result.exit_code == 0, result.output
     assert re.search(r"records written\s+0\b", result.stdout)
     assert re.search(r"records unchanged\s+35,043", result.stdout)
     assert (data / "imports" / "every-eval-ever.yaml").read_bytes() == record
 
 
-def test_the_round_trip_gives_the_originals_back(imported, snapshot_files,
-                                                 tmp_path: Path) -> None:
+def test_the_round_trip_gives_the_originals_back(imported, snapshot_files, tmp_path: Path) -> None:
     data, store, _ = imported
     out = tmp_path / "eee"
-    result = run(CliRunner(), store, data, "export", "--all", "--format", "every-eval-ever",
-                 "-o", str(out))
+    result = run(
+        CliRunner(), store, data, "export", "--all", "--format", "every-eval-ever", "-o", str(out)
+    )
     assert result.exit_code == 0, result.output
     validator = jsonschema.Draft7Validator(json.loads(snapshot_files["eval.schema.json"]))
     # (rglob also matches the snapshot's five directories named *.json)
@@ -204,8 +251,9 @@ def test_the_round_trip_gives_the_originals_back(imported, snapshot_files,
         assert doc == original, path
 
 
-def test_verify_passes_on_every_file_and_fails_on_an_edited_one(imported, snapshot_files,
-                                                                 tmp_path: Path) -> None:
+def test_verify_passes_on_every_file_and_fails_on_an_edited_one(
+    imported, snapshot_files, tmp_path: Path
+) -> None:
     data, store, _ = imported
     kept = data / "upstream" / "every-eval-ever"
     result = run(CliRunner(), store, data, "verify", "--all", "--upstream-dir", str(kept))
@@ -218,8 +266,9 @@ def test_verify_passes_on_every_file_and_fails_on_an_edited_one(imported, snapsh
     doc["evaluation_results"][0]["score_details"]["score"] = 0.12345
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps(doc))
-    ident = result_ids(file_id("every-eval-ever", path),
-                       [r["evaluation_name"] for r in doc["evaluation_results"]])[0]
+    ident = result_ids(
+        file_id("every-eval-ever", path), [r["evaluation_name"] for r in doc["evaluation_results"]]
+    )[0]
     checked = run(CliRunner(), store, data, "verify", ident, "--json", str(edited))
     assert checked.exit_code == 1
     lines = checked.stdout.splitlines()
@@ -231,4 +280,3 @@ def test_verify_passes_on_every_file_and_fails_on_an_edited_one(imported, snapsh
     review = Path(wrote).read_text()
     assert f"expected: '{old}'" in review or f"expected: {old}" in review
     assert "found: '0.12345'" in review or "found: 0.12345" in review
-

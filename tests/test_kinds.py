@@ -45,12 +45,35 @@ def test_rows_are_well_formed() -> None:
 def test_the_orders_each_place_uses() -> None:
     """Messages, prefixes, query parameters, differences and pages list kinds in these
     orders today: a change of the table must not reorder what users see."""
-    assert kinds.FILE_KINDS == ("record", "evaluation", "source", "agent", "review", "run",
-                                "import", "standing")
-    assert kinds.SEGMENTS == ("record", "source", "agent", "evaluation", "activity", "release",
-                              "import", "model", "benchmark")
-    assert kinds.HISTORY_SEGMENTS == ("record", "source", "evaluation", "agent", "activity",
-                                      "import")
+    assert kinds.FILE_KINDS == (
+        "record",
+        "evaluation",
+        "source",
+        "agent",
+        "review",
+        "run",
+        "import",
+        "standing",
+    )
+    assert kinds.SEGMENTS == (
+        "record",
+        "source",
+        "agent",
+        "evaluation",
+        "activity",
+        "release",
+        "import",
+        "model",
+        "benchmark",
+    )
+    assert kinds.HISTORY_SEGMENTS == (
+        "record",
+        "source",
+        "evaluation",
+        "agent",
+        "activity",
+        "import",
+    )
     assert kinds.segments(citable=True) == ("record", "source")
     assert kinds.minted_iri(BASE, "record", "a b/c") == f"{BASE}record/a%20b%2Fc"
 
@@ -59,8 +82,9 @@ def test_every_file_kind_is_documented() -> None:
     """docs/records.md's table: each kind of data file, in display order, with its folder
     and the IRI of its main node."""
     doc = (ROOT / "docs" / "records.md").read_text()
-    rows = re.findall(r"^\| `(\w+)` \| `data/(\w+)/` \| .* \| `<base>(\w+)/<id>` \|$", doc,
-                      flags=re.M)
+    rows = re.findall(
+        r"^\| `(\w+)` \| `data/(\w+)/` \| .* \| `<base>(\w+)/<id>` \|$", doc, flags=re.M
+    )
     assert rows == [(k.name, k.directory, k.segment) for k in kinds.KINDS if k.directory]
 
 
@@ -84,7 +108,7 @@ def app_and_ids(tmp_path_factory):
         for segment in kinds.SEGMENTS:
             prefix = kinds.iri_prefix(BASE, segment)
             if iri.startswith(prefix) and "#" not in iri:
-                ids.setdefault(segment, unquote(iri[len(prefix):]))
+                ids.setdefault(segment, unquote(iri[len(prefix) :]))
     return app, ids
 
 

@@ -53,20 +53,27 @@ def test_load_writes_the_graphs_of_each_file(sampled_copy: Path, store_backend: 
         assert any(g.startswith("https://w3id.org/claimgraph/ontology/") for g in graphs)
         manifest = set(store.manifest()) - {SCHEMA_ENTRY}
         assert len(manifest) == SAMPLE_GRAPHS
-        assert {f"{BASE}record/{SEED_ID}", f"{BASE}source/saadat-fellay-2026-genomic-lm-efficiency",
-                f"{BASE}agent/claude", f"{BASE}evaluation/nt-2-5b-training-peak-memory-stage-deepspeed",
-                } <= manifest
+        assert {
+            f"{BASE}record/{SEED_ID}",
+            f"{BASE}source/saadat-fellay-2026-genomic-lm-efficiency",
+            f"{BASE}agent/claude",
+            f"{BASE}evaluation/nt-2-5b-training-peak-memory-stage-deepspeed",
+        } <= manifest
 
 
 @REFUSALS
-def test_a_batch_with_one_broken_file_loads_nothing(sampled_copy: Path, store_backend: Backend) -> None:
+def test_a_batch_with_one_broken_file_loads_nothing(
+    sampled_copy: Path, store_backend: Backend
+) -> None:
     load(store_backend, sampled_copy)
     before = dump(store_backend)
     # A good change and a broken file in one batch: neither may land.
     record = sampled_copy / SEED_RECORD
-    record.write_text(record.read_text().replace("display_value: \"11.5\"", "display_value: \"11.490\""))
+    record.write_text(
+        record.read_text().replace('display_value: "11.5"', 'display_value: "11.490"')
+    )
     source = sampled_copy / SEED_SOURCE
-    source.write_text(source.read_text().replace("page_count: \"11\"", "page_count: \"eleven\""))
+    source.write_text(source.read_text().replace('page_count: "11"', 'page_count: "eleven"'))
     with pytest.raises(InvalidDataError) as info:
         load(store_backend, sampled_copy)
     assert "artifact.page_count" in "\n".join(info.value.lines())
@@ -74,7 +81,9 @@ def test_a_batch_with_one_broken_file_loads_nothing(sampled_copy: Path, store_ba
 
 
 def test_a_broken_first_load_creates_nothing(sampled_copy: Path, store_backend: Backend) -> None:
-    (sampled_copy / "agents" / "bad.yaml").write_text("kind: agent\nid: bad\nagent_type: robot\nlabel: x\n")
+    (sampled_copy / "agents" / "bad.yaml").write_text(
+        "kind: agent\nid: bad\nagent_type: robot\nlabel: x\n"
+    )
     with pytest.raises(InvalidDataError):
         load(store_backend, sampled_copy)
     assert published_version(store_backend.settings()) is None  # no version was made
@@ -88,16 +97,25 @@ def test_reload_is_idempotent(sampled_copy: Path, store_backend: Backend) -> Non
     assert dump(store_backend) == first
 
 
-def test_reloading_a_changed_file_replaces_its_graph(sampled_copy: Path, store_backend: Backend) -> None:
+def test_reloading_a_changed_file_replaces_its_graph(
+    sampled_copy: Path, store_backend: Backend
+) -> None:
     load(store_backend, sampled_copy)
     record = sampled_copy / SEED_RECORD
-    record.write_text(record.read_text().replace("scope_note: Peak allocated GPU memory (Appendix A.3)",
-                                                 "scope_note: Changed scope"))
+    record.write_text(
+        record.read_text().replace(
+            "scope_note: Peak allocated GPU memory (Appendix A.3)", "scope_note: Changed scope"
+        )
+    )
     load(store_backend, record)
     with store_backend.open(read_only=True) as store:
-        notes = [r["n"].value for r in store.query(
-            f"SELECT ?n WHERE {{ <{BASE}record/{SEED_ID}> "
-            "<https://w3id.org/claimgraph/ns#scopeNote> ?n }")]
+        notes = [
+            r["n"].value
+            for r in store.query(
+                f"SELECT ?n WHERE {{ <{BASE}record/{SEED_ID}> "
+                "<https://w3id.org/claimgraph/ns#scopeNote> ?n }"
+            )
+        ]
     assert notes == ["Changed scope"]
 
 
@@ -115,7 +133,9 @@ def test_full_reload_removes_deleted_files(sampled_copy: Path, store_backend: Ba
         assert f"{BASE}agent/second" not in store.manifest()
 
 
-def test_loading_one_file_does_not_remove_the_others(sampled_copy: Path, store_backend: Backend) -> None:
+def test_loading_one_file_does_not_remove_the_others(
+    sampled_copy: Path, store_backend: Backend
+) -> None:
     load(store_backend, sampled_copy)
     report = load(store_backend, sampled_copy / AGENT_FILE)
     assert report.removed == []
@@ -124,7 +144,9 @@ def test_loading_one_file_does_not_remove_the_others(sampled_copy: Path, store_b
 
 
 @REFUSALS
-def test_deleting_a_source_that_records_cite_is_refused(sampled_copy: Path, store_backend: Backend) -> None:
+def test_deleting_a_source_that_records_cite_is_refused(
+    sampled_copy: Path, store_backend: Backend
+) -> None:
     load(store_backend, sampled_copy)
     before = dump(store_backend)
     (sampled_copy / SEED_SOURCE).unlink()
@@ -135,24 +157,34 @@ def test_deleting_a_source_that_records_cite_is_refused(sampled_copy: Path, stor
 
 
 def test_a_partial_load_resolves_references_against_the_store(
-    sampled_copy: Path, store_backend: Backend, tmp_path: Path,
+    sampled_copy: Path,
+    store_backend: Backend,
+    tmp_path: Path,
 ) -> None:
     shared = tmp_path / "shared"
     shutil.copytree(sampled_copy, shared)
     shutil.rmtree(shared / "records")
     shutil.rmtree(shared / "runs")  # runs need their record
     load(store_backend, shared)
-    load(store_backend, sampled_copy / SEED_RECORD)  # its source, agent and evaluation are in the store
+    load(
+        store_backend, sampled_copy / SEED_RECORD
+    )  # its source, agent and evaluation are in the store
     with store_backend.open(read_only=True) as store:
         assert len(record_closure(store, BASE, SEED_ID)) > 100
     lonely = tmp_path / "lonely.yaml"
-    lonely.write_text((sampled_copy / SEED_RECORD).read_text()
-                      .replace("source: saadat-fellay-2026-genomic-lm-efficiency\nevaluation",
-                               "source: nowhere\nevaluation"))
+    lonely.write_text(
+        (sampled_copy / SEED_RECORD)
+        .read_text()
+        .replace(
+            "source: saadat-fellay-2026-genomic-lm-efficiency\nevaluation",
+            "source: nowhere\nevaluation",
+        )
+    )
     with pytest.raises(InvalidDataError) as info:
         load(store_backend, lonely)
     assert "source: refers to a source that no source file defines ('nowhere')" in (
-        "\n".join(info.value.lines()))
+        "\n".join(info.value.lines())
+    )
 
 
 def test_one_writer_at_a_time(sampled_copy: Path, store_dir: Path) -> None:
@@ -163,7 +195,9 @@ def test_one_writer_at_a_time(sampled_copy: Path, store_dir: Path) -> None:
     assert "open for writing in another process" in str(info.value)
 
 
-def test_a_write_prepared_on_stale_reads_is_refused(sampled_copy: Path, remote_backend: Backend) -> None:
+def test_a_write_prepared_on_stale_reads_is_refused(
+    sampled_copy: Path, remote_backend: Backend
+) -> None:
     """A remote store serializes transactions but cannot lock out a second writer: a write
     prepared before another writer published must not land over it."""
     store_backend = remote_backend
@@ -202,14 +236,19 @@ def test_only_changed_files_are_loaded_again(sampled_copy: Path, store_backend: 
 
 
 @REFUSALS
-def test_a_change_that_breaks_unchanged_files_is_refused(sampled_copy: Path, store_backend: Backend) -> None:
+def test_a_change_that_breaks_unchanged_files_is_refused(
+    sampled_copy: Path, store_backend: Backend
+) -> None:
     load(store_backend, sampled_copy)
     before = dump(store_backend)
     # A new hash for the source's artifact: the record's review (unchanged) names the old one.
     source = sampled_copy / SEED_SOURCE
-    source.write_text(source.read_text().replace(
-        "sha256: 4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60",
-        "sha256: " + "0" * 64))
+    source.write_text(
+        source.read_text().replace(
+            "sha256: 4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60",
+            "sha256: " + "0" * 64,
+        )
+    )
     with pytest.raises(InvalidDataError) as info:
         load(store_backend, sampled_copy / "sources")
     text = "\n".join(info.value.lines())
@@ -219,7 +258,8 @@ def test_a_change_that_breaks_unchanged_files_is_refused(sampled_copy: Path, sto
 
 @REFUSALS
 def test_deleting_a_source_that_unchanged_records_cite_is_refused(
-    sampled_copy: Path, store_backend: Backend,
+    sampled_copy: Path,
+    store_backend: Backend,
 ) -> None:
     load(store_backend, sampled_copy)
     before = dump(store_backend)
@@ -232,7 +272,8 @@ def test_deleting_a_source_that_unchanged_records_cite_is_refused(
 
 @REFUSALS
 def test_an_id_that_another_loaded_file_holds_is_refused(
-    sampled_copy: Path, store_backend: Backend,
+    sampled_copy: Path,
+    store_backend: Backend,
 ) -> None:
     load(store_backend, sampled_copy)
     before = dump(store_backend)
@@ -251,7 +292,8 @@ def test_an_id_that_another_loaded_file_holds_is_refused(
 
 
 def test_a_partial_load_under_new_shapes_leaves_the_rest_to_revalidate(
-    sampled_copy: Path, store_backend: Backend,
+    sampled_copy: Path,
+    store_backend: Backend,
 ) -> None:
     load(store_backend, sampled_copy)
     with store_backend.open() as store:  # as if the data was loaded under other shapes

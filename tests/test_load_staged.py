@@ -55,7 +55,9 @@ def versions(store_dir: Path) -> list[str]:
 
 @pytest.mark.slow
 def test_a_staged_write_stores_what_a_one_step_write_stores(
-    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    corpus: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(kg.store.load, "CHUNK_BYTES", 1 << 20)  # several chunks
     staged = load(tmp_path / "staged", corpus)
@@ -63,14 +65,18 @@ def test_a_staged_write_stores_what_a_one_step_write_stores(
     whole = load(tmp_path / "whole", corpus)
     assert staged.changed == whole.changed == staged.files
     assert dump(tmp_path / "staged") == dump(tmp_path / "whole")
-    with open_test_store(tmp_path / "staged", read_only=True) as a, \
-            open_test_store(tmp_path / "whole", read_only=True) as b:
+    with (
+        open_test_store(tmp_path / "staged", read_only=True) as a,
+        open_test_store(tmp_path / "whole", read_only=True) as b,
+    ):
         assert a.manifest() == b.manifest()
 
 
 @pytest.mark.slow
 def test_an_invalid_staged_batch_writes_nothing(
-    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    corpus: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(kg.store.load, "CHUNK_BYTES", 1 << 20)
     store_dir = tmp_path / "store"
@@ -79,7 +85,9 @@ def test_an_invalid_staged_batch_writes_nothing(
     records = sorted((corpus / "records").glob("*.yaml"))
     broken = records[-1]
     original = broken.read_text()
-    broken.write_text(original.replace("hardware: Synthetic GPU", "hardware: Synthetic GPU\nhardwar: x"))
+    broken.write_text(
+        original.replace("hardware: Synthetic GPU", "hardware: Synthetic GPU\nhardwar: x")
+    )
     try:
         with pytest.raises(InvalidDataError) as info:
             load(store_dir, corpus)
@@ -92,7 +100,9 @@ def test_an_invalid_staged_batch_writes_nothing(
 
 @pytest.mark.slow
 def test_a_renamed_file_loaded_alone_replaces_its_graph(
-    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    corpus: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     store_dir = tmp_path / "store"
     load(store_dir, corpus)
@@ -104,8 +114,9 @@ def test_a_renamed_file_loaded_alone_replaces_its_graph(
     try:
         for record in records:  # every record renamed, then loaded on its own: a staged batch
             target = moved / record.name
-            target.write_text(record.read_text().replace("hardware: Synthetic GPU",
-                                                         "hardware: Synthetic GPU 2"))
+            target.write_text(
+                record.read_text().replace("hardware: Synthetic GPU", "hardware: Synthetic GPU 2")
+            )
             record.rename(record.with_suffix(".gone"))
             renamed.append(record)
         assert len(renamed) >= kg.store.load.STAGE_FROM

@@ -39,10 +39,18 @@ def test_negotiate(accept: str, override: str | None, expected) -> None:
 
 @pytest.mark.parametrize(
     ("name", "expected"),
-    [("x.ttl", ("x", "ttl")), ("x.v2", ("x.v2", None)), ("x", ("x", None)),
-     (".ttl", (".ttl", None)), ("a.b.jsonld", ("a.b", "jsonld")),
-     ("x.csl.json", ("x", "csl.json")), ("x.json", ("x", "json")), ("x.bib", ("x", "bib")),
-     ("a.b.ris", ("a.b", "ris")), (".csl.json", (".csl", "json"))],
+    [
+        ("x.ttl", ("x", "ttl")),
+        ("x.v2", ("x.v2", None)),
+        ("x", ("x", None)),
+        (".ttl", (".ttl", None)),
+        ("a.b.jsonld", ("a.b", "jsonld")),
+        ("x.csl.json", ("x", "csl.json")),
+        ("x.json", ("x", "json")),
+        ("x.bib", ("x", "bib")),
+        ("a.b.ris", ("a.b", "ris")),
+        (".csl.json", (".csl", "json")),
+    ],
 )
 def test_split_suffix(name: str, expected) -> None:
     assert split_suffix(name) == expected

@@ -66,5 +66,10 @@ def test_jsonld_with_the_context_round_trips(mapped) -> None:
     # every written file, and a kept file of each origin folder (KEPT_SAMPLE): imported
     # results all have those shapes, and pyld takes a minute over all 400 of them
     upstream = DATA / "upstream"
-    assert_jsonld_round_trips([m for m in mapped if not m.file.path.is_relative_to(upstream)
-                               or m.file.path in KEPT_SAMPLE])
+    assert_jsonld_round_trips(
+        [
+            m
+            for m in mapped
+            if not m.file.path.is_relative_to(upstream) or m.file.path in KEPT_SAMPLE
+        ]
+    )

@@ -13,8 +13,13 @@ from helpers import DATA, DATA_FILES
 
 
 def validate(root: Path, stderr) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kg.cli", "validate", "data"], cwd=root,
-                          stdout=subprocess.PIPE, stderr=stderr, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "kg.cli", "validate", "data"],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        timeout=300,
+    )
 
 
 def test_a_terminal_sees_the_bar_and_a_pipe_only_the_messages(tmp_path: Path) -> None:

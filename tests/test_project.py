@@ -18,7 +18,9 @@ def test_ruff_clean() -> None:
     ruff = shutil.which("ruff")
     if ruff is None:
         pytest.fail("ruff is part of the test extra; install it with pip install -e '.[test]'")
-    result = subprocess.run([ruff, "check", "kg", "tests", "recipes", "bench"], cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run(
+        [ruff, "check", "kg", "tests", "recipes", "bench"], cwd=ROOT, capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -32,8 +34,9 @@ def test_ci_runs_the_readme_test_command() -> None:
 
 
 def test_cli_help_lists_every_command() -> None:
-    result = subprocess.run([sys.executable, "-m", "kg.cli", "--help"], cwd=ROOT,
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "kg.cli", "--help"], cwd=ROOT, capture_output=True, text=True
+    )
     assert result.returncode == 0
     readme = (ROOT / "README.md").read_text()
     commands = re.findall(r"^  (\w+)\s", result.stdout.split("Commands:", 1)[1], flags=re.M)

@@ -46,12 +46,15 @@ def seed_store(tmp_path_factory):
     data = root / "data"
     shutil.copytree(DATA, data)
     record = data / SEED_RECORD
-    record.write_text(record.read_text().replace(
-        "    citation: individual-claim\n",
-        "    citation: individual-claim\n"
-        "  - property: hardware\n"
-        "    statement: NVIDIA H100\n"
-        "    citation: context-only\n"))
+    record.write_text(
+        record.read_text().replace(
+            "    citation: individual-claim\n",
+            "    citation: individual-claim\n"
+            "  - property: hardware\n"
+            "    statement: NVIDIA H100\n"
+            "    citation: context-only\n",
+        )
+    )
     store = open_test_store(root / "store")
     load_paths(store, [data], BASE)
     yield store
@@ -81,7 +84,11 @@ def test_results_for_a_model(seed_store) -> None:
     assert set(found) == {RECORD, OTHER}  # both numbers of the seed's sentence
     row = found[RECORD]
     assert (row["metric"], row["printed"], row["unit"], row["status"]) == (
-        "peak-memory", "11.49", "gigabyte", "source checked")
+        "peak-memory",
+        "11.49",
+        "gigabyte",
+        "source checked",
+    )
     assert rows(seed_store, "results-for-model", model="NT 500M") == []
 
 
@@ -112,10 +119,13 @@ def test_runs_and_verdicts(seed_store) -> None:
     found = rows(seed_store, "runs-and-verdicts")
     assert len(found) == SEED_RUNS + OTHER_RUNS  # one row per verdict
     assert {r["record"] for r in found} <= {RECORD, OTHER}
-    by_precision = {r["precision"]: r for r in found
-                    if r["record"] == RECORD and r["ended"] < "2026-12"}
+    by_precision = {
+        r["precision"]: r for r in found if r["record"] == RECORD and r["ended"] < "2026-12"
+    }
     assert by_precision["bf16"]["verdict"] == "consistent"
-    assert by_precision["bf16"]["measured"] == "12.12" and by_precision["bf16"]["claimed"] == "11.49"
+    assert (
+        by_precision["bf16"]["measured"] == "12.12" and by_precision["bf16"]["claimed"] == "11.49"
+    )
     assert by_precision["fp32"]["verdict"] == "inconsistent"
     assert {r["gpu"] for r in found} == {"NVIDIA H200"}
 
@@ -130,18 +140,30 @@ def test_source_by_sha256(seed_store) -> None:
 
 
 def test_reviews_by_agent_and_method(seed_store) -> None:
-    found = {(r["label"], r["method"], r["origin"], r["reviews"])
-             for r in rows(seed_store, "reviews-by-agent-and-method")}
-    assert found == {("claude", m, "source registry", "1") for m in (
-        "source-hash-verification", "pdf-text-parse", "independent-cell-check",
-        "rendered-source-visual-check")}
+    found = {
+        (r["label"], r["method"], r["origin"], r["reviews"])
+        for r in rows(seed_store, "reviews-by-agent-and-method")
+    }
+    assert found == {
+        ("claude", m, "source registry", "1")
+        for m in (
+            "source-hash-verification",
+            "pdf-text-parse",
+            "independent-cell-check",
+            "rendered-source-visual-check",
+        )
+    }
 
 
 def test_reviews_by_method(seed_store) -> None:
     """The upstream review used the method; it recorded no checks of its own."""
     [row] = rows(seed_store, "reviews-by-method", method="pdf-text-parse")
     assert (row["id"], row["label"], row["origin"], row["ended"]) == (
-        SEED_ID, "claude", "source registry", "2026-10-15T22:00:00Z")
+        SEED_ID,
+        "claude",
+        "source registry",
+        "2026-10-15T22:00:00Z",
+    )
     assert (row["passed"], row["failed"], row["notChecked"]) == ("0", "0", "0")
     assert rows(seed_store, "reviews-by-method", method="no-such-method") == []
 
@@ -157,15 +179,21 @@ def test_missing_metadata(seed_store) -> None:
     # gives what its origin published, without such notes
     assert len(found) == WRITTEN
     assert {(r["field"], r["reason"]) for r in found} == {
-        ("uncertainty", "Not reported by the source.")}
+        ("uncertainty", "Not reported by the source.")
+    }
 
 
 def test_stats(seed_store) -> None:
     [row] = rows(seed_store, "stats")
     assert {k: int(v) for k, v in row.items() if k != "triples"} == {
-        "records": RECORDS, "sources": SOURCES, "agents": AGENTS,
-        "evaluations": EVALUATIONS + len(KEPT_JSON), "reviews": 1, "runs": RUNS,
-        "graphs": NODE_GRAPHS}
+        "records": RECORDS,
+        "sources": SOURCES,
+        "agents": AGENTS,
+        "evaluations": EVALUATIONS + len(KEPT_JSON),
+        "reviews": 1,
+        "runs": RUNS,
+        "graphs": NODE_GRAPHS,
+    }
     assert int(row["triples"]) > 100
 
 

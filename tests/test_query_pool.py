@@ -47,7 +47,8 @@ def pool(store_dir: Path) -> Iterator[QueryPool]:
 
 
 def test_a_query_known_fast_is_answered_in_the_thread_with_the_same_bytes(
-        pool: QueryPool, store_dir: Path) -> None:
+    pool: QueryPool, store_dir: Path
+) -> None:
     version = os.readlink(store_dir / "live")
     first = pool.run(ask(version))
     again = pool.run(ask(version))
@@ -116,7 +117,8 @@ def test_a_failing_query_is_never_known_fast(pool: QueryPool, store_dir: Path) -
 
 
 def test_a_worker_that_died_idle_is_replaced_before_it_is_asked(
-        pool: QueryPool, store_dir: Path) -> None:
+    pool: QueryPool, store_dir: Path
+) -> None:
     version = os.readlink(store_dir / "live")
     pool.run(ask(version, QUERY + " LIMIT 5"))
     (dead,) = pool.pids()

@@ -39,8 +39,10 @@ def test_each_page_shows_both_claims_linked_to_the_other(client, this: str, othe
     # the sentence's order: 33.88 first, then 11.49; the page's own record is not a link
     heads = re.findall(r"<th(?:\s[^>]*)?>(.*?)</th>", table.split("</thead>")[0])
     assert [re.sub(r"<[^>]+>", "", h) for h in heads] == ["Claim"] + (
-        ["33.88 GB (this record)", "11.49 GB"] if this == OTHER_ID
-        else ["33.88 GB", "11.49 GB (this record)"])
+        ["33.88 GB (this record)", "11.49 GB"]
+        if this == OTHER_ID
+        else ["33.88 GB", "11.49 GB (this record)"]
+    )
     assert f'href="/record/{other}"' in table and f'href="/record/{this}"' not in table
     assert "transcribed by claimgraph, not checked upstream" in table
     assert "source checked" in table
@@ -65,9 +67,12 @@ def test_the_pairing_comes_from_the_graph(tmp_path: Path) -> None:
     """Another sentence, and the pages stand alone; the same sentence, and they pair."""
     shutil.copytree(DATA, tmp_path / "data")
     path = tmp_path / "data" / OTHER_RECORD
-    path.write_text(path.read_text().replace(
-        "  quote: the NT 2.5B checkpoint (33.88 → 11.49 GB)\n",
-        "  quote: another sentence (33.88 GB)\n"))
+    path.write_text(
+        path.read_text().replace(
+            "  quote: the NT 2.5B checkpoint (33.88 → 11.49 GB)\n",
+            "  quote: another sentence (33.88 GB)\n",
+        )
+    )
     client = web_app(tmp_path).test_client()
     for record in (SEED_ID, OTHER_ID):
         html = client.get(f"/record/{record}").text
@@ -90,8 +95,7 @@ def test_the_evidence_table_marks_the_transcribers_reading(client) -> None:
     reading = [r for r in rows if "Transcriber&#39;s reading" in r or "Transcriber's reading" in r]
     assert len(reading) == 1 and "stage before ZeRO offload" in reading[0]
     assert "Figure 3 was not seen by the transcriber" in reading[0]  # how it was read
-    assert sum("In the source&#39;s words" in r or "In the source's words" in r
-               for r in rows) == 2
+    assert sum("In the source&#39;s words" in r or "In the source's words" in r for r in rows) == 2
     # the status's caveats, from the vocabulary
     assert "claimgraph&#39;s own transcription" in html or "claimgraph's own transcription" in html
 
@@ -105,7 +109,8 @@ def test_a_sentence_of_many_claims_is_shown_cut_and_says_so(tmp_path: Path) -> N
     extra = QuoteView.MAX_SIBLINGS + 1  # with the seed: two more than the page shows
     for i in range(extra):
         (tmp_path / "data" / "records" / f"{OTHER_ID}-copy-{i:02d}.yaml").write_text(
-            text.replace(f"id: {OTHER_ID}", f"id: {OTHER_ID}-copy-{i:02d}"))
+            text.replace(f"id: {OTHER_ID}", f"id: {OTHER_ID}-copy-{i:02d}")
+        )
     html = web_app(tmp_path).test_client().get(f"/record/{SEED_ID}").text
     heads = re.findall(r"<th[ >]", side_by_side(html).split("</thead>")[0])
     assert len(heads) == 1 + 1 + QuoteView.MAX_SIBLINGS  # the row label, this one, the others

@@ -45,21 +45,42 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("record-page")
     shutil.copytree(DATA, root / "data", ignore=WITHOUT_IMPORT)
     (root / "data" / "agents" / f"{CURATOR}.yaml").write_text(
-        f"kind: agent\nid: {CURATOR}\nagent_type: person\nlabel: A test curator\n")
-    common = ["--store", str(root / "store"), "--archive", str(root / "archive"), "--base",
-              BASE, "--data", str(root / "data")]
-    for args in (["load"],
-                 ["supersede", SEED_ID, OTHER_ID, "--agent", CURATOR, "--reason", "newer"],
-                 ["retract", "saadat-fellay-2026-genomic-lm-efficiency", "--agent", CURATOR,
-                  "--reason", "withdrawn", "--evidence", "https://example.org/notice"]):
+        f"kind: agent\nid: {CURATOR}\nagent_type: person\nlabel: A test curator\n"
+    )
+    common = [
+        "--store",
+        str(root / "store"),
+        "--archive",
+        str(root / "archive"),
+        "--base",
+        BASE,
+        "--data",
+        str(root / "data"),
+    ]
+    for args in (
+        ["load"],
+        ["supersede", SEED_ID, OTHER_ID, "--agent", CURATOR, "--reason", "newer"],
+        [
+            "retract",
+            "saadat-fellay-2026-genomic-lm-efficiency",
+            "--agent",
+            CURATOR,
+            "--reason",
+            "withdrawn",
+            "--evidence",
+            "https://example.org/notice",
+        ],
+    ):
         result = CliRunner().invoke(main, [*common, *args])
         assert result.exit_code == 0, result.output
     return root
 
 
 def claims(store: EmbeddedStore) -> list[str]:
-    return sorted(row["r"].value.rsplit("/", 1)[-1] for row in store.query(
-        "SELECT ?r WHERE { ?r a <https://w3id.org/claimgraph/ns#Claim> }"))
+    return sorted(
+        row["r"].value.rsplit("/", 1)[-1]
+        for row in store.query("SELECT ?r WHERE { ?r a <https://w3id.org/claimgraph/ns#Claim> }")
+    )
 
 
 def test_the_page_reads_the_closure_but_the_runs(root: Path) -> None:
@@ -71,8 +92,12 @@ def test_the_page_reads_the_closure_but_the_runs(root: Path) -> None:
             run_graphs = {graph for graph, _ in runs}
             assert page | run_graphs <= closure
             left = closure - page - run_graphs  # only what the runs link to (the runner)
-            linked = {q.object.value for graph in run_graphs for q in store.quads([graph])
-                      if isinstance(q.object, ox.NamedNode)}
+            linked = {
+                q.object.value
+                for graph in run_graphs
+                for q in store.quads([graph])
+                if isinstance(q.object, ox.NamedNode)
+            }
             assert left <= linked, ident
 
 
@@ -88,17 +113,20 @@ def test_the_page_shows_what_the_closure_gives(root: Path) -> None:
                 app_state = state(app)
                 page = RecordPage(app_state, app_state.registry(), ident, None)
                 iri = page.iri
-                whole = Facts(record_with_standing(app_state.store, BASE, ident),
-                              app_state.terms.graph)
+                whole = Facts(
+                    record_with_standing(app_state.store, BASE, ident), app_state.terms.graph
+                )
                 old = RecordView(whole, iri, BASE)
                 new = RecordView(page.facts, iri, BASE, None, page.runs)
-                assert {k: v for k, v in vars(new).items() if k != "f"} == \
-                    {k: v for k, v in vars(old).items() if k != "f"}, ident
+                assert {k: v for k, v in vars(new).items() if k != "f"} == {
+                    k: v for k, v in vars(old).items() if k != "f"
+                }, ident
                 assert new.runs, ident  # the seed's runs judge both records
                 assert page.standing == standing(app_state.store, iri.value), ident
                 quote = page.quote_view()
-                assert quote is not None and [c.id for c in quote.others] == \
-                    quote_siblings(app_state.store, BASE, ident)
+                assert quote is not None and [c.id for c in quote.others] == quote_siblings(
+                    app_state.store, BASE, ident
+                )
                 assert all(any(cell is not None for cell in run.cells) for run in quote.runs)
         with app.app_context():  # each run was read once, for both records' pages
             kept = state(app).view.derived[KEPT_RUNS]
@@ -156,26 +184,40 @@ def test_a_live_page_shows_what_a_new_version_bears_on_its_record(tmp_path: Path
     data = tmp_path / "data"
     shutil.copytree(DATA, data, ignore=WITHOUT_IMPORT)
     (data / "agents" / f"{CURATOR}.yaml").write_text(
-        f"kind: agent\nid: {CURATOR}\nagent_type: person\nlabel: A test curator\n")
+        f"kind: agent\nid: {CURATOR}\nagent_type: person\nlabel: A test curator\n"
+    )
     shutil.move(data / "runs" / f"{HELD_RUN}.yaml", tmp_path / f"{HELD_RUN}.yaml")
-    common = ["--store", str(tmp_path / "store"), "--archive", str(tmp_path / "archive"),
-              "--base", BASE, "--data", str(data)]
+    common = [
+        "--store",
+        str(tmp_path / "store"),
+        "--archive",
+        str(tmp_path / "archive"),
+        "--base",
+        BASE,
+        "--data",
+        str(data),
+    ]
     assert CliRunner().invoke(main, [*common, "load"]).exit_code == 0
     reason = "a newer measurement of the same quantity"
-    app = create_app({"store": tmp_path / "store", "archive": tmp_path / "archive",
-                      "base": BASE, "cache_mb": 0})
+    app = create_app(
+        {"store": tmp_path / "store", "archive": tmp_path / "archive", "base": BASE, "cache_mb": 0}
+    )
     try:
         client = app.test_client()
         before = client.get(f"/record/{SEED_ID}").text
         assert HELD_RUN not in before and reason not in before
         shutil.move(tmp_path / f"{HELD_RUN}.yaml", data / "runs" / f"{HELD_RUN}.yaml")
-        for args in (["supersede", SEED_ID, OTHER_ID, "--agent", CURATOR, "--reason", reason],
-                     ["load"]):
+        for args in (
+            ["supersede", SEED_ID, OTHER_ID, "--agent", CURATOR, "--reason", reason],
+            ["load"],
+        ):
             result = CliRunner().invoke(main, [*common, *args])
             assert result.exit_code == 0, result.output
         deadline = time.monotonic() + 120  # the app looks once a second, then builds
-        while HELD_RUN not in (page := client.get(f"/record/{SEED_ID}").text) \
-                and time.monotonic() < deadline:
+        while (
+            HELD_RUN not in (page := client.get(f"/record/{SEED_ID}").text)
+            and time.monotonic() < deadline
+        ):
             time.sleep(0.3)
         assert f'href="/activity/{HELD_RUN}"' in page and reason in page
         with app.app_context():
@@ -191,8 +233,7 @@ def test_a_live_page_shows_what_a_new_version_bears_on_its_record(tmp_path: Path
 def test_a_page_of_a_release_keeps_nothing(root: Path) -> None:
     """A release's page reads its runs and the claims of its sentence from the release's
     store and keeps none of them; a live page keeps them for its version."""
-    common = ["--store", str(root / "store"), "--archive", str(root / "archive"), "--base",
-              BASE]
+    common = ["--store", str(root / "store"), "--archive", str(root / "archive"), "--base", BASE]
     result = CliRunner().invoke(main, [*common, "release", "--date", "2026-12-03"])
     assert result.exit_code == 0, result.output
     app = create_app({"store": root / "store", "archive": root / "archive", "base": BASE})

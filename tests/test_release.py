@@ -44,6 +44,7 @@ def kg(runner, sampled_copy: Path, monkeypatch):
         result = runner.invoke(main, list(args))
         assert result.exit_code == code, result.output
         return result
+
     return run
 
 
@@ -85,16 +86,21 @@ def test_a_changed_value_makes_a_new_release_and_diff_names_it(kg, sampled_copy:
     assert "1 changed, 0 added, 0 removed" in diff.stderr
     assert kg("diff", old, new, "--brief").stdout.splitlines() == lines[:1]
     # and back again: the statements swap sides
-    assert kg("diff", new, old).stdout.splitlines()[1] == f'  - kg:hardwareAsReported = "{NEW_HARDWARE}"'
+    assert (
+        kg("diff", new, old).stdout.splitlines()[1]
+        == f'  - kg:hardwareAsReported = "{NEW_HARDWARE}"'
+    )
 
     history = kg("history", SEED_ID).stdout.splitlines()
     assert history[0].startswith(f"{old}  ") and history[0].endswith("  added")
     assert history[1].startswith(f"{new}  ") and history[1].endswith("  changed")
-    assert history[2:] == [f'    - kg:hardwareAsReported = "{OLD_HARDWARE}"',
-                           f'    + kg:hardwareAsReported = "{NEW_HARDWARE}"']
+    assert history[2:] == [
+        f'    - kg:hardwareAsReported = "{OLD_HARDWARE}"',
+        f'    + kg:hardwareAsReported = "{NEW_HARDWARE}"',
+    ]
 
     # The past stays queryable: the old release holds the old value, the live store the new.
-    query = ("SELECT ?h WHERE { ?r <https://w3id.org/claimgraph/ns#hardwareAsReported> ?h }")
+    query = "SELECT ?h WHERE { ?r <https://w3id.org/claimgraph/ns#hardwareAsReported> ?h }"
     assert OLD_HARDWARE in kg("query", query, "--release", old, "-f", "csv").stdout
     assert NEW_HARDWARE in kg("query", query, "-f", "csv").stdout
     assert OLD_HARDWARE in kg("show", SEED_ID, "--release", old, "-f", "nt").stdout
@@ -113,7 +119,7 @@ def test_the_history_of_a_source_has_no_standing_line(kg, sampled_copy: Path) ->
     lines = kg("history", "--kind", "source", ident).stdout.splitlines()
     assert lines[0].startswith(f"{old}  ") and lines[0].endswith("  added")
     assert lines[1].startswith(f"{new}  ") and lines[1].endswith("  changed")
-    assert any(line.startswith("    + dcterms:title = \"Revised ") for line in lines[2:]), lines
+    assert any(line.startswith('    + dcterms:title = "Revised ') for line in lines[2:]), lines
     assert not any("standing" in line for line in lines)
 
 
@@ -149,21 +155,36 @@ def test_the_release_is_kept_with_its_node_dump_and_manifest(kg) -> None:
         for quad in ox.parse(dump, ox.RdfFormat.N_QUADS):
             by_graph[quad.graph_name.value].append(quad)
     assert {g: graph_version(q).hash for g, q in by_graph.items()} == manifest["graphs"]
-    page = ox.Literal("6", datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#positiveInteger"))
+    page = ox.Literal(
+        "6", datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#positiveInteger")
+    )
     assert any(q.object == page for q in by_graph[SEED_GRAPH])
     import hashlib
-    assert hashlib.sha256((folder / "dump.nq.gz").read_bytes()).hexdigest() == manifest["dump"]["sha256"]
+
+    assert (
+        hashlib.sha256((folder / "dump.nq.gz").read_bytes()).hexdigest()
+        == manifest["dump"]["sha256"]
+    )
 
     # The release node: a prov:Bundle and dcat:Dataset with its members and their hashes.
     node = ox.Store()
     node.load(path=str(folder / "release.ttl"), format=ox.RdfFormat.TURTLE)
-    prefixes = ("PREFIX prov: <http://www.w3.org/ns/prov#> PREFIX dcat: <http://www.w3.org/ns/dcat#> "
-                "PREFIX dcterms: <http://purl.org/dc/terms/> PREFIX kg: <https://w3id.org/claimgraph/ns#> ")
-    assert node.query(prefixes + f"ASK {{ <{BASE}release/{ident}> a prov:Bundle, dcat:Dataset ; "
-                      'dcterms:issued "2026-12-01"^^<http://www.w3.org/2001/XMLSchema#date> ; '
-                      'dcterms:description "a note" }')
-    members = {row["g"].value: row["h"].value for row in node.query(
-        prefixes + "SELECT ?g ?h { ?r dcterms:hasPart [ prov:specializationOf ?g ; kg:graphHash ?h ] }")}
+    prefixes = (
+        "PREFIX prov: <http://www.w3.org/ns/prov#> PREFIX dcat: <http://www.w3.org/ns/dcat#> "
+        "PREFIX dcterms: <http://purl.org/dc/terms/> PREFIX kg: <https://w3id.org/claimgraph/ns#> "
+    )
+    assert node.query(
+        prefixes + f"ASK {{ <{BASE}release/{ident}> a prov:Bundle, dcat:Dataset ; "
+        'dcterms:issued "2026-12-01"^^<http://www.w3.org/2001/XMLSchema#date> ; '
+        'dcterms:description "a note" }'
+    )
+    members = {
+        row["g"].value: row["h"].value
+        for row in node.query(
+            prefixes
+            + "SELECT ?g ?h { ?r dcterms:hasPart [ prov:specializationOf ?g ; kg:graphHash ?h ] }"
+        )
+    }
     assert members == manifest["graphs"]
 
 
@@ -179,8 +200,9 @@ def test_the_release_node_passes_the_shapes(kg) -> None:
     with Archive(Path(".kg/store-archive")) as archive:
         info = archive.release(ident)
         hashes = archive.manifest(ident)["graphs"]
-    triples = release_triples(BASE, "2026-12-08-0123456789ab", "2026-12-08", "", info,
-                              info.sha256, hashes)
+    triples = release_triples(
+        BASE, "2026-12-08-0123456789ab", "2026-12-08", "", info, info.sha256, hashes
+    )
     check_release_node(triples, info)  # raises when it does not conform
 
     def pyshacl_conforms(triples) -> bool:
@@ -191,10 +213,12 @@ def test_the_release_node_passes_the_shapes(kg) -> None:
         data += load_terms().graph
         conforms, _, _ = validate(data, shacl_graph=shapes_graph(), advanced=True)
         return conforms
+
     assert pyshacl_conforms(triples)
     broken = [t if t[1] != DCTERMS.issued else (t[0], t[1], Literal("2026-12-08")) for t in triples]
     assert not pyshacl_conforms(broken)
     from kg.errors import ReleaseError
+
     with pytest.raises(ReleaseError) as failed:
         check_release_node(broken, info)
     assert any("issued" in line for line in failed.value.lines())
@@ -224,17 +248,21 @@ def test_refusals(kg, sampled_copy: Path) -> None:
     # A file changed since it was loaded, whose version the archive does not hold yet.
     change_hardware(sampled_copy)
     stale = kg("release", code=1)
-    assert f"records/{SEED_ID}.yaml: changed since it was loaded (run 'kg load' first)" in stale.stderr
+    assert (
+        f"records/{SEED_ID}.yaml: changed since it was loaded (run 'kg load' first)" in stale.stderr
+    )
     assert "nothing was released" in stale.stderr and "Traceback" not in stale.output
     assert not Path(".kg/store-archive/releases").exists() or not any(
-        Path(".kg/store-archive/releases").iterdir())
+        Path(".kg/store-archive/releases").iterdir()
+    )
     kg("load")
     ident = kg("release").stdout.strip()
     assert "no release" in kg("diff", ident, "2026-01-01-000000000000", code=1).stderr
     assert "no release" in kg("diff", ident, "../../etc", code=1).stderr
     assert "no release holds record 'nope'" in kg("history", "nope", code=1).stderr
-    assert "no release" in kg("query", "stats", "--release", "2026-01-01-000000000000",
-                               code=1).stderr
+    assert (
+        "no release" in kg("query", "stats", "--release", "2026-01-01-000000000000", code=1).stderr
+    )
 
 
 def test_the_upstream_release_is_not_ours(kg) -> None:
@@ -244,8 +272,9 @@ def test_the_upstream_release_is_not_ours(kg) -> None:
     ident = kg("release").stdout.strip()
     assert ident != "2026-10-22-1b7cf027e4f6"
     assert kg("releases").stdout.split()[0] == ident
-    assert "no release" in kg("query", "stats", "--release", "2026-10-22-1b7cf027e4f6",
-                               code=1).stderr
+    assert (
+        "no release" in kg("query", "stats", "--release", "2026-10-22-1b7cf027e4f6", code=1).stderr
+    )
     shown = kg("show", SEED_ID, "-f", "nt").stdout
     assert '<https://w3id.org/claimgraph/ns#upstreamRelease> "2026-10-22-1b7cf027e4f6"' in shown
 
@@ -258,13 +287,15 @@ def test_the_documented_verification_holds(kg, monkeypatch) -> None:
 
     kg("load")
     ident = kg("release").stdout.strip()
-    [snippet] = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "releases.md").read_text(),
-                           flags=re.S)
+    [snippet] = re.findall(
+        r"```python\n(.*?)```", (ROOT / "docs" / "releases.md").read_text(), flags=re.S
+    )
     monkeypatch.chdir(Path(".kg/store-archive/releases") / ident)
     scope: dict = {}
     exec(snippet, scope)
     assert len(scope["hashes"]) == SAMPLE_GRAPHS
     from kg.rdf.canonical import content_hash
+
     assert ident.endswith(content_hash(scope["hashes"].values())[:12])
 
 
@@ -281,17 +312,22 @@ def test_a_release_holds_what_the_store_holds(kg) -> None:
     dumped = ox.Store()
     dumped.load(gzip.decompress((folder / "dump.nq.gz").read_bytes()), ox.RdfFormat.N_QUADS)
     graphs = json.loads((folder / "manifest.json").read_text())["graphs"]
-    with EmbeddedStore(Path(".kg/store"), read_only=True) as live, \
-            EmbeddedStore(folder / "store", read_only=True) as released:
+    with (
+        EmbeddedStore(Path(".kg/store"), read_only=True) as live,
+        EmbeddedStore(folder / "store", read_only=True) as released,
+    ):
         for graph in graphs:
             expected = canonical_nquads(live.quads([graph]))
-            assert canonical_nquads(
-                dumped.quads_for_pattern(None, None, None, ox.NamedNode(graph))) == expected
+            assert (
+                canonical_nquads(dumped.quads_for_pattern(None, None, None, ox.NamedNode(graph)))
+                == expected
+            )
             assert canonical_nquads(released.quads([graph])) == expected
 
 
-def test_releases_of_either_store(kg, store_backend, sampled_copy: Path, tmp_path: Path,
-                                  monkeypatch) -> None:
+def test_releases_of_either_store(
+    kg, store_backend, sampled_copy: Path, tmp_path: Path, monkeypatch
+) -> None:
     """The embedded store and a remote one (oxigraph serve, Virtuoso) give the same ids; a
     release of a remote one gets its queryable copy from its dump."""
     for name, value in store_backend.environment().items():
@@ -302,8 +338,10 @@ def test_releases_of_either_store(kg, store_backend, sampled_copy: Path, tmp_pat
     old = kg(*where, "release", "--date", "2026-12-01").stdout.strip()
     # the release's copy has the figures the load counted (a remote store's copy, built
     # from the dump, is given them)
-    figures = [json.loads(kg(*where, *command, "-f", "json").stdout)["results"]["bindings"][0]
-               for command in (["stats"], ["query", canned_query("stats").text, "--release", old])]
+    figures = [
+        json.loads(kg(*where, *command, "-f", "json").stdout)["results"]["bindings"][0]
+        for command in (["stats"], ["query", canned_query("stats").text, "--release", old])
+    ]
     assert figures[0]["triples"] == figures[1]["triples"] and "graphs" in figures[1]
     kg("load")  # the embedded store of the fixture's directory, for comparison
     assert kg("release", "--date", "2026-12-01").stdout.strip() == old
@@ -312,7 +350,8 @@ def test_releases_of_either_store(kg, store_backend, sampled_copy: Path, tmp_pat
     new = kg(*where, "release", "--date", "2026-12-02").stdout.strip()
     assert kg(*where, "diff", old, new).stdout.splitlines()[1:] == [
         f'  - kg:hardwareAsReported = "{OLD_HARDWARE}"',
-        f'  + kg:hardwareAsReported = "{NEW_HARDWARE}"']
+        f'  + kg:hardwareAsReported = "{NEW_HARDWARE}"',
+    ]
     query = "SELECT ?h WHERE { ?r <https://w3id.org/claimgraph/ns#hardwareAsReported> ?h }"
     assert OLD_HARDWARE in kg(*where, "query", query, "--release", old, "-f", "csv").stdout
     assert NEW_HARDWARE in kg(*where, "query", query, "-f", "csv").stdout
@@ -335,6 +374,7 @@ def test_a_record_citation_names_the_newest_release_holding_it(kg, sampled_copy:
     new = kg("release", "--date", "2026-12-02").stdout.strip()
     assert new != old and cited()["version"] == new
     # A source is cited alone, with no registry version.
-    source = json.loads(kg("export", "saadat-fellay-2026-genomic-lm-efficiency",
-                           "--format", "csl-json").stdout)
+    source = json.loads(
+        kg("export", "saadat-fellay-2026-genomic-lm-efficiency", "--format", "csl-json").stdout
+    )
     assert all("version" not in item for item in source)

@@ -26,8 +26,10 @@ from helpers.web import app_over
 
 RECORD = f"/record/{SEED_ID}"
 #: The seed's hardware, as a release holds it (the seed alone: another record quotes it too).
-HARDWARE_QUERY = (f"SELECT ?h WHERE {{ <{BASE}record/{SEED_ID}> "
-                  "<https://w3id.org/claimgraph/ns#hardwareAsReported> ?h }")
+HARDWARE_QUERY = (
+    f"SELECT ?h WHERE {{ <{BASE}record/{SEED_ID}> "
+    "<https://w3id.org/claimgraph/ns#hardwareAsReported> ?h }"
+)
 
 
 class Releases(NamedTuple):
@@ -39,8 +41,12 @@ class Releases(NamedTuple):
 
 def kg(store: Path | str, *args: str) -> str:
     """kg in another process, as a curator's command beside a running server would be."""
-    done = subprocess.run([sys.executable, "-m", "kg.cli", "--store", str(store), *args],
-                          check=True, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "kg.cli", "--store", str(store), *args],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return done.stdout.strip()
 
 
@@ -77,11 +83,10 @@ def test_a_record_page_at_an_old_release_shows_the_old_value(releases) -> None:
     then = client.get(RECORD, query_string={"release": old})
     assert then.status_code == 200
     assert hardware_shown(then.text) == OLD_HARDWARE
-    assert f"the record as claimgraph release <a href=\"/release/{old}\">{old}</a>" in then.text
+    assert f'the record as claimgraph release <a href="/release/{old}">{old}</a>' in then.text
     # links from a past page stay in that release
     assert f'href="/source/saadat-fellay-2026-genomic-lm-efficiency?release={old}"' in then.text
-    assert hardware_shown(client.get(RECORD, query_string={"release": new}).text) == (
-        NEW_HARDWARE)
+    assert hardware_shown(client.get(RECORD, query_string={"release": new}).text) == (NEW_HARDWARE)
     assert hardware_shown(client.get(RECORD).text) == NEW_HARDWARE
     turtle = client.get(RECORD + ".ttl", query_string={"release": old}).text
     assert OLD_HARDWARE in turtle and NEW_HARDWARE not in turtle
@@ -102,8 +107,12 @@ def test_the_record_page_lists_its_releases_with_hashes_and_the_diff(releases) -
     client, _, old, new = releases
     page = client.get(RECORD).text
     section = page.split('id="releases"', 1)[1].split("</table>", 1)[0]
-    rows = re.findall(r"<tr>\s*<td><a href=\"/release/([^\"]+)\">.*?<code title=\"([0-9a-f]{64})\">"
-                      r"([0-9a-f]{12})</code>.*?<td>(\w+)", section, flags=re.S)
+    rows = re.findall(
+        r"<tr>\s*<td><a href=\"/release/([^\"]+)\">.*?<code title=\"([0-9a-f]{64})\">"
+        r"([0-9a-f]{12})</code>.*?<td>(\w+)",
+        section,
+        flags=re.S,
+    )
     assert [(r[0], r[3]) for r in rows] == [(old, "added"), (new, "changed")]
     assert all(full.startswith(short) for _, full, short, _ in rows)
     assert rows[0][1] != rows[1][1]
@@ -119,21 +128,32 @@ def test_sparql_over_a_release(releases) -> None:
     client, _, old, new = releases
 
     def ask(release: str | None) -> list[str]:
-        response = client.get("/sparql", query_string={
-            "query": HARDWARE_QUERY, **({"release": release} if release else {})},
-            headers={"Accept": "application/sparql-results+json"})
+        response = client.get(
+            "/sparql",
+            query_string={"query": HARDWARE_QUERY, **({"release": release} if release else {})},
+            headers={"Accept": "application/sparql-results+json"},
+        )
         assert response.status_code == 200, response.text
         return [b["h"]["value"] for b in response.get_json()["results"]["bindings"]]
+
     assert ask(old) == [OLD_HARDWARE]
     assert ask(new) == [NEW_HARDWARE]
     assert ask(None) == [NEW_HARDWARE]
     form = client.get("/sparql", query_string={"release": old}).text
     assert f'<input type="hidden" name="release" value="{old}">' in form
-    canned = client.get("/sparql", query_string={
-        "release": old, "canned": "results-for-model", "model": "NT 2.5B", "format": "csv"})
+    canned = client.get(
+        "/sparql",
+        query_string={
+            "release": old,
+            "canned": "results-for-model",
+            "model": "NT 2.5B",
+            "format": "csv",
+        },
+    )
     assert canned.status_code == 200 and "11.49" in canned.text
-    missing = client.get("/sparql", query_string={
-        "release": "2026-01-01-000000000000", "query": HARDWARE_QUERY})
+    missing = client.get(
+        "/sparql", query_string={"release": "2026-01-01-000000000000", "query": HARDWARE_QUERY}
+    )
     assert missing.status_code == 404
 
 
@@ -142,9 +162,8 @@ def test_release_pages_and_files(releases) -> None:
     page = client.get(f"/release/{new}")
     assert page.status_code == 200
     assert f'<a href="/release/{old}">{old}</a>' in page.text  # the revision it is
-    assert f"changed record <a href=\"/record/{SEED_ID}?release={new}\">" in page.text
-    graph = Graph().parse(data=client.get(f"/release/{new}.ttl").text,
-                          format="turtle")
+    assert f'changed record <a href="/record/{SEED_ID}?release={new}">' in page.text
+    graph = Graph().parse(data=client.get(f"/release/{new}.ttl").text, format="turtle")
     iri = URIRef(f"{BASE}release/{new}")
     assert set(graph.objects(iri, RDF.type)) == {PROV.Bundle, DCAT.Dataset}
     assert graph.value(iri, PROV.wasRevisionOf) == URIRef(f"{BASE}release/{old}")
@@ -153,16 +172,20 @@ def test_release_pages_and_files(releases) -> None:
     node = next(n for n in nodes if n["id"] == str(iri))  # short names from our context
     assert node["revisionOf"] == f"{BASE}release/{old}"
     assert sorted(n["graphHash"] for n in nodes if "graphHash" in n) == sorted(
-        manifest_hashes := client.get(f"/release/{new}/manifest.json").get_json()[
-            "graphs"].values())
+        manifest_hashes := client.get(f"/release/{new}/manifest.json").get_json()["graphs"].values()
+    )
     assert len(node["hasPart"]) == len(manifest_hashes)
     manifest = client.get(f"/release/{new}/manifest.json").get_json()
     assert manifest["id"] == new and manifest["previous"] == old
     dump = client.get(f"/release/{new}/dump.nq.gz")
     assert dump.headers["Content-Type"] == "application/gzip"
     assert NEW_HARDWARE.encode() in gzip.decompress(dump.data)
-    for path in ("/release/2026-10-22-1b7cf027e4f6", f"/release/{new}/store",
-                 "/release/..%2F..%2Fetc%2Fpasswd", f"/release/{new}/../../../etc/passwd"):
+    for path in (
+        "/release/2026-10-22-1b7cf027e4f6",
+        f"/release/{new}/store",
+        "/release/..%2F..%2Fetc%2Fpasswd",
+        f"/release/{new}/../../../etc/passwd",
+    ):
         assert client.get(path).status_code == 404, path
 
 
@@ -179,8 +202,12 @@ def test_releases_served_beside_a_remote_store(tmp_path) -> None:
     from helpers.servers import running_oxigraph
 
     shutil.copytree(DATA, tmp_path / "data")
-    with running_oxigraph(tmp_path / "oxigraph") as url, running_server(
-            tmp_path, {"KG_STORE": url, "KG_ARCHIVE": str(tmp_path / "archive")}) as served:
+    with (
+        running_oxigraph(tmp_path / "oxigraph") as url,
+        running_server(
+            tmp_path, {"KG_STORE": url, "KG_ARCHIVE": str(tmp_path / "archive")}
+        ) as served,
+    ):
         where = ["--archive", str(tmp_path / "archive")]
         release = kg(served.store, *where, "release", "--date", "2026-12-01")
         page = requests.get(served.url + RECORD, params={"release": release})

@@ -63,8 +63,10 @@ def test_both_stores_hold_the_same_dataset(both) -> None:
 def _rows(result) -> list[tuple[str, ...]]:
     """SELECT rows as text, blank nodes as "_" (their labels differ from store to store)."""
     names = [v.value for v in result.variables]
-    return sorted(tuple("_" if isinstance(row[n], ox.BlankNode) else str(row[n]) for n in names)
-                  for row in result)
+    return sorted(
+        tuple("_" if isinstance(row[n], ox.BlankNode) else str(row[n]) for n in names)
+        for row in result
+    )
 
 
 QUERIES = [
@@ -72,11 +74,12 @@ QUERIES = [
     (canned_query("results-for-model").text, {"model": ox.Literal("NT 2.5B")}),
     (canned_query("stats").text, None),
     (canned_query("runs-and-verdicts").text, None),
-    (canned_query("source-by-sha256").text, {"sha256": ox.Literal(
-        "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60")}),
+    (
+        canned_query("source-by-sha256").text,
+        {"sha256": ox.Literal("4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60")},
+    ),
     (f"SELECT ?p ?o WHERE {{ ?s a <{KG}Claim> ; ?p ?o }}", None),
-    (f"SELECT ?s ?v WHERE {{ ?s <{KG}printedValue> ?v }}",
-     {"v": ox.Literal("11.49")}),
+    (f"SELECT ?s ?v WHERE {{ ?s <{KG}printedValue> ?v }}", {"v": ox.Literal("11.49")}),
     ("SELECT ?label WHERE { ?c <http://www.w3.org/2004/02/skos/core#prefLabel> ?label }", None),
 ]
 
@@ -108,20 +111,26 @@ def test_ask_construct_and_describe(both) -> None:
     for ask in (f"ASK {{ ?s a <{KG}Claim> }}", f"ASK {{ ?s a <{KG}Nothing> }}"):
         assert isinstance(other.query(ask), ox.QueryBoolean)
         assert bool(other.query(ask)) == bool(embedded.query(ask))
-    for graph_query in (f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ ?s a <{KG}Claim> ; ?p ?o }}",
-                        f"DESCRIBE <{BASE}record/{SEED_ID}>"):
+    for graph_query in (
+        f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ ?s a <{KG}Claim> ; ?p ?o }}",
+        f"DESCRIBE <{BASE}record/{SEED_ID}>",
+    ):
         mine, theirs = embedded.query(graph_query), other.query(graph_query)
         assert type(theirs) is type(mine) is ox.QueryTriples
         as_quads = [ox.Quad(t.subject, t.predicate, t.object) for t in theirs]
         assert canonical_nquads(as_quads) == canonical_nquads(
-            ox.Quad(t.subject, t.predicate, t.object) for t in mine)
+            ox.Quad(t.subject, t.predicate, t.object) for t in mine
+        )
         assert as_quads
 
 
 def test_pages_read_the_same_from_both(both) -> None:
     embedded, other = both
-    for kind, ident in (("record", SEED_ID), ("activity", f"{SEED_ID}-review-1"),
-                        ("source", "saadat-fellay-2026-genomic-lm-efficiency")):
+    for kind, ident in (
+        ("record", SEED_ID),
+        ("activity", f"{SEED_ID}-review-1"),
+        ("source", "saadat-fellay-2026-genomic-lm-efficiency"),
+    ):
         theirs = describe(other, BASE, kind, ident)
         assert canonical_nquads(theirs) == canonical_nquads(describe(embedded, BASE, kind, ident))
         assert len(theirs) > 5
@@ -149,13 +158,19 @@ def test_a_password_in_the_store_url_is_never_shown() -> None:
     port = free_port()
     with pytest.raises(StoreUnreachable) as info:
         remote(f"http://kg:s3cret@127.0.0.1:{port}/ds", store_query="sparql").version()
-    assert str(info.value) == (f"cannot reach the SPARQL store at http://127.0.0.1:{port}/ds/sparql "
-                               "(connection refused)")
+    assert str(info.value) == (
+        f"cannot reach the SPARQL store at http://127.0.0.1:{port}/ds/sparql (connection refused)"
+    )
 
 
 @contextlib.contextmanager
-def fake_store(status: int | None, content_type: str = "", body: bytes = b"",
-               declared: int | None = None, seen: list[bytes] | None = None) -> Iterator[str]:
+def fake_store(
+    status: int | None,
+    content_type: str = "",
+    body: bytes = b"",
+    declared: int | None = None,
+    seen: list[bytes] | None = None,
+) -> Iterator[str]:
     """A server that answers every request the same way: ``status`` None never answers;
     ``declared`` announces more bytes than it sends, then hangs up; POST bodies go to
     ``seen``."""
@@ -210,13 +225,22 @@ def fake_store(status: int | None, content_type: str = "", body: bytes = b"",
         server.server_close()
 
 
-@pytest.mark.parametrize(("content_type", "body"), [
-    # what the Oxigraph server sends when its time limit stops a query
-    ("application/sparql-results+json", CUT_SELECT + b"The SPARQL operation has been cancelled"),
-    ("application/sparql-results+json", CUT_SELECT),
-    ("application/sparql-results+json", b'{"head":{},"boolean":tr'),
-    ("application/ld+json", b'[{"@id":"http://a","http://p":[{"@id":"http://b"}]},{"@id":"http://c"'),
-])
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [
+        # what the Oxigraph server sends when its time limit stops a query
+        (
+            "application/sparql-results+json",
+            CUT_SELECT + b"The SPARQL operation has been cancelled",
+        ),
+        ("application/sparql-results+json", CUT_SELECT),
+        ("application/sparql-results+json", b'{"head":{},"boolean":tr'),
+        (
+            "application/ld+json",
+            b'[{"@id":"http://a","http://p":[{"@id":"http://b"}]},{"@id":"http://c"',
+        ),
+    ],
+)
 def test_a_body_that_does_not_parse_is_an_error_never_a_partial_result(content_type, body) -> None:
     with fake_store(200, content_type, body) as url, pytest.raises(BadStoreAnswer) as info:
         list(remote(url).query("SELECT ?n WHERE { ?s ?p ?n }"))
@@ -224,27 +248,38 @@ def test_a_body_that_does_not_parse_is_an_error_never_a_partial_result(content_t
 
 
 def test_a_connection_lost_mid_answer_is_an_error() -> None:
-    with (fake_store(200, "application/sparql-results+json", CUT_SELECT, declared=10_000) as url,
-          pytest.raises(BadStoreAnswer) as info):
+    with (
+        fake_store(200, "application/sparql-results+json", CUT_SELECT, declared=10_000) as url,
+        pytest.raises(BadStoreAnswer) as info,
+    ):
         remote(url).query("SELECT ?n WHERE { ?s ?p ?n }")
     assert "cut its answer to the query short" in str(info.value)
 
 
-@pytest.mark.parametrize("content_type", [
-    "text/html",
-    # formats some of whose cuts still parse: never taken
-    "application/sparql-results+xml", "application/rdf+xml", "application/n-triples"])
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "text/html",
+        # formats some of whose cuts still parse: never taken
+        "application/sparql-results+xml",
+        "application/rdf+xml",
+        "application/n-triples",
+    ],
+)
 def test_an_answer_in_an_unexpected_format_is_an_error(content_type: str) -> None:
-    with (fake_store(200, content_type, b"<a>") as url,
-          pytest.raises(BadStoreAnswer, match=re.escape(f"unexpected format ({content_type};"))):
+    with (
+        fake_store(200, content_type, b"<a>") as url,
+        pytest.raises(BadStoreAnswer, match=re.escape(f"unexpected format ({content_type};")),
+    ):
         remote(url).query("SELECT ?n WHERE { ?s ?p ?n }")
 
 
 def test_error_statuses(remote_backend: Backend) -> None:
     with fake_store(500, "text/plain", b"disk full") as url, pytest.raises(BadStoreAnswer) as info:
         remote(url).query("SELECT ?n WHERE { ?s ?p ?n }")
-    assert str(info.value) == (f"the SPARQL store at {url}/query answered the query with HTTP "
-                               "500: disk full")
+    assert str(info.value) == (
+        f"the SPARQL store at {url}/query answered the query with HTTP 500: disk full"
+    )
     with fake_store(400, "text/plain", b"error at 1:8") as url, pytest.raises(QueryError) as info:
         remote(url).query("SELECT ?n WHERE { ?s ?p ?n }")
     assert "not a valid SPARQL query" in str(info.value) and "error at 1:8" in str(info.value)
@@ -257,17 +292,29 @@ def test_error_statuses(remote_backend: Backend) -> None:
 def test_no_answer_in_time_is_a_timeout() -> None:
     with fake_store(None) as url, pytest.raises(QueryTimeout) as info:
         remote(url, store_timeout=0.3).query("SELECT ?n WHERE { ?s ?p ?n }")
-    assert str(info.value) == (f"the SPARQL store at {url}/query did not answer the query "
-                               "within 0.3 s")
+    assert str(info.value) == (
+        f"the SPARQL store at {url}/query did not answer the query within 0.3 s"
+    )
 
 
 def test_the_oxigraph_server_cutting_a_query_at_its_time_limit(tmp_path: Path) -> None:
     with running_oxigraph(tmp_path / "db", "--timeout-s", "1") as url:
         store = remote(url)
-        store.replace_graphs({f"http://example.org/g{i}": [ox.Quad(
-            ox.NamedNode(f"http://example.org/s{j}"), ox.NamedNode("http://example.org/p"),
-            ox.Literal(str(j)), ox.NamedNode(f"http://example.org/g{i}")) for j in range(200)]
-            for i in range(5)}, manifest={})
+        store.replace_graphs(
+            {
+                f"http://example.org/g{i}": [
+                    ox.Quad(
+                        ox.NamedNode(f"http://example.org/s{j}"),
+                        ox.NamedNode("http://example.org/p"),
+                        ox.Literal(str(j)),
+                        ox.NamedNode(f"http://example.org/g{i}"),
+                    )
+                    for j in range(200)
+                ]
+                for i in range(5)
+            },
+            manifest={},
+        )
         # 1000 triples cubed: far more than a second of work, so the server cuts it
         with pytest.raises(BadStoreAnswer) as info:
             store.query(HEAVY)
@@ -281,12 +328,15 @@ def test_a_write_is_one_update_request_with_data_and_manifest(remote_backend: Ba
     manifest together, values written as terms."""
     seen: list[bytes] = []
     graph = ox.NamedNode("http://example.org/g")
-    quad = ox.Quad(ox.NamedNode("http://example.org/s"), ox.NamedNode("http://example.org/p"),
-                   ox.Literal('a "quoted" } value\n'), graph)
+    quad = ox.Quad(
+        ox.NamedNode("http://example.org/s"),
+        ox.NamedNode("http://example.org/p"),
+        ox.Literal('a "quoted" } value\n'),
+        graph,
+    )
     with fake_store(204, seen=seen) as url:
         store = remote(str(remote_backend.store), store_update=url + "/update")
-        store.replace_graphs({graph.value: [quad]}, remove=["http://example.org/old"],
-                             manifest={})
+        store.replace_graphs({graph.value: [quad]}, remove=["http://example.org/old"], manifest={})
     [update] = seen
     sink = ox.Store()
     sink.update(update.decode())

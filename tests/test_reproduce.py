@@ -25,8 +25,13 @@ from kg.store.load import load_paths
 from kg.store.records import record_closure
 
 torch = pytest.importorskip("torch", reason="the recipe tests need torch (the [test] extra)")
-TINY_PARAMS = {"model": "tiny", "device": "cpu", "sequence_length": "32", "batch_size": "2",
-               "steps": "2"}
+TINY_PARAMS = {
+    "model": "tiny",
+    "device": "cpu",
+    "sequence_length": "32",
+    "batch_size": "2",
+    "steps": "2",
+}
 TINY = [arg for name, value in TINY_PARAMS.items() for arg in ("--param", f"{name}={value}")]
 #: The settings the runs of 2026-11-30 had not (issue 26): each must run tiny here.
 NEW_PRECISIONS = ("bf16-fp32-adam", "bf16-fp32-master")
@@ -35,9 +40,23 @@ NEW_PRECISIONS = ("bf16-fp32-adam", "bf16-fp32-master")
 def run_tiny(root: Path, *args: str) -> tuple[Path, dict]:
     """python3 -m kg.reproduce over root/data (a copy of data/), tiny, on the CPU."""
     result = subprocess.run(
-        [sys.executable, "-m", "kg.reproduce", SEED_ID, "--data", str(root / "data"), *TINY,
-         *args, "-o", str(root / "data" / "runs")],
-        cwd=ROOT, capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            "-m",
+            "kg.reproduce",
+            SEED_ID,
+            "--data",
+            str(root / "data"),
+            *TINY,
+            *args,
+            "-o",
+            str(root / "data" / "runs"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr  # a skipped stage is not a failed run
     path = Path(re.search(r"^wrote (\S+\.yaml): ", result.stderr, re.M).group(1))
     return path, yaml.load(path.read_text(), Loader=yaml.BaseLoader) | {"_path": str(path)}
@@ -58,8 +77,17 @@ def joint_run(tmp_path_factory) -> tuple[Path, dict]:
     claim of the sentence."""
     root = tmp_path_factory.mktemp("joint")
     shutil.copytree(DATA, root / "data")
-    _, doc = run_tiny(root, "--stage", "checkpointing", "--stage", "deepspeed-zero2-offload",
-                      "--param", f"precision={NEW_PRECISIONS[0]}", "--note", "a tiny test run")
+    _, doc = run_tiny(
+        root,
+        "--stage",
+        "checkpointing",
+        "--stage",
+        "deepspeed-zero2-offload",
+        "--param",
+        f"precision={NEW_PRECISIONS[0]}",
+        "--note",
+        "a tiny test run",
+    )
     return root, doc
 
 
@@ -91,7 +119,9 @@ def test_a_run_judges_every_claim_whose_stage_it_ran(joint_run) -> None:
     root, doc = joint_run
     assert doc["record"] == SEED_ID and doc["note"] == "a tiny test run"
     assert [(v["record"], v["stage"], v["claimed"]) for v in doc["verdicts"]] == [
-        (SEED_ID, "deepspeed-zero2-offload", "11.49"), (OTHER_ID, "checkpointing", "33.88")]
+        (SEED_ID, "deepspeed-zero2-offload", "11.49"),
+        (OTHER_ID, "checkpointing", "33.88"),
+    ]
     # on a CPU no GPU memory is measured: neither claim can be compared, and both say why
     assert {v["outcome"] for v in doc["verdicts"]} == {"not-comparable"}
     assert all("no peak-allocated was measured" in v["note"] for v in doc["verdicts"])
@@ -156,8 +186,10 @@ def test_a_stage_past_its_time_limit_is_stopped_and_recorded(tmp_path: Path) -> 
     result = run_stage(load_recipe(path), "only", {}, log, timeout=3)
     assert result == {"status": "failed", "reason": "the stage did not end within 3 s (stopped)"}
     child = int(re.search(r"child (\d+)", log.read_text()).group(1))
-    assert not Path(f"/proc/{child}").exists() or "zombie" in Path(
-        f"/proc/{child}/status").read_text().lower()
+    assert (
+        not Path(f"/proc/{child}").exists()
+        or "zombie" in Path(f"/proc/{child}/status").read_text().lower()
+    )
     assert "only: stopped after 3 s" in log.read_text()
 
 
@@ -173,9 +205,22 @@ def test_a_claim_without_its_record_file_stops_the_run_before_it_starts(tmp_path
     shutil.copytree(DATA, tmp_path / "data")
     (tmp_path / "data" / "records" / f"{OTHER_ID}.yaml").unlink()
     result = subprocess.run(
-        [sys.executable, "-m", "kg.reproduce", SEED_ID, "--data", str(tmp_path / "data"),
-         *TINY, "-o", str(tmp_path / "out")], cwd=ROOT, capture_output=True, text=True,
-        timeout=120)
+        [
+            sys.executable,
+            "-m",
+            "kg.reproduce",
+            SEED_ID,
+            "--data",
+            str(tmp_path / "data"),
+            *TINY,
+            "-o",
+            str(tmp_path / "out"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 1
     assert f"no record file {tmp_path / 'data' / 'records' / OTHER_ID}.yaml" in result.stderr
     assert not (tmp_path / "out").exists()  # nothing ran, nothing was written
@@ -247,7 +292,8 @@ def test_environment_is_captured(tiny_run) -> None:
     assert len(env["host_sha256"]) == 64 and env["cpu"] and env["ram"]
     packages = {p["name"]: p["version"] for p in env["packages"]}
     assert packages["torch"] == torch.__version__.split("+")[0] or packages["torch"].startswith(
-        torch.__version__.split("+")[0])
+        torch.__version__.split("+")[0]
+    )
     assert "transformers" in packages and "deepspeed" in packages
 
 
@@ -296,33 +342,47 @@ def test_runner_errors() -> None:
         find_recipe("other", None)
     recipe = find_recipe(SEED_ID, None)
     with pytest.raises(ValueError, match="unknown precision 'fp8'"):
-        recipe.module.run("baseline", parameters(recipe, {**TINY_PARAMS, "precision": "fp8"}),
-                          print)
+        recipe.module.run(
+            "baseline", parameters(recipe, {**TINY_PARAMS, "precision": "fp8"}), print
+        )
     recipe = find_recipe(SEED_ID, None)
     with pytest.raises(ReproduceError, match="has no parameter colour"):
         parameters(recipe, {"colour": "red"})
 
 
-@pytest.mark.parametrize(("record", "claimed", "stage", "measured", "unit", "outcome"), [
-    (SEED_ID, "11.49", "deepspeed-zero2-offload", "12.12", "gigabyte", "consistent"),
-    (SEED_ID, "11.49", "deepspeed-zero2-offload", "10.40", "gigabyte", "consistent"),
-    (SEED_ID, "11.49", "deepspeed-zero2-offload", "24.17", "gigabyte", "inconsistent"),
-    (SEED_ID, "11.49", "deepspeed-zero2-offload", "10.00", "gigabyte", "inconsistent"),
-    (SEED_ID, "11.49", "deepspeed-zero2-offload", None, "gigabyte", "not-comparable"),
-    (SEED_ID, "11.49", "deepspeed-zero2-offload", "12.12", "gibibyte", "not-comparable"),
-    (OTHER_ID, "33.88", "checkpointing", "25.68", "gigabyte", "inconsistent"),
-    (OTHER_ID, "33.88", "checkpointing", "36.00", "gigabyte", "consistent"),
-    (OTHER_ID, "33.88", "checkpointing", "51.51", "gigabyte", "inconsistent"),
-])
-def test_verdict(record: str, claimed: str, stage: str, measured: str | None, unit: str,
-                 outcome: str) -> None:
+@pytest.mark.parametrize(
+    ("record", "claimed", "stage", "measured", "unit", "outcome"),
+    [
+        (SEED_ID, "11.49", "deepspeed-zero2-offload", "12.12", "gigabyte", "consistent"),
+        (SEED_ID, "11.49", "deepspeed-zero2-offload", "10.40", "gigabyte", "consistent"),
+        (SEED_ID, "11.49", "deepspeed-zero2-offload", "24.17", "gigabyte", "inconsistent"),
+        (SEED_ID, "11.49", "deepspeed-zero2-offload", "10.00", "gigabyte", "inconsistent"),
+        (SEED_ID, "11.49", "deepspeed-zero2-offload", None, "gigabyte", "not-comparable"),
+        (SEED_ID, "11.49", "deepspeed-zero2-offload", "12.12", "gibibyte", "not-comparable"),
+        (OTHER_ID, "33.88", "checkpointing", "25.68", "gigabyte", "inconsistent"),
+        (OTHER_ID, "33.88", "checkpointing", "36.00", "gigabyte", "consistent"),
+        (OTHER_ID, "33.88", "checkpointing", "51.51", "gigabyte", "inconsistent"),
+    ],
+)
+def test_verdict(
+    record: str, claimed: str, stage: str, measured: str | None, unit: str, outcome: str
+) -> None:
     recipe = find_recipe(SEED_ID, None)
     assert recipe.claims[record]["stage"] == stage
-    measurements = [] if measured is None else [
-        {"stage": stage, "quantity": "peak-allocated", "value": measured, "unit": "gigabyte"},
-        # the other claim's stage: never compared with this claim
-        {"stage": "baseline", "quantity": "peak-allocated", "value": claimed,
-         "unit": "gigabyte"}]
+    measurements = (
+        []
+        if measured is None
+        else [
+            {"stage": stage, "quantity": "peak-allocated", "value": measured, "unit": "gigabyte"},
+            # the other claim's stage: never compared with this claim
+            {
+                "stage": "baseline",
+                "quantity": "peak-allocated",
+                "value": claimed,
+                "unit": "gigabyte",
+            },
+        ]
+    )
     claim = {"numeric_value": claimed, "unit": unit, "metric_direction": "lower"}
     result = verdict(recipe, record, claim, measurements)
     assert result["outcome"] == outcome and result["record"] == record
@@ -336,13 +396,19 @@ def committed_versions(path: str) -> set[str]:
     """The SHA-256 of every version of ``path`` that git history holds (and of the file as
     it is now)."""
     hashes = {hashlib.sha256((ROOT / path).read_bytes()).hexdigest()}
-    log = subprocess.run(["git", "log", "--format=%H", "--", path], cwd=ROOT,
-                         capture_output=True, text=True, check=False)
+    log = subprocess.run(
+        ["git", "log", "--format=%H", "--", path],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if log.returncode != 0:
         pytest.skip(f"no git history here: {log.stderr.strip()}")
     for commit in log.stdout.split():
-        blob = subprocess.run(["git", "show", f"{commit}:{path}"], cwd=ROOT,
-                              capture_output=True, check=False)
+        blob = subprocess.run(
+            ["git", "show", f"{commit}:{path}"], cwd=ROOT, capture_output=True, check=False
+        )
         if blob.returncode == 0:
             hashes.add(hashlib.sha256(blob.stdout).hexdigest())
     return hashes

@@ -30,9 +30,11 @@ COPIES = 12
 #: machine (it looks once a second), never a measure of speed.
 LIVENESS_S = 120
 #: The titles of the records write_generation writes (the imported results stay as they are).
-TITLES = ("PREFIX dcterms: <http://purl.org/dc/terms/> SELECT ?title WHERE "
-          "{ ?r a <https://w3id.org/claimgraph/ns#Claim> ; dcterms:title ?title ; "
-          'dcterms:identifier ?id FILTER(STRSTARTS(?id, "saadat-fellay")) }')
+TITLES = (
+    "PREFIX dcterms: <http://purl.org/dc/terms/> SELECT ?title WHERE "
+    "{ ?r a <https://w3id.org/claimgraph/ns#Claim> ; dcterms:title ?title ; "
+    'dcterms:identifier ?id FILTER(STRSTARTS(?id, "saadat-fellay")) }'
+)
 
 
 def write_generation(data: Path, generation: str) -> None:
@@ -40,33 +42,38 @@ def write_generation(data: Path, generation: str) -> None:
     ``generation``."""
     for path in (DATA / "records").glob("*.yaml"):
         text = path.read_text()
-        marked = text.replace("title: >-\n  Peak memory",
-                              f"title: >-\n  {generation}: Peak memory")
+        marked = text.replace("title: >-\n  Peak memory", f"title: >-\n  {generation}: Peak memory")
         assert marked != text
         (data / "records" / path.name).write_text(marked)
     marked = (data / SEED_RECORD).read_text()
     for i in range(COPIES):
         (data / "records" / f"copy-{i}.yaml").write_text(
-            marked.replace(f"id: {SEED_ID}", f"id: {SEED_ID}-copy-{i}"))
+            marked.replace(f"id: {SEED_ID}", f"id: {SEED_ID}-copy-{i}")
+        )
 
 
 def titles(url: str, kind: str, session: requests.Session) -> list[str]:
     if kind == "sparql":
-        answer = session.post(url + "/sparql", data={"query": TITLES},
-                              headers={"Accept": "application/sparql-results+json"}, timeout=30)
+        answer = session.post(
+            url + "/sparql",
+            data={"query": TITLES},
+            headers={"Accept": "application/sparql-results+json"},
+            timeout=30,
+        )
         answer.raise_for_status()
         return [b["title"]["value"] for b in answer.json()["results"]["bindings"]]
-    answer = session.get(url + "/records.json", params={"model": "NT 2.5B", "limit": 1000},
-                         timeout=30)
+    answer = session.get(
+        url + "/records.json", params={"model": "NT 2.5B", "limit": 1000}, timeout=30
+    )
     answer.raise_for_status()
     return [row["title"] for row in answer.json()["rows"]]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("backend", "workers"), [("embedded", 1), ("embedded", 2),
-                                                  ("remote", 2)])
-def test_a_load_while_serving_is_seen_whole_or_not_at_all(tmp_path: Path, backend: str,
-                                                          workers: int) -> None:
+@pytest.mark.parametrize(("backend", "workers"), [("embedded", 1), ("embedded", 2), ("remote", 2)])
+def test_a_load_while_serving_is_seen_whole_or_not_at_all(
+    tmp_path: Path, backend: str, workers: int
+) -> None:
     data = tmp_path / "data"
     shutil.copytree(DATA, data)
     write_generation(data, "Generation A")
@@ -96,8 +103,19 @@ def test_a_load_while_serving_is_seen_whole_or_not_at_all(tmp_path: Path, backen
         try:
             for generation in ("Generation B", "Generation C"):
                 write_generation(data, generation)
-                subprocess.run([sys.executable, "-m", "kg.cli", "--store", str(served.store),
-                                "load", str(data)], check=True, capture_output=True)
+                subprocess.run(
+                    [
+                        sys.executable,
+                        "-m",
+                        "kg.cli",
+                        "--store",
+                        str(served.store),
+                        "load",
+                        str(data),
+                    ],
+                    check=True,
+                    capture_output=True,
+                )
                 deadline = time.monotonic() + LIVENESS_S
                 while not all(seen[(kind, generation)] for kind in ("sparql", "index")):
                     assert time.monotonic() < deadline, f"{generation} never showed: {seen}"
@@ -113,9 +131,11 @@ def test_a_load_while_serving_is_seen_whole_or_not_at_all(tmp_path: Path, backen
         while in_a_row < 10:
             assert time.monotonic() < deadline, "a worker kept serving an old version"
             with requests.Session() as session:
-                newest = all(t.startswith("Generation C") for t in
-                             titles(served.url, "sparql", session) + titles(served.url, "index",
-                                                                            session))
+                newest = all(
+                    t.startswith("Generation C")
+                    for t in titles(served.url, "sparql", session)
+                    + titles(served.url, "index", session)
+                )
             in_a_row = in_a_row + 1 if newest else 0
         page = requests.get(f"{served.url}/record/{SEED_ID}-copy-3", timeout=30)
         assert page.status_code == 200 and "Generation C: Peak memory" in page.text
@@ -126,8 +146,10 @@ def test_the_browser_over_a_remote_store(tmp_path: Path) -> None:
     """kg serve with KG_STORE=http://...: first start fills the remote store from data/;
     pages, index and /sparql read it; its errors are answers, not crashes."""
     shutil.copytree(DATA, tmp_path / "data")
-    with (running_oxigraph(tmp_path / "oxigraph", "--timeout-s", "1") as url,
-          running_server(tmp_path, {"KG_STORE": url, "KG_QUERY_TIMEOUT": "30"}) as served):
+    with (
+        running_oxigraph(tmp_path / "oxigraph", "--timeout-s", "1") as url,
+        running_server(tmp_path, {"KG_STORE": url, "KG_QUERY_TIMEOUT": "30"}) as served,
+    ):
         assert not (tmp_path / "store").exists()
         page = requests.get(f"{served.url}/record/{SEED_ID}", timeout=30)
         assert page.status_code == 200 and "11.49" in page.text and "NVIDIA H200" in page.text
@@ -135,19 +157,29 @@ def test_the_browser_over_a_remote_store(tmp_path: Path) -> None:
         assert review.status_code == 200 and "prov:qualifiedAssociation" in review.text
         index = requests.get(served.url + "/records.json", params={"q": "ZeRO"}, timeout=30)
         assert index.json()["total"] == 2  # both numbers of the ZeRO-offload sentence
-        canned = requests.get(served.url + "/sparql", timeout=30, params={
-            "canned": "results-for-model", "model": "NT 2.5B"},
-            headers={"Accept": "application/sparql-results+json"})
+        canned = requests.get(
+            served.url + "/sparql",
+            timeout=30,
+            params={"canned": "results-for-model", "model": "NT 2.5B"},
+            headers={"Accept": "application/sparql-results+json"},
+        )
         printed = {b["printed"]["value"] for b in canned.json()["results"]["bindings"]}
         assert printed == {"11.49", "33.88"}
-        bad = requests.get(served.url + "/sparql", params={"query": "SELECT WHERE {"},
-                           headers={"Accept": "application/json"}, timeout=30)
+        bad = requests.get(
+            served.url + "/sparql",
+            params={"query": "SELECT WHERE {"},
+            headers={"Accept": "application/json"},
+            timeout=30,
+        )
         assert bad.status_code == 400 and "not a valid SPARQL query" in bad.json()["message"]
         # the store's own time limit cuts the answer: an error, never a partial result (a
         # product of two patterns, which Oxigraph 0.5 cancels; one of three it does not)
-        cut = requests.get(served.url + "/sparql", timeout=60, params={
-            "query": "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f }"},
-            headers={"Accept": "application/sparql-results+json"})
+        cut = requests.get(
+            served.url + "/sparql",
+            timeout=60,
+            params={"query": "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f }"},
+            headers={"Accept": "application/sparql-results+json"},
+        )
         assert cut.status_code == 503
         assert "does not parse, probably cut short" in cut.text
 
@@ -195,15 +227,26 @@ class ProxyHandler(http.server.BaseHTTPRequestHandler):
                 self.server.version_reads += 1
             else:
                 self.server.other += 1
-        headers = {k: v for k, v in self.headers.items()
-                   if k.lower() not in ("host", "content-length", "transfer-encoding",
-                                        "connection")}
-        answer = requests.request(self.command, self.server.upstream + self.path,
-                                  data=body or None, headers=headers, timeout=60)
+        headers = {
+            k: v
+            for k, v in self.headers.items()
+            if k.lower() not in ("host", "content-length", "transfer-encoding", "connection")
+        }
+        answer = requests.request(
+            self.command,
+            self.server.upstream + self.path,
+            data=body or None,
+            headers=headers,
+            timeout=60,
+        )
         self.send_response(answer.status_code)
         for key, value in answer.headers.items():
-            if key.lower() not in ("content-length", "transfer-encoding", "connection",
-                                   "content-encoding"):
+            if key.lower() not in (
+                "content-length",
+                "transfer-encoding",
+                "connection",
+                "content-encoding",
+            ):
                 self.send_header(key, value)
         self.send_header("Content-Length", str(len(answer.content)))
         self.end_headers()
@@ -242,16 +285,17 @@ def test_a_remote_stores_version_is_read_at_most_once_a_second(tmp_path: Path) -
     assert answers > reads  # most answers asked the store nothing
 
 
-
 def _children(pid: int) -> set[int]:
     """The processes ``pid`` started itself (kg serve's: its worker processes)."""
-    return {int(child) for task in Path(f"/proc/{pid}/task").iterdir()
-            for child in (task / "children").read_text().split()}
+    return {
+        int(child)
+        for task in Path(f"/proc/{pid}/task").iterdir()
+        for child in (task / "children").read_text().split()
+    }
 
 
 @pytest.mark.slow
-def test_a_worker_that_dies_is_started_again_and_none_outlives_the_server(
-        tmp_path: Path) -> None:
+def test_a_worker_that_dies_is_started_again_and_none_outlives_the_server(tmp_path: Path) -> None:
     """A worker process killed (as the out-of-memory killer would) is replaced and the
     server keeps answering; once the server is stopped, none of its processes (workers,
     their query workers) is left. Told by events, never by the clock."""
@@ -261,9 +305,12 @@ def test_a_worker_that_dies_is_started_again_and_none_outlives_the_server(
         workers = _children(served.pid)
         assert len(workers) == 2
         for _ in range(8):  # query workers started, in one worker or both
-            answer = requests.post(served.url + "/sparql", data={"query": TITLES},
-                                   headers={"Accept": "application/sparql-results+json"},
-                                   timeout=60)
+            answer = requests.post(
+                served.url + "/sparql",
+                data={"query": TITLES},
+                headers={"Accept": "application/sparql-results+json"},
+                timeout=60,
+            )
             assert answer.status_code == 200
         seen |= descendants(served.pid)
         killed = min(workers)
@@ -291,9 +338,22 @@ def test_a_port_in_use_is_refused_before_anything_is_loaded(tmp_path: Path) -> N
         taken.listen()
         port = taken.getsockname()[1]
         done = subprocess.run(
-            [sys.executable, "-m", "kg.cli", "--store", str(tmp_path / "store"), "--data",
-             str(tmp_path / "data"), "serve", "--port", str(port)],
-            capture_output=True, text=True, timeout=LIVENESS_S)
+            [
+                sys.executable,
+                "-m",
+                "kg.cli",
+                "--store",
+                str(tmp_path / "store"),
+                "--data",
+                str(tmp_path / "data"),
+                "serve",
+                "--port",
+                str(port),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=LIVENESS_S,
+        )
     assert done.returncode == 2
     assert f"127.0.0.1:{port}" in done.stderr
     assert "Traceback" not in done.stderr
@@ -308,8 +368,10 @@ def test_more_open_connections_than_threads_are_all_answered(tmp_path: Path) -> 
     shutil.copytree(DATA, tmp_path / "data", ignore=WITHOUT_IMPORT)
     with running_server(tmp_path, None, "--threads", "2") as served:
         where = urllib.parse.urlsplit(served.url)
-        connections = [http.client.HTTPConnection(where.hostname, where.port,
-                                                  timeout=LIVENESS_S) for _ in range(6)]
+        connections = [
+            http.client.HTTPConnection(where.hostname, where.port, timeout=LIVENESS_S)
+            for _ in range(6)
+        ]
         try:
             for _ in range(3):
                 for connection in connections:

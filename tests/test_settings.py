@@ -71,15 +71,22 @@ def test_variable_is_kg_and_the_name() -> None:
     assert all(setting.help and not setting.help.endswith(".") for setting in SETTINGS.values())
 
 
-SAMPLES = {"str": "other", "Path": "elsewhere", "Path | None": "elsewhere",
-           "Path | str": "http://127.0.0.1:1/ds", "float": "2.5", "int": "7"}
+SAMPLES = {
+    "str": "other",
+    "Path": "elsewhere",
+    "Path | None": "elsewhere",
+    "Path | str": "http://127.0.0.1:1/ds",
+    "float": "2.5",
+    "int": "7",
+}
 
 
 @pytest.mark.parametrize("name", list(SETTINGS))
 def test_each_variable_sets_its_setting(name: str) -> None:
     setting = SETTINGS[name]
     text = {"base": "http://other.example/", "licence": "https://example.org/licence"}.get(
-        name, SAMPLES[setting.type])
+        name, SAMPLES[setting.type]
+    )
     value = getattr(load_settings(environ={setting.env: text}), name)
     assert value == setting.convert(text)
     assert value != setting.default
@@ -92,8 +99,17 @@ def test_text_of_the_wrong_type_is_a_config_error() -> None:
             load_settings(environ={SETTINGS[name].env: "soon"})
 
 
-@pytest.mark.parametrize(("name", "text"), [
-    ("licence", "CC0"), ("feed_page", "0"), ("sitemap_urls", "50001"), ("sitemap_urls", "0"), ("cache_mb", "-1"), ("max_age", "-5")])
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("licence", "CC0"),
+        ("feed_page", "0"),
+        ("sitemap_urls", "50001"),
+        ("sitemap_urls", "0"),
+        ("cache_mb", "-1"),
+        ("max_age", "-5"),
+    ],
+)
 def test_a_value_out_of_range_is_a_config_error(name: str, text: str) -> None:
     with pytest.raises(ConfigError, match=name):
         load_settings(environ={SETTINGS[name].env: text})
@@ -112,8 +128,9 @@ def test_options_take_help_and_default_from_the_declaration() -> None:
 
 
 def settings_json(args: list[str], env: dict[str, str | None]) -> dict[str, dict]:
-    result = CliRunner().invoke(main, [*args, "settings", "--format", "json"],
-                                env={**NO_KG_ENV, **env})
+    result = CliRunner().invoke(
+        main, [*args, "settings", "--format", "json"], env={**NO_KG_ENV, **env}
+    )
     assert result.exit_code == 0, result.output
     return {row["name"]: row for row in json.loads(result.output)}
 
@@ -124,7 +141,10 @@ def test_settings_command_lists_every_setting_and_what_set_it(tmp_path: Path) ->
     for name, row in rows.items():
         setting = SETTINGS[name]
         assert (row["variable"], row["default"], row["help"]) == (
-            setting.env, setting.shown_default, setting.help)
+            setting.env,
+            setting.shown_default,
+            setting.help,
+        )
         assert row["option"] == options().get(name)
     assert (rows["data"]["value"], rows["data"]["set_by"]) == (str(tmp_path), "option")
     assert (rows["max_rows"]["value"], rows["max_rows"]["set_by"]) == (5, "environment")

@@ -34,8 +34,9 @@ def test_a_generated_corpus(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("relative", "change", "field", "message"),
-                         [pytest.param(*v[1:], id=v[0]) for v in VARIANTS])
+@pytest.mark.parametrize(
+    ("relative", "change", "field", "message"), [pytest.param(*v[1:], id=v[0]) for v in VARIANTS]
+)
 def test_every_broken_variant(written_copy: Path, relative, change, field, message) -> None:
     break_file(written_copy, relative, change)
     try:
@@ -49,15 +50,27 @@ def test_every_broken_variant(written_copy: Path, relative, change, field, messa
     assert sorted(translator.problems(fast)) == sorted(translator.problems(reference))
 
 
-@pytest.mark.parametrize(("text", "datatype", "ok"), [
-    ("11.49", XSD.decimal, True), ("11,49", XSD.decimal, False), ("-.5", XSD.decimal, True),
-    ("2026-10-15T22:00:00Z", XSD.dateTime, True), ("2026-13-45T22:00:00Z", XSD.dateTime, False),
-    ("2026-02-29T00:00:00Z", XSD.dateTime, False), ("2024-02-29T00:00:00Z", XSD.dateTime, True),
-    ("2026-03-09", XSD.date, True), ("2026-02-30", XSD.date, False), ("2026", XSD.gYear, True),
-    ("2026-13", XSD.gYearMonth, False), ("0", XSD.positiveInteger, False),
-    ("11", XSD.positiveInteger, True), ("-1", XSD.nonNegativeInteger, False),
-    ("true", XSD.boolean, True), ("yes", XSD.boolean, False),
-])
+@pytest.mark.parametrize(
+    ("text", "datatype", "ok"),
+    [
+        ("11.49", XSD.decimal, True),
+        ("11,49", XSD.decimal, False),
+        ("-.5", XSD.decimal, True),
+        ("2026-10-15T22:00:00Z", XSD.dateTime, True),
+        ("2026-13-45T22:00:00Z", XSD.dateTime, False),
+        ("2026-02-29T00:00:00Z", XSD.dateTime, False),
+        ("2024-02-29T00:00:00Z", XSD.dateTime, True),
+        ("2026-03-09", XSD.date, True),
+        ("2026-02-30", XSD.date, False),
+        ("2026", XSD.gYear, True),
+        ("2026-13", XSD.gYearMonth, False),
+        ("0", XSD.positiveInteger, False),
+        ("11", XSD.positiveInteger, True),
+        ("-1", XSD.nonNegativeInteger, False),
+        ("true", XSD.boolean, True),
+        ("yes", XSD.boolean, False),
+    ],
+)
 def test_lexical_forms(text: str, datatype: URIRef, ok: bool) -> None:
     assert lexical_ok(text, datatype) is ok
 
@@ -80,7 +93,9 @@ def test_the_predicates_a_sparql_constraint_needs() -> None:
     head = "PREFIX kg: <https://e.org/a#>\n"
     assert rdf_type in _named_iris(head + "SELECT ?this WHERE { ?this a kg:X }")
     assert rdf_type not in _named_iris(
-        head + 'SELECT ?this WHERE { ?this kg:p "a b" . # a comment\n ?this kg:q <https://e.org/a> }')
+        head
+        + 'SELECT ?this WHERE { ?this kg:p "a b" . # a comment\n ?this kg:q <https://e.org/a> }'
+    )
 
 
 PYSHACL_NOTICE = "kg: validating with pyshacl, the reference SHACL engine"
@@ -96,8 +111,9 @@ def kg_validate(runner, *args: str) -> tuple[int, list[str], list[str]]:
     return compiled.exit_code, compiled.stderr.splitlines(), lines[1:]
 
 
-def test_kg_validate_with_pyshacl_passes_what_the_engine_passes(written_copy: Path, runner,
-                                                               monkeypatch) -> None:
+def test_kg_validate_with_pyshacl_passes_what_the_engine_passes(
+    written_copy: Path, runner, monkeypatch
+) -> None:
     # the written files (test_the_written_data_and_imported_records checks imported ones)
     monkeypatch.chdir(written_copy.parent)
     code, compiled, reference = kg_validate(runner, "data")
@@ -111,16 +127,28 @@ def test_kg_validate_with_pyshacl_passes_what_the_engine_passes(written_copy: Pa
 
 # A variant of each sort of check: a datatype, a vocabulary, a reference to another file,
 # a SHACL-SPARQL constraint (within a file and across files), a key the mapping refuses.
-CROSS_CHECKED = ["impossible-date", "unknown-review-method", "missing-source",
-                 "numeric-disagrees", "run-claim-edited", "misspelt-key"]
+CROSS_CHECKED = [
+    "impossible-date",
+    "unknown-review-method",
+    "missing-source",
+    "numeric-disagrees",
+    "run-claim-edited",
+    "misspelt-key",
+]
 assert set(CROSS_CHECKED) <= {v[0] for v in VARIANTS}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("relative", "change"), [
-    pytest.param(v[1], v[2], id=v[0]) for v in VARIANTS if v[0] in CROSS_CHECKED])
+@pytest.mark.parametrize(
+    ("relative", "change"),
+    [pytest.param(v[1], v[2], id=v[0]) for v in VARIANTS if v[0] in CROSS_CHECKED],
+)
 def test_kg_validate_with_pyshacl_prints_what_the_engine_prints(
-    written_copy: Path, runner, monkeypatch, relative, change,
+    written_copy: Path,
+    runner,
+    monkeypatch,
+    relative,
+    change,
 ) -> None:
     break_file(written_copy, relative, change)
     monkeypatch.chdir(written_copy.parent)

@@ -21,13 +21,18 @@ from helpers.servers import Served, descendants, gone
 from kg.cli import main
 from kg.store.queries import canned_queries
 
-COUNT_CLAIMS = ("PREFIX kg: <https://w3id.org/claimgraph/ns#> "
-                "SELECT (COUNT(?r) AS ?n) WHERE { ?r a kg:Claim }")
+COUNT_CLAIMS = (
+    "PREFIX kg: <https://w3id.org/claimgraph/ns#> SELECT (COUNT(?r) AS ?n) WHERE { ?r a kg:Claim }"
+)
 #: The titles of the records claimgraph wrote (the imported results have titles of their own).
-TITLE = ("SELECT ?t WHERE { ?r a <https://w3id.org/claimgraph/ns#Claim> ; "
-         "<http://purl.org/dc/terms/title> ?t ; <http://purl.org/dc/terms/identifier> ?id "
-         'FILTER(STRSTARTS(?id, "saadat-fellay")) } ORDER BY DESC(?t)')
-PATHOLOGICAL = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n2 ?o }"
+TITLE = (
+    "SELECT ?t WHERE { ?r a <https://w3id.org/claimgraph/ns#Claim> ; "
+    "<http://purl.org/dc/terms/title> ?t ; <http://purl.org/dc/terms/identifier> ?id "
+    'FILTER(STRSTARTS(?id, "saadat-fellay")) } ORDER BY DESC(?t)'
+)
+PATHOLOGICAL = (
+    "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n2 ?o }"
+)
 
 
 def wrapper(server: str, query: str, fmt: str) -> SPARQLWrapper:
@@ -56,18 +61,27 @@ def test_sparqlwrapper_csv_and_tsv(server: str) -> None:
 
 
 def test_sparqlwrapper_construct(server: str) -> None:
-    client = wrapper(server, f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH <https://claimgraph.example/record/{SEED_ID}> {{ ?s ?p ?o }} }}", N3)
+    client = wrapper(
+        server,
+        f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH <https://claimgraph.example/record/{SEED_ID}> {{ ?s ?p ?o }} }}",
+        N3,
+    )
     graph = Graph().parse(data=client.query().convert(), format="turtle")
     assert len(graph) > 100
 
 
-@pytest.mark.parametrize("media_type,rdflib_format", [
-    ("text/turtle", "turtle"), ("application/n-triples", "nt"),
-    ("application/ld+json", "json-ld"), ("application/rdf+xml", "xml")])
+@pytest.mark.parametrize(
+    "media_type,rdflib_format",
+    [
+        ("text/turtle", "turtle"),
+        ("application/n-triples", "nt"),
+        ("application/ld+json", "json-ld"),
+        ("application/rdf+xml", "xml"),
+    ],
+)
 def test_construct_formats(client, media_type: str, rdflib_format: str) -> None:
     query = "DESCRIBE <https://claimgraph.example/agent/claude>"
-    response = client.get("/sparql", query_string={"query": query},
-                          headers={"Accept": media_type})
+    response = client.get("/sparql", query_string={"query": query}, headers={"Accept": media_type})
     assert response.headers["Content-Type"].startswith(media_type)
     graph = Graph().parse(data=response.text, format=rdflib_format)
     assert len(graph) >= 4
@@ -80,11 +94,19 @@ def test_rdflib_sparqlstore(server: str) -> None:
 
 
 def test_post_forms(client) -> None:
-    form = client.post("/sparql", data={"query": COUNT_CLAIMS},
-                       headers={"Accept": "application/sparql-results+json"})
-    direct = client.post("/sparql", data=COUNT_CLAIMS.encode(),
-                         headers={"Content-Type": "application/sparql-query",
-                                "Accept": "application/sparql-results+json"})
+    form = client.post(
+        "/sparql",
+        data={"query": COUNT_CLAIMS},
+        headers={"Accept": "application/sparql-results+json"},
+    )
+    direct = client.post(
+        "/sparql",
+        data=COUNT_CLAIMS.encode(),
+        headers={
+            "Content-Type": "application/sparql-query",
+            "Accept": "application/sparql-results+json",
+        },
+    )
     assert form.get_json() == direct.get_json()
     assert form.headers["Access-Control-Allow-Origin"] == "*"
 
@@ -92,15 +114,24 @@ def test_post_forms(client) -> None:
 def test_dataset_parameters(client) -> None:
     query = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
     record_graph = f"https://claimgraph.example/record/{SEED_ID}"
-    one = client.get("/sparql", query_string={"query": query, "default-graph-uri": record_graph},
-                     headers={"Accept": "application/json"}).get_json()
-    everything = client.get("/sparql", query_string={"query": query},
-                            headers={"Accept": "application/json"}).get_json()
+    one = client.get(
+        "/sparql",
+        query_string={"query": query, "default-graph-uri": record_graph},
+        headers={"Accept": "application/json"},
+    ).get_json()
+    everything = client.get(
+        "/sparql", query_string={"query": query}, headers={"Accept": "application/json"}
+    ).get_json()
     n_one = int(one["results"]["bindings"][0]["n"]["value"])
     assert 100 < n_one < int(everything["results"]["bindings"][0]["n"]["value"])
-    named = client.get("/sparql", query_string={
-        "query": "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }", "named-graph-uri": record_graph},
-        headers={"Accept": "application/json"}).get_json()
+    named = client.get(
+        "/sparql",
+        query_string={
+            "query": "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }",
+            "named-graph-uri": record_graph,
+        },
+        headers={"Accept": "application/json"},
+    ).get_json()
     assert [b["g"]["value"] for b in named["results"]["bindings"]] == [record_graph]
 
 
@@ -108,27 +139,47 @@ def test_every_canned_query_matches_kg_query(app, client, runner) -> None:
     store = str(app.extensions["kg"].settings.store)
     for name, query in canned_queries().items():
         params = sample_params(name, query)
-        response = client.get("/sparql", query_string={"canned": name, **params},
-                              headers={"Accept": "application/sparql-results+json"})
+        response = client.get(
+            "/sparql",
+            query_string={"canned": name, **params},
+            headers={"Accept": "application/sparql-results+json"},
+        )
         assert response.status_code == 200, (name, response.text)
-        cli = runner.invoke(main, [
-            "--store", store, "query", name, "--format", "json",
-            *[a for k, v in params.items() for a in ("-p", f"{k}={v}")]])
+        cli = runner.invoke(
+            main,
+            [
+                "--store",
+                store,
+                "query",
+                name,
+                "--format",
+                "json",
+                *[a for k, v in params.items() for a in ("-p", f"{k}={v}")],
+            ],
+        )
         assert cli.exit_code == 0, cli.output
 
         def rows(doc):
             return sorted(json.dumps(b, sort_keys=True) for b in doc["results"]["bindings"])
+
         assert rows(response.get_json()) == rows(json.loads(cli.stdout)), name
         assert bool(rows(response.get_json())) != (name in EMPTY_IN_BUNDLED), name
 
 
-@pytest.mark.parametrize("params,data,content_type", [
-    ({"query": "INSERT DATA { <urn:a> <urn:b> <urn:c> }"}, None, None),
-    ({"update": "INSERT DATA { <urn:a> <urn:b> <urn:c> }"}, None, None),
-    ({}, b"DELETE WHERE { ?s ?p ?o }", "application/sparql-update"),
-    ({"query": "DROP ALL"}, None, None),
-    ({"query": "SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }"}, None, None),
-])
+@pytest.mark.parametrize(
+    "params,data,content_type",
+    [
+        ({"query": "INSERT DATA { <urn:a> <urn:b> <urn:c> }"}, None, None),
+        ({"update": "INSERT DATA { <urn:a> <urn:b> <urn:c> }"}, None, None),
+        ({}, b"DELETE WHERE { ?s ?p ?o }", "application/sparql-update"),
+        ({"query": "DROP ALL"}, None, None),
+        (
+            {"query": "SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }"},
+            None,
+            None,
+        ),
+    ],
+)
 def test_updates_and_service_are_refused(client, params, data, content_type) -> None:
     headers = {"Accept": "application/json"}
     if content_type:
@@ -138,36 +189,50 @@ def test_updates_and_service_are_refused(client, params, data, content_type) -> 
         response = client.get("/sparql", query_string=params, headers=headers)
     assert response.status_code == 403
     assert "refused" in response.get_json()["message"]
-    count = client.get("/sparql", query_string={"query": COUNT_CLAIMS},
-                       headers={"Accept": "application/json"}).get_json()
+    count = client.get(
+        "/sparql", query_string={"query": COUNT_CLAIMS}, headers={"Accept": "application/json"}
+    ).get_json()
     assert count["results"]["bindings"][0]["n"]["value"] == str(RECORDS)  # unchanged
 
 
 def test_syntax_error_is_400_with_position(client) -> None:
-    response = client.get("/sparql", query_string={"query": "SELECT ?x WHERE { ?x"},
-                          headers={"Accept": "application/json"})
+    response = client.get(
+        "/sparql",
+        query_string={"query": "SELECT ?x WHERE { ?x"},
+        headers={"Accept": "application/json"},
+    )
     assert response.status_code == 400
     assert "error at 1:" in response.get_json()["message"]
 
 
 def test_truncation_is_marked_in_every_format(client) -> None:
     query = "SELECT * WHERE { ?s ?p ?o }"  # the ontology alone holds more than 500 triples
-    for accept in ("application/sparql-results+json", "application/sparql-results+xml",
-                   "text/csv", "text/tab-separated-values"):
-        response = client.get("/sparql", query_string={"query": query},
-                              headers={"Accept": accept})
+    for accept in (
+        "application/sparql-results+json",
+        "application/sparql-results+xml",
+        "text/csv",
+        "text/tab-separated-values",
+    ):
+        response = client.get("/sparql", query_string={"query": query}, headers={"Accept": accept})
         assert response.headers["X-Truncated"] == "true", accept
         assert response.headers["X-Rows"] == "500"
-    doc = client.get("/sparql", query_string={"query": query},
-                     headers={"Accept": "application/json"}).get_json()
+    doc = client.get(
+        "/sparql", query_string={"query": query}, headers={"Accept": "application/json"}
+    ).get_json()
     assert doc["truncated"] is True and len(doc["results"]["bindings"]) == 500
-    assert "urn:x-claimgraph:truncated" in client.get(
-        "/sparql", query_string={"query": query},
-        headers={"Accept": "application/sparql-results+xml"}).text
+    assert (
+        "urn:x-claimgraph:truncated"
+        in client.get(
+            "/sparql",
+            query_string={"query": query},
+            headers={"Accept": "application/sparql-results+xml"},
+        ).text
+    )
     html = client.get("/sparql", query_string={"query": query, "format": "html"}).text
     assert "truncated: the result was cut at 500 rows" in html
-    small = client.get("/sparql", query_string={"query": COUNT_CLAIMS},
-                       headers={"Accept": "application/json"})
+    small = client.get(
+        "/sparql", query_string={"query": COUNT_CLAIMS}, headers={"Accept": "application/json"}
+    )
     assert small.headers["X-Truncated"] == "false"
 
 
@@ -177,31 +242,38 @@ def numbers(n: int) -> str:
 
 #: 750 rows of three variables, made by the query: sorting every quad of the store instead
 #: ran past the fixture's 2-s limit on a loaded two-core machine.
-GRID = (f"SELECT ?s ?p ?o WHERE {{ VALUES ?s {{ {numbers(30)} }} VALUES ?p {{ {numbers(25)} }} "
-        "BIND(?s * ?p AS ?o) }")
+GRID = (
+    f"SELECT ?s ?p ?o WHERE {{ VALUES ?s {{ {numbers(30)} }} VALUES ?p {{ {numbers(25)} }} "
+    "BIND(?s * ?p AS ?o) }"
+)
 
 
-@pytest.mark.parametrize(("query", "cut"), [
-    # the cap (500 rows) added as a LIMIT where it can be: exactly the cap, one over it
-    (f"SELECT ?n WHERE {{ VALUES ?n {{ {numbers(500)} }} }} ORDER BY DESC(?n)", False),
-    (f"SELECT ?n WHERE {{ VALUES ?n {{ {numbers(501)} }} }} ORDER BY DESC(?n) # end", True),
-    (f"{GRID} ORDER BY ?s ?p ?o", True),
-    # and where it cannot: a LIMIT or OFFSET of its own, a trailing VALUES
-    (f"{GRID} ORDER BY ?s ?p ?o LIMIT 700", True),
-    (f"{GRID} ORDER BY ?s ?p ?o LIMIT 20", False),
-    (f"{GRID} ORDER BY ?s ?p ?o OFFSET 10", True),
-    (f"SELECT ?n WHERE {{ }} VALUES ?n {{ {numbers(600)} }}", True),
-])
-def test_every_way_of_writing_json_gives_the_same_rows_and_cut(client, query: str,
-                                                               cut: bool) -> None:
+@pytest.mark.parametrize(
+    ("query", "cut"),
+    [
+        # the cap (500 rows) added as a LIMIT where it can be: exactly the cap, one over it
+        (f"SELECT ?n WHERE {{ VALUES ?n {{ {numbers(500)} }} }} ORDER BY DESC(?n)", False),
+        (f"SELECT ?n WHERE {{ VALUES ?n {{ {numbers(501)} }} }} ORDER BY DESC(?n) # end", True),
+        (f"{GRID} ORDER BY ?s ?p ?o", True),
+        # and where it cannot: a LIMIT or OFFSET of its own, a trailing VALUES
+        (f"{GRID} ORDER BY ?s ?p ?o LIMIT 700", True),
+        (f"{GRID} ORDER BY ?s ?p ?o LIMIT 20", False),
+        (f"{GRID} ORDER BY ?s ?p ?o OFFSET 10", True),
+        (f"SELECT ?n WHERE {{ }} VALUES ?n {{ {numbers(600)} }}", True),
+    ],
+)
+def test_every_way_of_writing_json_gives_the_same_rows_and_cut(
+    client, query: str, cut: bool
+) -> None:
     """SPARQL JSON is written by pyoxigraph where the cap can be added to the query as a
     LIMIT, else by the endpoint's own writer (as XML is): the same rows, in the same
     order, the same mark of a cut, read by rdflib's result parsers."""
     answers = {}
-    for fmt, accept in (("json", "application/sparql-results+json"),
-                        ("xml", "application/sparql-results+xml")):
-        response = client.get("/sparql", query_string={"query": query},
-                              headers={"Accept": accept})
+    for fmt, accept in (
+        ("json", "application/sparql-results+json"),
+        ("xml", "application/sparql-results+xml"),
+    ):
+        response = client.get("/sparql", query_string={"query": query}, headers={"Accept": accept})
         assert response.status_code == 200
         rows = [tuple(row) for row in Result.parse(io.BytesIO(response.data), format=fmt)]
         answers[fmt] = (rows, response.headers["X-Truncated"], response.headers["X-Rows"])
@@ -216,8 +288,9 @@ def test_request_size_limit(client) -> None:
     limit is not even read (413)."""
     for size, status in ((200_000, 400), (500_000, 413)):
         huge = "SELECT * WHERE { ?s ?p ?o } #" + "x" * size
-        response = client.post("/sparql", data={"query": huge},
-                               headers={"Accept": "application/json"})
+        response = client.post(
+            "/sparql", data={"query": huge}, headers={"Accept": "application/json"}
+        )
         assert response.status_code == status
 
 
@@ -237,9 +310,14 @@ def test_a_pathological_query_is_stopped_while_others_are_answered(served: Serve
     """Told by events, never by the clock: the query ran until the limit stopped it, another
     client was answered meanwhile, and the worker that ran it is gone (its work really
     stopped: pyoxigraph cannot cancel a query, so the worker is killed and replaced)."""
+
     def ask(query: str) -> requests.Response:
-        return requests.get(served.url + "/sparql", params={"query": query},
-                            headers={"Accept": "application/json"}, timeout=300)
+        return requests.get(
+            served.url + "/sparql",
+            params={"query": query},
+            headers={"Accept": "application/json"},
+            timeout=300,
+        )
 
     assert ask(COUNT_CLAIMS).status_code == 200  # the query workers are running
     workers = descendants(served.pid)
@@ -262,7 +340,10 @@ def test_a_pathological_query_is_stopped_while_others_are_answered(served: Serve
 
 
 def test_html_results_link_to_pages(client) -> None:
-    html = client.get("/sparql", query_string={
-        "canned": "results-for-model", "model": "NT 2.5B"}, headers={"Accept": "text/html"}).text
+    html = client.get(
+        "/sparql",
+        query_string={"canned": "results-for-model", "model": "NT 2.5B"},
+        headers={"Accept": "text/html"},
+    ).text
     assert f'href="/record/{SEED_ID}"' in html
     assert io.StringIO(html)

@@ -27,8 +27,9 @@ def site(tmp_path_factory) -> str:
         yield served.url
 
 
-def test_the_editor_runs_a_canned_query_and_shows_its_table(page, site: str,
-                                                           tmp_path: Path) -> None:
+def test_the_editor_runs_a_canned_query_and_shows_its_table(
+    page, site: str, tmp_path: Path
+) -> None:
     errors, hosts = [], set()
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -42,8 +43,12 @@ def test_the_editor_runs_a_canned_query_and_shows_its_table(page, site: str,
     cells = page.locator("#yasgui table.dataTable tbody tr").first.locator("td")
     cells.first.wait_for()
     # the same query through the endpoint itself, as JSON
-    text = requests.get(f"{site}/sparql", params={"canned": "stats"},
-                        headers={"Accept": "application/sparql-results+json"}, timeout=30)
+    text = requests.get(
+        f"{site}/sparql",
+        params={"canned": "stats"},
+        headers={"Accept": "application/sparql-results+json"},
+        timeout=30,
+    )
     [row] = text.json()["results"]["bindings"]
     shown = " ".join(cells.all_inner_texts())
     assert row["records"]["value"] in shown and row["triples"]["value"] in shown
@@ -54,7 +59,8 @@ def test_the_editor_runs_a_canned_query_and_shows_its_table(page, site: str,
     page.keyboard.type("PREFIX kgv")
     # the list is offered as the word is typed: "kg" lists kg: first, then "kgv" kgv:
     expect(page.locator(".CodeMirror-hints li").first).to_have_text(
-        "kgv: <https://w3id.org/claimgraph/vocab#>")
+        "kgv: <https://w3id.org/claimgraph/vocab#>"
+    )
     assert hosts == {urlsplit(site).netloc}, hosts  # no CDN, no LOV, no prefix.cc
     assert not errors, errors
 
@@ -63,8 +69,9 @@ def test_a_query_in_the_address_is_run_once_by_the_server(page, site: str) -> No
     """The page for ``?query=`` shows the server's table and the query in the editor; the
     editor does not send the query again."""
     asked = []
-    page.on("request", lambda r: asked.append(r.method) if urlsplit(r.url).path == "/sparql"
-            else None)
+    page.on(
+        "request", lambda r: asked.append(r.method) if urlsplit(r.url).path == "/sparql" else None
+    )
     query = "SELECT ?g WHERE { GRAPH ?g { ?s ?p ?o } } LIMIT 3"
     page.goto(f"{site}/sparql?" + requests.compat.urlencode({"query": query}))
     page.wait_for_selector("#yasgui .CodeMirror")

@@ -42,8 +42,9 @@ class Counted:
 
 
 def counted(store_dir: Path, **settings: object) -> Iterator[Counted]:
-    app = create_app({"store": str(store_dir), "cache_mb": 0, "query_workers": 1,
-                      "max_rows": 2, **settings})
+    app = create_app(
+        {"store": str(store_dir), "cache_mb": 0, "query_workers": 1, "max_rows": 2, **settings}
+    )
     try:
         yield Counted(app)
     finally:
@@ -58,13 +59,20 @@ def served(store_dir: Path) -> Iterator[Counted]:
 
 REQUESTS = {
     "form, SPARQL JSON": {"data": {"query": SELECT}, "headers": {"Accept": JSON}},
-    "direct body, CSV": {"data": SELECT, "content_type": "application/sparql-query",
-                         "headers": {"Accept": "text/csv"}},
+    "direct body, CSV": {
+        "data": SELECT,
+        "content_type": "application/sparql-query",
+        "headers": {"Accept": "text/csv"},
+    },
     "form, format=xml": {"data": {"query": SELECT, "format": "xml"}},
-    "a dataset named": {"data": {"query": SELECT, "default-graph-uri": "urn:g"},
-                        "headers": {"Accept": "text/tab-separated-values"}},
-    "CONSTRUCT, N-Triples": {"data": {"query": "CONSTRUCT WHERE { ?s <urn:p> ?o }"},
-                             "headers": {"Accept": "application/n-triples"}},
+    "a dataset named": {
+        "data": {"query": SELECT, "default-graph-uri": "urn:g"},
+        "headers": {"Accept": "text/tab-separated-values"},
+    },
+    "CONSTRUCT, N-Triples": {
+        "data": {"query": "CONSTRUCT WHERE { ?s <urn:p> ?o }"},
+        "headers": {"Accept": "application/n-triples"},
+    },
     "ASK": {"data": {"query": "ASK { ?s <urn:p> 'a' }"}, "headers": {"Accept": JSON}},
 }
 
@@ -84,8 +92,9 @@ def test_the_row_cap_is_marked_the_same(store_dir: Path) -> None:
     write_values(store_dir, ["a", "b", "c"])
     for app in counted(store_dir, query_inline_ms=60_000):
         for _ in range(2):
-            response, _ = app.post(data=SELECT, content_type="application/sparql-query",
-                                   headers={"Accept": "text/csv"})
+            response, _ = app.post(
+                data=SELECT, content_type="application/sparql-query", headers={"Accept": "text/csv"}
+            )
             assert response.headers["X-Truncated"] == "true"
             assert response.headers["X-Rows"] == "2"
             assert [row[0] for row in csv.reader(io.StringIO(response.text))] == ["o", "a", "b"]
@@ -101,8 +110,7 @@ LEFT_TO_FLASK = {
     "a body type not read": ({"data": SELECT, "content_type": "text/plain"}, 415),
     "query and canned": ({"data": {"query": SELECT, "canned": "stats"}}, 400),
     "two formats": ({"data": {"query": SELECT, "format": ["csv", "xml"]}}, 400),
-    "no acceptable format": ({"data": {"query": SELECT},
-                              "headers": {"Accept": "image/png"}}, 406),
+    "no acceptable format": ({"data": {"query": SELECT}, "headers": {"Accept": "image/png"}}, 406),
     "a body over the limit": ({"data": {"query": SELECT + "#" + "x" * 500_000}}, 413),
 }
 
@@ -121,8 +129,9 @@ def test_what_the_lane_does_not_answer_is_flasks(served: Counted, name: str) -> 
 def test_a_get_is_flasks(served: Counted) -> None:
     for _ in range(2):
         before = served.by_flask
-        response = served.client.get("/sparql", query_string={"query": SELECT},
-                                     headers={"Accept": JSON})
+        response = served.client.get(
+            "/sparql", query_string={"query": SELECT}, headers={"Accept": JSON}
+        )
         assert response.status_code == 200 and "ETag" in response.headers
         assert served.by_flask == before + 1
 
@@ -166,8 +175,9 @@ def test_a_kept_plan_serves_only_the_same_request(served: Counted) -> None:
             response, _ = served.post(data={"query": SELECT}, headers=headers)
             assert response.mimetype == media_type
         for host in ("a.example", "b.example"):
-            response, _ = served.post(data={"query": relative},
-                                      headers={"Accept": JSON, "Host": host})
+            response, _ = served.post(
+                data={"query": relative}, headers={"Accept": JSON, "Host": host}
+            )
             value = json.loads(response.data)["results"]["bindings"][0]["iri"]["value"]
             assert value == f"http://{host}/record/x"
     assert served.by_flask == 4  # each of the four asked by Flask once, then known

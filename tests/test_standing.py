@@ -27,9 +27,18 @@ def kg(runner, written_copy: Path, tmp_path: Path):
     """``kg`` over a copy of the bundled data (without the import), loaded, with a curator's
     agent file; returns the result of each call."""
     (written_copy / "agents" / f"{CURATOR}.yaml").write_text(
-        f"kind: agent\nid: {CURATOR}\nagent_type: person\nlabel: A test curator\n")
-    common = ["--store", str(tmp_path / "store"), "--archive", str(tmp_path / "archive"),
-              "--base", BASE, "--data", str(written_copy)]
+        f"kind: agent\nid: {CURATOR}\nagent_type: person\nlabel: A test curator\n"
+    )
+    common = [
+        "--store",
+        str(tmp_path / "store"),
+        "--archive",
+        str(tmp_path / "archive"),
+        "--base",
+        BASE,
+        "--data",
+        str(written_copy),
+    ]
 
     def call(*args: str):
         result = runner.invoke(main, [*common, *args])
@@ -67,8 +76,12 @@ def assert_the_query_agrees(kg, store: Path) -> None:
     listed = {b["record"]["value"] for b in json.loads(result.stdout)["results"]["bindings"]}
     with EmbeddedStore(store, read_only=True) as reader:
         found = standings(reader)
-        records = {row["r"].value for row in reader.query(
-            "SELECT ?r WHERE { ?r a <https://w3id.org/claimgraph/ns#Claim> }")}
+        records = {
+            row["r"].value
+            for row in reader.query(
+                "SELECT ?r WHERE { ?r a <https://w3id.org/claimgraph/ns#Claim> }"
+            )
+        }
     assert listed == {r for r in records if found.get(r, NOTHING).is_current}
 
 
@@ -89,14 +102,22 @@ def test_the_seed_is_current_by_its_real_runs(kg) -> None:
     assert "change" not in lines
 
 
-@pytest.mark.parametrize("command, extra, expected", [
-    ("dispute", ["--evidence", FP32_RUN, "--evidence", "https://example.org/thread"], "disputed"),
-    ("withdraw", [], "withdrawn"),
-    ("correct", ["--value", "11.29"], "corrected"),
-    ("retract", ["--notice", "https://example.org/notice"], "retracted"),
-])
-def test_each_change_is_a_file_and_gives_its_standing(kg, written_copy, command, extra,
-                                                      expected) -> None:
+@pytest.mark.parametrize(
+    "command, extra, expected",
+    [
+        (
+            "dispute",
+            ["--evidence", FP32_RUN, "--evidence", "https://example.org/thread"],
+            "disputed",
+        ),
+        ("withdraw", [], "withdrawn"),
+        ("correct", ["--value", "11.29"], "corrected"),
+        ("retract", ["--notice", "https://example.org/notice"], "retracted"),
+    ],
+)
+def test_each_change_is_a_file_and_gives_its_standing(
+    kg, written_copy, command, extra, expected
+) -> None:
     result = kg(command, SEED_ID, *change(*extra, reason=f"{command} for a test"))
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [f"{SEED_ID}\t{expected}\t{command} for a test"]
@@ -120,8 +141,9 @@ def test_each_change_is_a_file_and_gives_its_standing(kg, written_copy, command,
 def test_a_source_retraction_retracts_every_record_quoted_from_it(kg, written_copy) -> None:
     result = kg("retract", SOURCE_ID, *change("--evidence", "https://example.org/notice"))
     assert result.exit_code == 0, result.output
-    assert sorted(line.split("\t")[:2] for line in result.stdout.splitlines()) == sorted([
-        [OTHER_ID, "retracted"], [SEED_ID, "retracted"]])
+    assert sorted(line.split("\t")[:2] for line in result.stdout.splitlines()) == sorted(
+        [[OTHER_ID, "retracted"], [SEED_ID, "retracted"]]
+    )
     [doc] = written(written_copy)
     assert doc["source"] == SOURCE_ID and "records" not in doc
     assert standing_lines(kg, OTHER_ID)["standing"] == ["retracted"]
@@ -135,8 +157,9 @@ def test_supersede_and_reinstate(kg, written_copy) -> None:
     assert lines["standing"] == ["superseded"]
     assert lines["superseded by"] == [f"{BASE}record/{OTHER_ID}"]
     assert standing_lines(kg, OTHER_ID)["standing"] == ["current"]
-    result = kg("reinstate", SEED_ID, *change("--at", "2026-12-02T11:00:00Z",
-                                              reason="both numbers stand"))
+    result = kg(
+        "reinstate", SEED_ID, *change("--at", "2026-12-02T11:00:00Z", reason="both numbers stand")
+    )
     assert result.exit_code == 0, result.output
     lines = standing_lines(kg)
     assert lines["standing"] == ["current"] and lines["reason"] == ["both numbers stand"]
@@ -168,24 +191,60 @@ def _refused(kg, written_copy, args: list[str], code: int, *phrases: str) -> Non
 
 def test_refusals_name_what_is_wrong_and_change_nothing(kg, written_copy) -> None:
     # No reason: the shapes require one (an empty one is no value at all).
-    _refused(kg, written_copy, ["withdraw", SEED_ID, *change(reason="")], 1,
-             "standing/withdrawn-", "reason")
+    _refused(
+        kg,
+        written_copy,
+        ["withdraw", SEED_ID, *change(reason="")],
+        1,
+        "standing/withdrawn-",
+        "reason",
+    )
     _refused(kg, written_copy, ["withdraw", SEED_ID, *change(reason=None)], 2, "--reason")
     # An unknown record, an unknown agent, unknown evidence.
-    _refused(kg, written_copy, ["withdraw", "no-such-record", *change()], 1,
-             "no record with id 'no-such-record'")
-    _refused(kg, written_copy, ["retract", "no-such-thing", *change()], 1,
-             "no record or source with id 'no-such-thing'")
-    _refused(kg, written_copy, ["withdraw", SEED_ID, *change(agent="nobody")], 1,
-             "agent: refers to an agent that no agent file defines ('nobody')")
-    _refused(kg, written_copy, ["dispute", SEED_ID, *change("--evidence", "no-such-run")], 2,
-             "--evidence no-such-run")
+    _refused(
+        kg,
+        written_copy,
+        ["withdraw", "no-such-record", *change()],
+        1,
+        "no record with id 'no-such-record'",
+    )
+    _refused(
+        kg,
+        written_copy,
+        ["retract", "no-such-thing", *change()],
+        1,
+        "no record or source with id 'no-such-thing'",
+    )
+    _refused(
+        kg,
+        written_copy,
+        ["withdraw", SEED_ID, *change(agent="nobody")],
+        1,
+        "agent: refers to an agent that no agent file defines ('nobody')",
+    )
+    _refused(
+        kg,
+        written_copy,
+        ["dispute", SEED_ID, *change("--evidence", "no-such-run")],
+        2,
+        "--evidence no-such-run",
+    )
     _refused(kg, written_copy, ["dispute", SEED_ID, *change()], 2, "--evidence")
     # Superseding itself.
-    _refused(kg, written_copy, ["supersede", SEED_ID, SEED_ID, *change()], 1,
-             "superseded_by: a record cannot supersede itself")
-    _refused(kg, written_copy, ["correct", SEED_ID, *change("--value", "eleven")], 1,
-             "value: not a decimal number")
+    _refused(
+        kg,
+        written_copy,
+        ["supersede", SEED_ID, SEED_ID, *change()],
+        1,
+        "superseded_by: a record cannot supersede itself",
+    )
+    _refused(
+        kg,
+        written_copy,
+        ["correct", SEED_ID, *change("--value", "eleven")],
+        1,
+        "value: not a decimal number",
+    )
     _refused(kg, written_copy, ["withdraw", SEED_ID, *change("--at", "yesterday")], 2, "--at")
 
 
@@ -201,23 +260,46 @@ def test_a_cycle_of_supersessions_is_refused(kg, written_copy) -> None:
 def test_a_hand_written_file_is_held_to_the_shapes(kg, written_copy) -> None:
     """The shapes judge a standing file however it was written (one a curator edits)."""
     path = written_copy / "standing" / "hand-written.yaml"
-    path.write_text(yaml.safe_dump({
-        "kind": "standing", "id": "hand-written", "change": "disputed", "record": SEED_ID,
-        "agent": CURATOR, "at": "2026-12-02T10:00:00", "value": "3",
-        "evidence": [{"run": "no-such-run"}, {"url": "not a url"}]}))
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "kind": "standing",
+                "id": "hand-written",
+                "change": "disputed",
+                "record": SEED_ID,
+                "agent": CURATOR,
+                "at": "2026-12-02T10:00:00",
+                "value": "3",
+                "evidence": [{"run": "no-such-run"}, {"url": "not a url"}],
+            }
+        )
+    )
     result = kg("load")
     assert result.exit_code == 1
-    for phrase in ("hand-written.yaml: standing hand-written: reason: missing",
-                   "at: not a date-time with time zone",
-                   "value: only a correction gives a corrected value",
-                   "evidence[0].run: refers to a run, review, record or source that no file "
-                   "defines ('no-such-run')", "evidence[1].url: not a web address"):
+    for phrase in (
+        "hand-written.yaml: standing hand-written: reason: missing",
+        "at: not a date-time with time zone",
+        "value: only a correction gives a corrected value",
+        "evidence[0].run: refers to a run, review, record or source that no file "
+        "defines ('no-such-run')",
+        "evidence[1].url: not a web address",
+    ):
         assert phrase in result.stderr, result.stderr
     # What the YAML's structure shows is reported before the shapes run.
-    path.write_text(yaml.safe_dump({
-        "kind": "standing", "id": "hand-written", "change": "disputed", "record": SEED_ID,
-        "agent": CURATOR, "at": "2026-12-02T10:00:00Z", "reason": "r",
-        "evidence": [{"paper": "x"}, "a string"]}))
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "kind": "standing",
+                "id": "hand-written",
+                "change": "disputed",
+                "record": SEED_ID,
+                "agent": CURATOR,
+                "at": "2026-12-02T10:00:00Z",
+                "reason": "r",
+                "evidence": [{"paper": "x"}, "a string"],
+            }
+        )
+    )
     result = kg("load")
     assert result.exit_code == 1
     assert "evidence[0].paper: unknown kind of evidence" in result.stderr
@@ -226,12 +308,16 @@ def test_a_hand_written_file_is_held_to_the_shapes(kg, written_copy) -> None:
 
 
 def test_a_failed_value_check_on_the_pinned_file_disputes_until_a_curator_reinstates(
-        runner, tmp_path) -> None:
+    runner, tmp_path
+) -> None:
     """kg verify against the pinned PDF, which prints another value: the value check fails,
     so the rule makes the claim disputed; a curator's reinstatement with a reason makes it
     current again. A check of another file (hash mismatch) is no evidence either way."""
-    pdf = pdfgen.make_pdf(tmp_path / "changed.pdf", 11, {6: pdfgen.paragraph(
-        "the NT 2.5B checkpoint (33.88 → 11.94 GB)")})
+    pdf = pdfgen.make_pdf(
+        tmp_path / "changed.pdf",
+        11,
+        {6: pdfgen.paragraph("the NT 2.5B checkpoint (33.88 → 11.94 GB)")},
+    )
     other = pdfgen.make_pdf(tmp_path / "base.pdf", 11, {6: pdfgen.paragraph()})
     data = tmp_path / "data"
     store = tmp_path / "store"
@@ -262,9 +348,13 @@ def test_a_failed_value_check_on_the_pinned_file_disputes_until_a_curator_reinst
     assert "a check of the pinned file failed (quote-check, value-check)" in reason
 
     (data / "agents" / f"{CURATOR}.yaml").write_text(
-        f"kind: agent\nid: {CURATOR}\nagent_type: person\nlabel: A test curator\n")
-    result = kg("reinstate", RECORD, *change(
-        reason="the erratum prints 11.49; the PDF's 11.94 is a typesetting error"))
+        f"kind: agent\nid: {CURATOR}\nagent_type: person\nlabel: A test curator\n"
+    )
+    result = kg(
+        "reinstate",
+        RECORD,
+        *change(reason="the erratum prints 11.49; the PDF's 11.94 is a typesetting error"),
+    )
     assert result.exit_code == 0, result.output
     assert standing() == "current"
     assert_the_query_agrees(kg, store)
@@ -284,7 +374,8 @@ def test_a_release_keeps_the_standing_it_had(kg, written_copy) -> None:
     # the standing where it changed: current at first (not said), corrected in the second
     [said] = [line.strip() for line in lines if line.strip().startswith("standing ")]
     assert lines.index(said.join(["    ", ""])) > lines.index(
-        next(line for line in lines if line.startswith(second)))
+        next(line for line in lines if line.startswith(second))
+    )
     assert said.startswith("standing corrected since ")
     assert said.endswith(": a reason; corrected value 11.29")
     # The record page at each release: the standing it had, and the table of releases.
@@ -295,16 +386,22 @@ def test_a_release_keeps_the_standing_it_had(kg, written_copy) -> None:
         client = app.test_client()
 
         def page(release: str) -> str:
-            answer = client.get(f"/record/{SEED_ID}", query_string={"release": release},
-                                headers={"Accept": "text/html"})
+            answer = client.get(
+                f"/record/{SEED_ID}",
+                query_string={"release": release},
+                headers={"Accept": "text/html"},
+            )
             assert answer.status_code == 200
             return answer.get_data(as_text=True)
 
         assert 'id="standing-banner"' not in page(first)
         then = page(second)
         assert 'id="standing-banner"' in then and "Corrected value: <strong>11.29</strong>" in then
-        cells = client.get(f"/record/{SEED_ID}", headers={"Accept": "text/html"}).get_data(
-            as_text=True).split('<td class="standing">')[1:]
+        cells = (
+            client.get(f"/record/{SEED_ID}", headers={"Accept": "text/html"})
+            .get_data(as_text=True)
+            .split('<td class="standing">')[1:]
+        )
         assert [c.split("</td>")[0] for c in cells] == ["current", "corrected (11.29)"]
 
 
@@ -338,9 +435,16 @@ def test_every_export_carries_a_standing_that_is_not_current(kg) -> None:
 
     assert "status" not in record_item()
     assert "claimgraph_standing" not in export("every-eval-ever")
-    assert kg("retract", SEED_ID, *change("--notice", "https://example.org/notice",
-                                           reason="the authors retracted the paper")
-              ).exit_code == 0
+    assert (
+        kg(
+            "retract",
+            SEED_ID,
+            *change(
+                "--notice", "https://example.org/notice", reason="the authors retracted the paper"
+            ),
+        ).exit_code
+        == 0
+    )
 
     item = record_item()
     assert item["status"] == "retracted"
@@ -360,10 +464,12 @@ def test_every_export_carries_a_standing_that_is_not_current(kg) -> None:
     expanded = jsonld.to_rdf(document, {"format": "application/n-quads"})
     standing = "<https://w3id.org/claimgraph/ns#standing>"
     assert [line for line in expanded.splitlines() if standing in line] == [
-        line for line in shown.splitlines() if standing in line]
+        line for line in shown.splitlines() if standing in line
+    ]
 
-    details = json.loads(export("every-eval-ever"))["evaluation_results"][0][
-        "score_details"]["details"]
+    details = json.loads(export("every-eval-ever"))["evaluation_results"][0]["score_details"][
+        "details"
+    ]
     assert details["claimgraph_standing"].startswith("retracted since ")
 
 
@@ -374,12 +480,28 @@ def test_the_banner_in_chromium(page, runner, written_copy: Path, tmp_path: Path
     from helpers.servers import running_server
 
     (written_copy / "agents" / f"{CURATOR}.yaml").write_text(
-        f"kind: agent\nid: {CURATOR}\nagent_type: person\nlabel: A test curator\n")
+        f"kind: agent\nid: {CURATOR}\nagent_type: person\nlabel: A test curator\n"
+    )
     root = written_copy.parent
-    result = runner.invoke(main, [
-        "--store", str(root / "store"), "--base", BASE, "--data", str(written_copy),
-        "dispute", SEED_ID, "--evidence", FP32_RUN, "--agent", CURATOR,
-        "--reason", "fp32 needs twice the memory"])
+    result = runner.invoke(
+        main,
+        [
+            "--store",
+            str(root / "store"),
+            "--base",
+            BASE,
+            "--data",
+            str(written_copy),
+            "dispute",
+            SEED_ID,
+            "--evidence",
+            FP32_RUN,
+            "--agent",
+            CURATOR,
+            "--reason",
+            "fp32 needs twice the memory",
+        ],
+    )
     assert result.exit_code == 0, result.output
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -414,14 +536,27 @@ def test_leaderboards_show_current_claims_and_the_rest_one_click_away(runner, da
 
     root = data_copy.parent
     (data_copy / "agents" / f"{CURATOR}.yaml").write_text(
-        f"kind: agent\nid: {CURATOR}\nagent_type: person\nlabel: A test curator\n")
+        f"kind: agent\nid: {CURATOR}\nagent_type: person\nlabel: A test curator\n"
+    )
     board = f"/benchmark/{MMLU}/leaderboard.json"
     with app_over(root) as app:
         before = json.loads(app.test_client().get(board).data)["rows"]
     top, second = before[0], before[1]
     assert top["rank"] == 1 and second["rank"] == 2
-    result = runner.invoke(main, ["--store", str(root / "store"), "--base", BASE, "--data",
-                                  str(data_copy), "withdraw", top["id"], *change()])
+    result = runner.invoke(
+        main,
+        [
+            "--store",
+            str(root / "store"),
+            "--base",
+            BASE,
+            "--data",
+            str(data_copy),
+            "withdraw",
+            top["id"],
+            *change(),
+        ],
+    )
     assert result.exit_code == 0, result.output
     with app_over(root) as app:
         client = app.test_client()
@@ -434,15 +569,19 @@ def test_leaderboards_show_current_claims_and_the_rest_one_click_away(runner, da
         assert len(every) == len(before)
         page = client.get(f"/benchmark/{MMLU}", headers={"Accept": "text/html"})
         assert 'id="not-current"' in page.get_data(as_text=True)
-        listing = json.loads(client.get("/records.json", query_string={"standing": "withdrawn"}).data)
+        listing = json.loads(
+            client.get("/records.json", query_string={"standing": "withdrawn"}).data
+        )
         assert [r["id"] for r in listing["rows"]] == [top["id"]]
         index = client.get("/", headers={"Accept": "text/html"}).get_data(as_text=True)
         assert 'data-facet="standing"' in index
         tagged = 'class="tag standing-tag standing-withdrawn"'
-        assert tagged in client.get("/", query_string={"standing": "withdrawn"},
-                                    headers={"Accept": "text/html"}).get_data(as_text=True)
-        assert tagged in client.get(f"/benchmark/{MMLU}", query_string={"standing": "all"},
-                                    headers={"Accept": "text/html"}).get_data(as_text=True)
+        assert tagged in client.get(
+            "/", query_string={"standing": "withdrawn"}, headers={"Accept": "text/html"}
+        ).get_data(as_text=True)
+        assert tagged in client.get(
+            f"/benchmark/{MMLU}", query_string={"standing": "all"}, headers={"Accept": "text/html"}
+        ).get_data(as_text=True)
 
 
 def test_runs_that_contradict_under_every_setting_tried_dispute(kg, written_copy) -> None:
@@ -454,7 +593,8 @@ def test_runs_that_contradict_under_every_setting_tried_dispute(kg, written_copy
     lines = standing_lines(kg, OTHER_ID)
     assert lines["standing"] == ["disputed"]
     assert lines["reason"][0].startswith(
-        "reproduction runs contradict it under every setting tried (precision=")
+        "reproduction runs contradict it under every setting tried (precision="
+    )
     assert "bf16-fp32-adam" not in lines["reason"][0]
     assert_the_query_agrees(kg, written_copy.parent / "store")
     # The seed keeps its consistent runs: current.

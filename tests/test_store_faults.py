@@ -44,8 +44,10 @@ class Faulty:
 @pytest.fixture(params=REMOTE)
 def faulty(request, tmp_path: Path, sampled_copy: Path, monkeypatch) -> Iterator[Faulty]:
     """A store of each remote kind behind a faulty proxy; kg's settings name the proxy."""
-    with started_backend(request.param, tmp_path) as backend, \
-            faulty_proxy(str(backend.store)) as (url, proxy):
+    with (
+        started_backend(request.param, tmp_path) as backend,
+        faulty_proxy(str(backend.store)) as (url, proxy),
+    ):
         for name, value in {**backend.environment(), "KG_STORE": url}.items():
             monkeypatch.setenv(name, value)
         monkeypatch.delenv("KG_DATA", raising=False)
@@ -69,7 +71,8 @@ def change_seed(data: Path) -> None:
 
 
 def test_a_load_stopped_part_way_is_never_seen_and_the_next_load_completes(
-        faulty: Faulty, runner, sampled_copy: Path, tmp_path: Path) -> None:
+    faulty: Faulty, runner, sampled_copy: Path, tmp_path: Path
+) -> None:
     assert kg(runner, "load").exit_code == 0
     before_stats, before = kg(runner, "stats").output, dump(faulty.backend)
     change_seed(sampled_copy)
@@ -100,19 +103,26 @@ def test_a_load_stopped_part_way_is_never_seen_and_the_next_load_completes(
 
 
 #: What kg says for each fault.
-SAID = {"down": "cannot reach the SPARQL store", "slow": "did not answer the query within",
-        "html": "HTTP 502: 502 Bad Gateway"}
+SAID = {
+    "down": "cannot reach the SPARQL store",
+    "slow": "did not answer the query within",
+    "html": "HTTP 502: 502 Bad Gateway",
+}
 
 
 def test_each_fault_gives_a_clear_error_and_503_pages_then_the_same_pages(
-        faulty: Faulty, runner, sampled_copy: Path, monkeypatch) -> None:
+    faulty: Faulty, runner, sampled_copy: Path, monkeypatch
+) -> None:
     """One kg serve through the faults in turn, the store back in between (one start of
     kg serve costs seconds): the store stopped, slow, behind a failing proxy."""
     assert kg(runner, "load").exit_code == 0
     # the pages' limit must let kg serve start (its index is built from the store); the
     # CLI's and /sparql's are short
-    env = {**{name: value for name, value in os.environ.items() if name.startswith("KG_")},
-           "KG_STORE_TIMEOUT": str(PAGE_TIMEOUT), "KG_QUERY_TIMEOUT": str(TIMEOUT)}
+    env = {
+        **{name: value for name, value in os.environ.items() if name.startswith("KG_")},
+        "KG_STORE_TIMEOUT": str(PAGE_TIMEOUT),
+        "KG_QUERY_TIMEOUT": str(TIMEOUT),
+    }
     monkeypatch.setenv("KG_STORE_TIMEOUT", str(TIMEOUT))
     with running_server(sampled_copy.parent, env) as served:
         page = f"{served.url}/record/{SEED_ID}"

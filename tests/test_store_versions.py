@@ -15,8 +15,9 @@ from kg.store.versions import KEEP_VERSIONS, READERS, leased
 
 
 def write(store: EmbeddedStore, n: int) -> None:
-    quad = ox.Quad(ox.NamedNode(f"urn:s{n}"), ox.NamedNode("urn:p"), ox.Literal(str(n)),
-                   ox.NamedNode("urn:g"))
+    quad = ox.Quad(
+        ox.NamedNode(f"urn:s{n}"), ox.NamedNode("urn:p"), ox.Literal(str(n)), ox.NamedNode("urn:g")
+    )
     store.replace_graphs({"urn:g": [quad]})
 
 
@@ -64,11 +65,17 @@ def test_the_lease_of_a_process_that_is_gone_holds_nothing(tmp_path: Path) -> No
     with EmbeddedStore(path) as writer:
         write(writer, 0)
         # A reader process that died (SIGKILL) without releasing its lease.
-        subprocess.run([sys.executable, "-c",
-                        "import os, sys; from pathlib import Path; "
-                        "from kg.store.embedded import EmbeddedStore; "
-                        "s = EmbeddedStore(Path(sys.argv[1]), read_only=True); os._exit(0)",
-                        str(path)], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import os, sys; from pathlib import Path; "
+                "from kg.store.embedded import EmbeddedStore; "
+                "s = EmbeddedStore(Path(sys.argv[1]), read_only=True); os._exit(0)",
+                str(path),
+            ],
+            check=True,
+        )
         [stale] = list((path / READERS).iterdir())
         held = stale.name.split(".")[0]
         assert held not in leased(path)

@@ -27,14 +27,26 @@ def verified_root(tmp_path_factory) -> Path:
     prints 11.94 where the record quotes 11.49 (quote and value checks fail)."""
     root = tmp_path_factory.mktemp("verified")
     good = pdfgen.make_pdf(root / "good.pdf", 11, {6: pdfgen.paragraph()})
-    bad = pdfgen.make_pdf(root / "bad.pdf", 11,
-                          {6: pdfgen.paragraph("the NT 2.5B checkpoint (33.88 → 11.94 GB)")})
+    bad = pdfgen.make_pdf(
+        root / "bad.pdf", 11, {6: pdfgen.paragraph("the NT 2.5B checkpoint (33.88 → 11.94 GB)")}
+    )
     write_data(root / "data", sha256(good), record=GOOD, source="src-good")
     write_data(root / "data", sha256(bad), record=BAD, source="src-bad")
     runner = CliRunner()
     for record, pdf, code in ((GOOD, good, 0), (BAD, bad, 1)):
-        result = runner.invoke(main, ["--store", str(root / "store"), "verify", record,
-                                      "--pdf", str(pdf), "--data", str(root / "data")])
+        result = runner.invoke(
+            main,
+            [
+                "--store",
+                str(root / "store"),
+                "verify",
+                record,
+                "--pdf",
+                str(pdf),
+                "--data",
+                str(root / "data"),
+            ],
+        )
         assert result.exit_code == code, result.output
     return root
 
@@ -56,7 +68,9 @@ def verified_server(verified_root: Path) -> Iterator[str]:
 def test_the_index_facets_flag_the_failed_verification(verified: FlaskClient) -> None:
     listing = verified.get("/records.json").get_json()
     assert {(f["value"], f["label"], f["count"]) for f in listing["facets"]["verification"]} == {
-        ("failed", "failed", 1), ("passed", "passed", 1)}
+        ("failed", "failed", 1),
+        ("passed", "passed", 1),
+    }
     flagged = verified.get("/records.json?verification=failed").get_json()
     assert [r["id"] for r in flagged["rows"]] == [BAD]
     assert flagged["rows"][0]["verification"] == "failed"
@@ -84,8 +98,9 @@ def test_a_browser_sees_the_flag_and_the_checks(page, verified_server: str, tmp_
     assert outcomes == ["passed", "passed", "failed", "failed"]
     assert "11.94" in rows.nth(3).inner_text()
     # A failed outcome is set apart from a passed one.
-    colours = {rows.nth(i).locator("td.outcome").evaluate("e => getComputedStyle(e).color")
-               for i in (0, 2)}
+    colours = {
+        rows.nth(i).locator("td.outcome").evaluate("e => getComputedStyle(e).color") for i in (0, 2)
+    }
     assert len(colours) == 2
     page.screenshot(path=str(tmp_path / "flagged.png"), full_page=True)
 

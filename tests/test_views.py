@@ -66,10 +66,16 @@ def test_a_model_submitted_twice_appears_twice_marked(client) -> None:
 
 
 def test_a_higher_is_better_board_of_the_snapshot_ranks_the_highest_first(client) -> None:
-    expected = sorted((Decimal(str(r["score_details"]["score"])) for raw in kept_files().values()
-                       for r in json.loads(raw)["evaluation_results"]
-                       if r["metric_config"]["evaluation_description"] == "EM on MMLU"
-                       and r["source_data"]["dataset_name"] == "MMLU"), reverse=True)
+    expected = sorted(
+        (
+            Decimal(str(r["score_details"]["score"]))
+            for raw in kept_files().values()
+            for r in json.loads(raw)["evaluation_results"]
+            if r["metric_config"]["evaluation_description"] == "EM on MMLU"
+            and r["source_data"]["dataset_name"] == "MMLU"
+        ),
+        reverse=True,
+    )
     got = board(client, MMLU)
     assert got["lower_is_better"] is False and len(expected) > 3
     assert [Decimal(r["value"]) for r in got["rows"]] == expected
@@ -81,21 +87,24 @@ def test_filters_change_rows_and_counts_and_stay_in_the_url(client) -> None:
     everything = board(client, TINY)
     small = board(client, TINY, params_max="7")
     assert {r["model"] for r in small["rows"]} == {
-        m for m, _, params, _ in LOWER_IS_BETTER if params <= 7}
+        m for m, _, params, _ in LOWER_IS_BETTER if params <= 7
+    }
     assert small["filter"] == {"params_max": "7"} and small["total"] < everything["total"]
     assert [r["rank"] for r in small["rows"]] == [  # ranks stay those of the whole board
-        r["rank"] for r in everything["rows"] if r["id"] in {s["id"] for s in small["rows"]}]
+        r["rank"] for r in everything["rows"] if r["id"] in {s["id"] for s in small["rows"]}
+    ]
     half = board(client, TINY, precision="bfloat16")
     assert {r["precision"] for r in half["rows"]} == {"bfloat16"}
     page = client.get(f"/benchmark/{TINY}", query_string={"precision": "bfloat16"})
     text = page.get_data(as_text=True)
-    assert f'{half["total"]} records' in text
+    assert f"{half['total']} records" in text
     # the precision facet counts the rows the other filters admit: both values, with counts
     assert re.search(r'<option value="float16">float16 \(3\)</option>', text)
     assert re.search(r'<option value="bfloat16" selected>bfloat16 \(3\)</option>', text)
     downloads = re.findall(r'href="([^"]*/leaderboard\.csv[^"]*)"', text)
     assert downloads and parse_qs(urlsplit(downloads[0].replace("&amp;", "&")).query) == {
-        "precision": ["bfloat16"]}
+        "precision": ["bfloat16"]
+    }
     assert board(client, TINY, checked="1")["total"] == 0  # nothing is checked by machine
 
 
@@ -111,13 +120,16 @@ def test_the_table_as_csv_and_json_ld_says_what_the_json_says(client) -> None:
     assert response.mimetype == "text/csv"
     table = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
     assert [(t["id"], t["rank"], t["printed_value"]) for t in table] == [
-        (r["id"], str(r["rank"]), r["printed_value"]) for r in rows]
+        (r["id"], str(r["rank"]), r["printed_value"]) for r in rows
+    ]
     response = client.get(f"/benchmark/{MMLU}/leaderboard.jsonld")
     assert response.mimetype == "application/ld+json"
     [doc] = jsonld.expand(response.get_json())
     items = doc["https://schema.org/itemListElement"]
-    got = [(i["https://schema.org/item"][0]["@id"], i["https://schema.org/position"][0]["@value"])
-           for i in items]
+    got = [
+        (i["https://schema.org/item"][0]["@id"], i["https://schema.org/position"][0]["@value"])
+        for i in items
+    ]
     assert got == [(r["record"], r["rank"]) for r in rows]
     assert doc["https://schema.org/about"][0]["@id"] == f"{BASE}benchmark/{MMLU}"
 
@@ -129,8 +141,7 @@ def chart(html: str) -> ET.Element:
 def test_the_chart_has_a_mark_per_row_its_axis_named_and_the_record_marked(client) -> None:
     rows = board(client, MMLU)["rows"]
     current = rows[2]["id"]
-    html = client.get(f"/benchmark/{MMLU}", query_string={"record": current}).get_data(
-        as_text=True)
+    html = client.get(f"/benchmark/{MMLU}", query_string={"record": current}).get_data(as_text=True)
     svg = chart(html)
     marks = [r for r in svg.iter(f"{SVG}rect") if "mark" in r.get("class", "").split()]
     assert [m.get("data-record") for m in marks] == [r["id"] for r in rows]
@@ -147,11 +158,18 @@ def test_the_model_page_lists_its_results_from_every_source(client) -> None:
     for raw in kept_files().values():
         doc = json.loads(raw)
         if doc["model_info"]["id"].strip().casefold() == model:
-            expected |= {(doc["source_metadata"]["source_name"], str(r["score_details"]["score"]))
-                         for r in doc["evaluation_results"]}
+            expected |= {
+                (doc["source_metadata"]["source_name"], str(r["score_details"]["score"]))
+                for r in doc["evaluation_results"]
+            }
     html = client.get(f"/model/{quote(model, safe='')}").get_data(as_text=True)
-    shown = set(re.findall(r'<td class="num"><a href="/record/[^"]+">([^<]+)</a></td>\s*'
-                           r'<td><a href="/source/[^"]+">([^<]+)</a>', html))
+    shown = set(
+        re.findall(
+            r'<td class="num"><a href="/record/[^"]+">([^<]+)</a></td>\s*'
+            r'<td><a href="/source/[^"]+">([^<]+)</a>',
+            html,
+        )
+    )
     assert {(source, value) for value, source in shown} == expected
     assert len({source for source, _ in expected}) > 1
     assert client.get(f"/model/{quote(model, safe='')}.ttl").mimetype == "text/turtle"
@@ -161,8 +179,9 @@ def test_compare_marks_the_fields_that_differ(client) -> None:
     alpha = [r for r in board(client, TINY)["rows"] if r["model"].casefold() == "tiny/alpha"]
     ids = [r["id"] for r in alpha]
     html = client.get("/compare", query_string={"record": ids}).get_data(as_text=True)
-    lines = {field: css for css, field in
-             re.findall(r'<tr class="([\w ]+)" data-field="([^"]+)">', html)}
+    lines = {
+        field: css for css, field in re.findall(r'<tr class="([\w ]+)" data-field="([^"]+)">', html)
+    }
     assert "differs" in lines["Value as printed"] and "differs" not in lines["Metric"]
     assert "differs" in lines["Evaluation"] and "differs" not in lines["Benchmark"]
     response = client.get("/compare.csv", query_string={"record": ids})
@@ -179,19 +198,22 @@ def test_disagreements_list_the_real_case_and_agree_with_the_canned_query(client
     case = re.search(r"openai/gpt-3\.5-turbo-0613</a> on <a [^>]+>MMLU</a>.*?</table>", html, re.S)
     assert case and "0.391" in case.group(0) and "0.614" in case.group(0)
     assert "helm_classic" in case.group(0) and "helm_lite" in case.group(0)
-    rows = query(root / "store", (Path(__file__).parents[1] / "queries" /
-                                  "disagreements.rq").read_text())
+    rows = query(
+        root / "store", (Path(__file__).parents[1] / "queries" / "disagreements.rq").read_text()
+    )
     from_query = {(r["model"], r["benchmark"]) for r in rows}
-    listed = set(re.findall(r'<h2><a href="/model/([^"]+)">.*?<a href="/benchmark/([^"]+)">',
-                            html))
+    listed = set(re.findall(r'<h2><a href="/model/([^"]+)">.*?<a href="/benchmark/([^"]+)">', html))
     assert {(f"{BASE}model/{m}", f"{BASE}benchmark/{b}") for m, b in listed} == from_query
     assert (f"{BASE}model/tiny%2Falpha", f"{BASE}benchmark/{TINY}") in from_query
 
 
 def test_a_record_page_shows_its_rank_and_the_other_claims_of_its_quantity(client) -> None:
     rows = board(client, MMLU)["rows"]
-    [lite, classic] = sorted((r for r in rows if r["model"] == "openai/gpt-3.5-turbo-0613"),
-                             key=lambda r: r["source_title"], reverse=True)
+    [lite, classic] = sorted(
+        (r for r in rows if r["model"] == "openai/gpt-3.5-turbo-0613"),
+        key=lambda r: r["source_title"],
+        reverse=True,
+    )
     html = client.get(f"/record/{lite['id']}").get_data(as_text=True)
     rank = re.search(r'<dd id="board-rank">(.*?)</dd>', html).group(1)
     assert rank.startswith(f"{lite['rank']} of {len(rows)}") and f"record={lite['id']}" in rank
@@ -227,5 +249,5 @@ def test_the_index_sorts_by_a_column_with_keyset_paging(client) -> None:
 def test_pages_are_reachable_from_the_index_and_the_record_pages(client) -> None:
     rows = board(client, TINY)["rows"]
     html = client.get("/", query_string={"q": rows[0]["id"]}).get_data(as_text=True)
-    assert f'/benchmark/{TINY}?record={rows[0]["id"]}' in html
+    assert f"/benchmark/{TINY}?record={rows[0]['id']}" in html
     assert 'action="/compare"' in html and 'href="/disagreements"' in html

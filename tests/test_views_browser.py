@@ -37,9 +37,13 @@ def visit(page):
 
 def board_values(page) -> list[tuple[int, Decimal]]:
     rows = page.locator("table.board tbody tr")
-    return [(int(rows.nth(i).get_attribute("data-rank")),
-             Decimal(rows.nth(i).locator("td").nth(2).inner_text()))
-            for i in range(rows.count())]
+    return [
+        (
+            int(rows.nth(i).get_attribute("data-rank")),
+            Decimal(rows.nth(i).locator("td").nth(2).inner_text()),
+        )
+        for i in range(rows.count())
+    ]
 
 
 def test_a_higher_is_better_board_in_order_with_its_chart(visit, site, tmp_path: Path) -> None:
@@ -80,11 +84,14 @@ def test_filters_change_the_rows_the_counts_and_the_url(visit, site, tmp_path: P
 def test_the_model_page_lists_results_from_every_source(visit, site, tmp_path: Path) -> None:
     model = "mistralai/mistral-7b-instruct-v0.3"
     visit.goto(f"{site}/model/{quote(model, safe='')}")
-    sources = set(visit.locator("table.model-results td:nth-last-child(2) a:first-child")
-                  .all_inner_texts())
+    sources = set(
+        visit.locator("table.model-results td:nth-last-child(2) a:first-child").all_inner_texts()
+    )
     assert {"helm_lite", "helm_capabilities", "HF Open LLM v2"} <= sources
-    assert visit.locator("svg.model-chart circle.mark").count() == visit.locator(
-        "table.model-results tbody tr").count()
+    assert (
+        visit.locator("svg.model-chart circle.mark").count()
+        == visit.locator("table.model-results tbody tr").count()
+    )
     visit.screenshot(path=str(tmp_path / "model.png"), full_page=True)
 
 
@@ -104,16 +111,20 @@ def test_compare_two_records_from_a_board(visit, site, tmp_path: Path) -> None:
 
 def test_the_disagreements_page_shows_a_real_case(visit, site, tmp_path: Path) -> None:
     visit.goto(f"{site}/disagreements")
-    case = visit.locator("section.disagreement", has_text="openai/gpt-3.5-turbo-0613").filter(
-        has=visit.locator("h2", has_text="MMLU")).first
+    case = (
+        visit.locator("section.disagreement", has_text="openai/gpt-3.5-turbo-0613")
+        .filter(has=visit.locator("h2", has_text="MMLU"))
+        .first
+    )
     values = case.locator("tbody td.num").all_inner_texts()
     assert sorted(values) == ["0.391", "0.614"]
     visit.screenshot(path=str(tmp_path / "disagreements.png"), full_page=True)
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_the_index_is_readable_at_desktop_and_phone_widths(visit, site, width: int,
-                                                           tmp_path: Path) -> None:
+def test_the_index_is_readable_at_desktop_and_phone_widths(
+    visit, site, width: int, tmp_path: Path
+) -> None:
     visit.set_viewport_size({"width": width, "height": 900})
     visit.goto(f"{site}/?sort=-value")
     assert visit.evaluate("document.documentElement.scrollWidth") <= width
@@ -128,7 +139,9 @@ def test_the_chart_is_reachable_by_keyboard(visit, site) -> None:
     visit.focus("figure.chart")
     assert visit.evaluate("document.activeElement.tagName") == "FIGURE"
     visit.keyboard.press("Tab")  # a small board's bars are links, in rank order
-    focused = visit.evaluate("[document.activeElement.closest('svg') !== null,"
-                             " document.activeElement.getAttribute('href')]")
+    focused = visit.evaluate(
+        "[document.activeElement.closest('svg') !== null,"
+        " document.activeElement.getAttribute('href')]"
+    )
     first = visit.locator("table.board tbody tr").first.locator("td").nth(2).locator("a")
     assert focused == [True, first.get_attribute("href")]

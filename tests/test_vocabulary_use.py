@@ -36,15 +36,18 @@ from kg.store.figures import Figures
 from kg.web.views import record
 
 #: The modules that read the graph by predicate: the pages, the catalogue, the exports.
-READERS = sorted([*(ROOT / "kg" / "web" / "views").glob("*.py"),
-                  ROOT / "kg" / "web" / "catalog.py",
-                  ROOT / "kg" / "export" / "citations.py",
-                  ROOT / "kg" / "export" / "rocrate.py"])
+READERS = sorted(
+    [
+        *(ROOT / "kg" / "web" / "views").glob("*.py"),
+        ROOT / "kg" / "web" / "catalog.py",
+        ROOT / "kg" / "export" / "citations.py",
+        ROOT / "kg" / "export" / "rocrate.py",
+    ]
+)
 QUERIES = sorted((ROOT / "queries").rglob("*.rq"))
 TEMPLATES = sorted((ROOT / "kg" / "web" / "templates").glob("*.html"))
 #: The namespaces of kg.rdf.namespaces, by the name code imports them under.
-NAMESPACES = {name: value for name, value in vars(namespaces).items()
-              if isinstance(value, Terms)}
+NAMESPACES = {name: value for name, value in vars(namespaces).items() if isinstance(value, Terms)}
 
 
 @pytest.fixture(scope="module")
@@ -52,17 +55,25 @@ def known() -> set[str]:
     """Every term something writes or declares."""
     terms: set[str] = set()
     triples = [t for m in map_paths([DATA], BASE) for t in m.triples]
-    previous = ReleaseInfo(id="r0", iri=f"{BASE}release/r0", issued="2026-01-01",
-                           previous=None, note="", sha256="0" * 64)
-    triples += release_triples(BASE, "r1", "2026-01-02", "a note", previous, "0" * 64,
-                               {f"{BASE}record/x": "1" * 64})
+    previous = ReleaseInfo(
+        id="r0",
+        iri=f"{BASE}release/r0",
+        issued="2026-01-01",
+        previous=None,
+        note="",
+        sha256="0" * 64,
+    )
+    triples += release_triples(
+        BASE, "r1", "2026-01-02", "a note", previous, "0" * 64, {f"{BASE}record/x": "1" * 64}
+    )
     triples += list(load_terms().graph)
     for s, p, o in triples:
         terms.add(str(p))
         if p == RDF.type:  # o is a class in use; s, in the ontology, a term declared
             terms.update(str(t) for t in (s, o) if isinstance(t, URIRef))
-    terms.update(q.predicate.value for q in ox.parse(Figures(1, 2).nquads(BASE),
-                                                     format=ox.RdfFormat.N_QUADS))
+    terms.update(
+        q.predicate.value for q in ox.parse(Figures(1, 2).nquads(BASE), format=ox.RdfFormat.N_QUADS)
+    )
     allowed = (SH.path, SH.inversePath, SH["class"], SH.targetClass)
     terms.update(str(o) for _, p, o in shapes_graph() if p in allowed and isinstance(o, URIRef))
     return terms
@@ -76,8 +87,12 @@ def python_terms(source: str) -> set[str]:
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             namespace, local = NAMESPACES.get(node.value.id), node.attr
-        elif (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
-              and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
+        elif (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, str)
+        ):
             namespace, local = NAMESPACES.get(node.value.id), node.slice.value
         else:
             continue
@@ -105,7 +120,8 @@ def test_the_collectors_find_what_is_read() -> None:
     read, _ = query_terms((ROOT / "queries/internal/index-rows.rq").read_text())
     assert {str(KG.Claim), str(KG.printedValue), "http://www.w3.org/ns/oa#exact"} <= read
     assert str(KG.printedValue) in template_terms(
-        (ROOT / "kg/web/templates/record.html").read_text())
+        (ROOT / "kg/web/templates/record.html").read_text()
+    )
 
 
 @pytest.mark.parametrize("path", TEMPLATES, ids=lambda p: p.name)
@@ -164,17 +180,22 @@ def test_every_term_a_query_reads_is_known(path: Path, known: set[str]) -> None:
     unknown = sorted(read - known)
     assert not unknown, f"{path.name} reads terms nothing writes or declares: {unknown}"
     declared = {str(KG) + n for n in declared_names(str(KG))} | {
-        str(KGV) + n for n in declared_names(str(KGV))}
+        str(KGV) + n for n in declared_names(str(KGV))
+    }
     assert ours <= declared, f"{path.name} names undeclared terms: {sorted(ours - declared)}"
 
 
 # -- a typo fails -------------------------------------------------------------------------
 def test_a_misspelt_term_is_caught(known: set[str]) -> None:
     source = "def f(facts, node):\n    return facts.text(node, KG.reportedValu), DCTERMS.titel\n"
-    assert python_terms(source) - known == {str(KG) + "reportedValu",
-                                            "http://purl.org/dc/terms/titel"}
-    query = ("PREFIX kg: <https://w3id.org/claimgraph/ns#>\n"
-             "SELECT ?v WHERE { ?r a kg:Claimm ; kg:reportedValue/kg:printedValu ?v }")
+    assert python_terms(source) - known == {
+        str(KG) + "reportedValu",
+        "http://purl.org/dc/terms/titel",
+    }
+    query = (
+        "PREFIX kg: <https://w3id.org/claimgraph/ns#>\n"
+        "SELECT ?v WHERE { ?r a kg:Claimm ; kg:reportedValue/kg:printedValu ?v }"
+    )
     read, _ = query_terms(query)
     assert read - known == {str(KG) + "Claimm", str(KG) + "printedValu"}
     assert template_terms("{{ r.label('hardwareAsReportd') }}") - known
@@ -194,5 +215,7 @@ def test_the_project_namespaces_are_closed() -> None:
 def test_the_closed_namespaces_hold_what_the_ontology_declares() -> None:
     graph = load_terms().graph
     for namespace in (KG, KGV):
-        typed = {str(s) for s in graph.subjects(RDF.type, None) if str(s).startswith(str(namespace))}
+        typed = {
+            str(s) for s in graph.subjects(RDF.type, None) if str(s).startswith(str(namespace))
+        }
         assert {str(namespace) + n for n in declared_names(str(namespace))} == typed

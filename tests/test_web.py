@@ -72,8 +72,12 @@ NEGOTIATION = [
     (RECORD + ".csl.json", None, 200, "application/vnd.citationstyles.csl+json"),
     (RECORD + ".ris", None, 200, "application/x-research-info-systems"),
     (RECORD, "application/x-bibtex", 200, "application/x-bibtex"),
-    (RECORD, "application/vnd.citationstyles.csl+json", 200,
-     "application/vnd.citationstyles.csl+json"),
+    (
+        RECORD,
+        "application/vnd.citationstyles.csl+json",
+        200,
+        "application/vnd.citationstyles.csl+json",
+    ),
     (RECORD, "application/x-research-info-systems", 200, "application/x-research-info-systems"),
     (RECORD + "?format=bibtex", None, 200, "application/x-bibtex"),
     (SOURCE + ".bib", None, 200, "application/x-bibtex"),
@@ -84,8 +88,9 @@ NEGOTIATION = [
 
 
 @pytest.mark.parametrize(("path", "accept", "status", "media_type"), NEGOTIATION)
-def test_negotiation(client, path: str, accept: str | None, status: int,
-                     media_type: str | None) -> None:
+def test_negotiation(
+    client, path: str, accept: str | None, status: int, media_type: str | None
+) -> None:
     headers = {"Accept": accept} if accept else {}
     response = client.get(path, headers=headers)
     assert response.status_code == status, response.text[:500]
@@ -95,8 +100,12 @@ def test_negotiation(client, path: str, accept: str | None, status: int,
         assert "Accept" in response.headers.get("Vary", "")
 
 
-RDF_FORMATS = {"text/turtle": "turtle", "application/n-triples": "nt",
-               "application/rdf+xml": "xml", "application/ld+json": "json-ld"}
+RDF_FORMATS = {
+    "text/turtle": "turtle",
+    "application/n-triples": "nt",
+    "application/rdf+xml": "xml",
+    "application/ld+json": "json-ld",
+}
 
 
 @pytest.mark.parametrize("path", [RECORD, SOURCE, "/agent/claude", REVIEW])
@@ -132,9 +141,11 @@ def test_jsonld_has_its_context_inline_and_expands_offline(client) -> None:
     assert doc["id"] == f"{BASE}record/{SEED_ID}" and "Claim" in doc["type"]
     assert isinstance(doc["quotedFrom"]["artifact"], dict) and doc["reviews"]
     triples = client.get(RECORD + ".nt").text
-    assert canonical_nquads(parse_nquads(jsonld.to_rdf(doc, {
-        "format": "application/n-quads", "documentLoader": no_remote}))) == canonical_nquads(
-        parse_nquads(triples))
+    assert canonical_nquads(
+        parse_nquads(
+            jsonld.to_rdf(doc, {"format": "application/n-quads", "documentLoader": no_remote})
+        )
+    ) == canonical_nquads(parse_nquads(triples))
 
 
 def test_the_context_is_served_as_the_ontology_has_it(client) -> None:
@@ -148,8 +159,9 @@ def test_citation_downloads(client) -> None:
     response = client.get(RECORD + ".ris")
     assert response.headers["Content-Disposition"] == f'attachment; filename="{SEED_ID}.ris"'
     assert response.text.startswith("TY  - CONF\n") and response.text.rstrip().endswith("ER  -")
-    items = client.get(RECORD, headers={
-        "Accept": "application/vnd.citationstyles.csl+json"}).get_json()
+    items = client.get(
+        RECORD, headers={"Accept": "application/vnd.citationstyles.csl+json"}
+    ).get_json()
     assert [i["type"] for i in items] == ["paper-conference", "dataset"]
     assert items[0]["locator"] == "6"
     assert items[1]["URL"] == f"{BASE}record/{SEED_ID}"
@@ -174,13 +186,17 @@ def test_friendly_404(client) -> None:
 
 def test_record_page_has_citation_tags_and_schema_org(client) -> None:
     html = client.get(RECORD).text
-    assert '<meta name="citation_title" content="Optimizing genomic language models for ' \
-           'efficient training, fine-tuning, and inference">' in html
+    assert (
+        '<meta name="citation_title" content="Optimizing genomic language models for '
+        'efficient training, fine-tuning, and inference">' in html
+    )
     assert '<meta name="citation_author" content="Saadat">' in html
     assert '<meta name="citation_author" content="Fellay">' in html
     assert '<meta name="citation_publication_date" content="2026">' in html
     assert '<meta name="citation_conference_title" content="ICLR 2026 workshop">' in html
-    assert '<meta name="citation_pdf_url" content="https://openreview.net/pdf?id=NUleWh1GFx">' in html
+    assert (
+        '<meta name="citation_pdf_url" content="https://openreview.net/pdf?id=NUleWh1GFx">' in html
+    )
     block = re.search(r'<script type="application/ld\+json">(.*?)</script>', html, re.S).group(1)
     data = json.loads(block)
     assert data["@type"] == "Dataset" and data["identifier"] == SEED_ID
@@ -193,8 +209,12 @@ def test_record_page_has_citation_tags_and_schema_org(client) -> None:
 def test_every_link_on_the_record_page_resolves(client) -> None:
     html = client.get(RECORD).text
     links = set(re.findall(r'href="(/[^"#]*)', html))
-    assert {SOURCE, "/agent/claude", REVIEW,
-            "/evaluation/nt-2-5b-training-peak-memory-stage-deepspeed"} <= links
+    assert {
+        SOURCE,
+        "/agent/claude",
+        REVIEW,
+        "/evaluation/nt-2-5b-training-peak-memory-stage-deepspeed",
+    } <= links
     for link in links:
         assert client.get(link).status_code == 200, link
 
@@ -216,10 +236,15 @@ def test_index_search_facets_and_listings(client) -> None:
     both = client.get("/records.json", query_string={"q": "ZeRO offload"}).get_json()
     assert {r["id"] for r in both["rows"]} == {SEED_ID, OTHER_ID}
     assert {f["label"] for f in both["facets"]["review_status"]} == {
-        "source checked", "transcribed by claimgraph, not checked upstream"}
+        "source checked",
+        "transcribed by claimgraph, not checked upstream",
+    }
     assert {f["label"] for f in facets["method"]} == {
-        "source-hash-verification", "pdf-text-parse", "independent-cell-check",
-        "rendered-source-visual-check"}
+        "source-hash-verification",
+        "pdf-text-parse",
+        "independent-cell-check",
+        "rendered-source-visual-check",
+    }
     filtered = client.get("/records.json", query_string={"model": "NT 500M"}).get_json()
     assert filtered["total"] == 0
     listed = client.get("/records.csv", query_string={"model": "NT 2.5B"}).text
@@ -257,8 +282,11 @@ def test_listing_columns_are_the_declared_ones(client) -> None:
 
 def test_an_argument_named_like_a_route_variable_is_not_passed_on(client) -> None:
     # ?suffix= and ?_anchor= are what url_for reads itself: the index ignores them
-    for path in ("/?suffix=json&q=memory", "/records?_anchor=x&q=memory",
-                 "/records.json?suffix=csv&q=memory"):
+    for path in (
+        "/?suffix=json&q=memory",
+        "/records?_anchor=x&q=memory",
+        "/records.json?suffix=csv&q=memory",
+    ):
         answer = client.get(path)
         assert answer.status_code == 200, path
         assert "suffix=" not in answer.text and "_anchor" not in answer.text, path

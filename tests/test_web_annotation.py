@@ -105,11 +105,14 @@ def test_the_seed_record_as_an_annotation(store: Path, tmp_path: Path) -> None:
     assert node["@type"] == [OA + "Annotation"]
     assert one(node, OA + "motivatedBy")["@id"] == OA + "describing"
 
-    [facts] = rows(store, f"""SELECT ?quote ?page ?sha ?artifact ?printed WHERE {{
+    [facts] = rows(
+        store,
+        f"""SELECT ?quote ?page ?sha ?artifact ?printed WHERE {{
         <{record_iri(SEED_ID)}> kg:locator ?l ; prov:wasQuotedFrom ?src ;
             kg:reportedValue/kg:printedValue ?printed .
         ?l kg:page ?page ; oa:hasSelector ?s . ?s a oa:TextQuoteSelector ; oa:exact ?quote .
-        ?src kg:artifact ?artifact . ?artifact spdx:checksum/spdx:checksumValue ?sha }}""")
+        ?src kg:artifact ?artifact . ?artifact spdx:checksum/spdx:checksumValue ?sha }}""",
+    )
 
     # the bodies: the claim in words with its printed value, and the record itself
     [text] = by_type(node[OA + "hasBody"], "TextualBody")
@@ -126,7 +129,9 @@ def test_the_seed_record_as_an_annotation(store: Path, tmp_path: Path) -> None:
     assert file["@id"] == ni(facts["sha"])
     assert one(file, SAME_AS)["@id"] == facts["artifact"]
     assert one(file, IS_VERSION_OF)["@id"] == f"{BASE}source/{SEED_SOURCE_ID}"
-    [retrieved] = rows(store, f"SELECT ?url WHERE {{ <{facts['artifact']}> dcat:downloadURL ?url }}")
+    [retrieved] = rows(
+        store, f"SELECT ?url WHERE {{ <{facts['artifact']}> dcat:downloadURL ?url }}"
+    )
     assert one(file, OA + "via")["@id"] == retrieved["url"]
 
     # the selectors: the page refined by the quote, and the quote alone
@@ -149,12 +154,15 @@ def test_stdout_and_file_agree(store: Path, tmp_path: Path) -> None:
 
 
 def test_an_imported_record_points_into_its_kept_file(store: Path, tmp_path: Path) -> None:
-    [facts] = rows(store, """SELECT ?record ?pointer ?sha ?kept ?media ?printed WHERE {
+    [facts] = rows(
+        store,
+        """SELECT ?record ?pointer ?sha ?kept ?media ?printed WHERE {
         ?record kg:importedBy ?import ; kg:locator ?l ; kg:reportedValue/kg:printedValue ?printed .
         ?l oa:hasSource ?artifact ; oa:hasSelector ?s .
         ?s dct:conformsTo <http://tools.ietf.org/rfc/rfc6901> ; rdf:value ?pointer .
         ?artifact spdx:checksum/spdx:checksumValue ?sha ; kg:keptFile ?kept ;
-            dcat:mediaType ?media } ORDER BY ?record LIMIT 1""")
+            dcat:mediaType ?media } ORDER BY ?record LIMIT 1""",
+    )
     ident = facts["record"].removeprefix(f"{BASE}record/")
     node = expand(export(store, ident, tmp_path / "imported.wa.jsonld"))
     target = one(node, OA + "hasTarget")
@@ -184,33 +192,50 @@ def test_without_a_pinned_file_the_source_document_is_the_target(tmp_path: Path)
     shutil.copytree(DATA, data, ignore=WITHOUT_IMPORT)
     source = (data / "sources" / f"{SEED_SOURCE_ID}.yaml").read_text()
     source = source.replace(f"id: {SEED_SOURCE_ID}", f"id: {UNPINNED_SOURCE}")
-    source = source.split("artifact:")[0] + ('doi: "10.5555/unpinned"\n'
-                                             "url: https://example.org/unpinned\n")
+    source = source.split("artifact:")[0] + (
+        'doi: "10.5555/unpinned"\nurl: https://example.org/unpinned\n'
+    )
     (data / "sources" / f"{UNPINNED_SOURCE}.yaml").write_text(source)
     record = (data / "records" / f"{OTHER_ID}.yaml").read_text()
     record = record.replace(f"id: {OTHER_ID}", f"id: {UNPINNED}")
-    (data / "records" / f"{UNPINNED}.yaml").write_text(record.replace(SEED_SOURCE_ID,
-                                                                      UNPINNED_SOURCE))
+    (data / "records" / f"{UNPINNED}.yaml").write_text(
+        record.replace(SEED_SOURCE_ID, UNPINNED_SOURCE)
+    )
     with EmbeddedStore(tmp_path / "store") as writer:
         load_paths(writer, [data], BASE)
-    [facts] = rows(tmp_path / "store", f"""SELECT ?quote WHERE {{
+    [facts] = rows(
+        tmp_path / "store",
+        f"""SELECT ?quote WHERE {{
         <{record_iri(UNPINNED)}> kg:locator/oa:hasSelector ?s .
         ?s a oa:TextQuoteSelector ; oa:exact ?quote .
-        FILTER NOT EXISTS {{ <{BASE}source/{UNPINNED_SOURCE}> kg:artifact ?any }} }}""")
+        FILTER NOT EXISTS {{ <{BASE}source/{UNPINNED_SOURCE}> kg:artifact ?any }} }}""",
+    )
 
     target = one(expand(export(tmp_path / "store", UNPINNED)), OA + "hasTarget")
     document = one(target, OA + "hasSource")
     assert document["@id"] == f"{BASE}source/{UNPINNED_SOURCE}"
     assert one(document, SAME_AS)["@id"] == "https://doi.org/10.5555/unpinned"
     assert one(document, "http://xmlns.com/foaf/0.1/homepage")["@id"] == (
-        "https://example.org/unpinned")
+        "https://example.org/unpinned"
+    )
     [quote] = by_type(target[OA + "hasSelector"], "TextQuoteSelector")
     assert one(quote, OA + "exact")["@value"] == facts["quote"]
 
 
 def test_a_source_is_no_annotation(store: Path) -> None:
-    result = CliRunner().invoke(main, ["--store", str(store), "--base", BASE, "export",
-                                       SEED_SOURCE_ID, "--format", "web-annotation"])
+    result = CliRunner().invoke(
+        main,
+        [
+            "--store",
+            str(store),
+            "--base",
+            BASE,
+            "export",
+            SEED_SOURCE_ID,
+            "--format",
+            "web-annotation",
+        ],
+    )
     assert result.exit_code == 1 and result.stdout == ""
 
 
@@ -230,8 +255,9 @@ def test_the_record_page_by_suffix_and_by_accept(client: FlaskClient, store: Pat
     plain = client.get(f"/record/{SEED_ID}", headers={"Accept": "application/ld+json"})
     assert plain.status_code == 200 and isinstance(plain.json["@context"], dict)
     assert plain.json["id"] == record_iri(SEED_ID)
-    preferred = client.get(f"/record/{SEED_ID}", headers={
-        "Accept": f"application/ld+json;q=0.5, {PROFILE}"})
+    preferred = client.get(
+        f"/record/{SEED_ID}", headers={"Accept": f"application/ld+json;q=0.5, {PROFILE}"}
+    )
     assert preferred.json["@context"] == ANNO_CONTEXT
 
 
@@ -241,14 +267,18 @@ def test_the_record_page_links_its_annotation(client: FlaskClient) -> None:
     assert f'href="/record/{SEED_ID}.wa.jsonld"' in page.get_data(as_text=True)
 
 
-@pytest.mark.parametrize(("path", "accept", "status"), [
-    (f"/source/{SEED_SOURCE_ID}.wa.jsonld", None, 406),
-    (f"/source/{SEED_SOURCE_ID}", PROFILE, 406),
-    ("/agent/claude.wa.jsonld", None, 406),
-    ("/record/no-such-record.wa.jsonld", None, 404),
-])
-def test_only_records_are_annotations(client: FlaskClient, path: str, accept: str | None,
-                                      status: int) -> None:
+@pytest.mark.parametrize(
+    ("path", "accept", "status"),
+    [
+        (f"/source/{SEED_SOURCE_ID}.wa.jsonld", None, 406),
+        (f"/source/{SEED_SOURCE_ID}", PROFILE, 406),
+        ("/agent/claude.wa.jsonld", None, 406),
+        ("/record/no-such-record.wa.jsonld", None, 404),
+    ],
+)
+def test_only_records_are_annotations(
+    client: FlaskClient, path: str, accept: str | None, status: int
+) -> None:
     headers = {"Accept": accept} if accept else {}
     assert client.get(path, headers=headers).status_code == status
 
@@ -290,17 +320,19 @@ def _values(node) -> int:
 
 def test_every_term_written_is_in_the_vendored_context(store: Path, tmp_path: Path) -> None:
     context = json.loads(context_path().read_bytes())["@context"]
-    [imported] = rows(store, "SELECT ?r WHERE { ?r a kg:Claim ; kg:importedBy ?i } ORDER BY ?r LIMIT 1")
-    docs = [export(store, SEED_ID),
-            export(store, imported["r"].removeprefix(f"{BASE}record/"))]
+    [imported] = rows(
+        store, "SELECT ?r WHERE { ?r a kg:Claim ; kg:importedBy ?i } ORDER BY ?r LIMIT 1"
+    )
+    docs = [export(store, SEED_ID), export(store, imported["r"].removeprefix(f"{BASE}record/"))]
     for term in set().union(*(_terms(doc, set()) for doc in docs)):
         prefix, colon, _ = term.partition(":")
         assert term in context or (colon and prefix in context), term
     # and expanding drops nothing: one statement per value written (a term the context
     # lacked would be dropped without a word)
     for doc in docs:
-        quads = jsonld.to_rdf(doc, {"documentLoader": document_loader,
-                                    "format": "application/n-quads"})
+        quads = jsonld.to_rdf(
+            doc, {"documentLoader": document_loader, "format": "application/n-quads"}
+        )
         assert len(quads.splitlines()) == _values(doc) > 20
 
 
@@ -313,5 +345,7 @@ def test_the_vendored_context_is_the_recorded_file() -> None:
 
 def test_the_loader_never_fetches_another_context() -> None:
     with pytest.raises(JsonLdError):
-        jsonld.expand({"@context": "https://example.org/other.jsonld", "@id": "x"},
-                      {"documentLoader": document_loader})
+        jsonld.expand(
+            {"@context": "https://example.org/other.jsonld", "@id": "x"},
+            {"documentLoader": document_loader},
+        )

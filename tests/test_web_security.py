@@ -18,9 +18,19 @@ from helpers.servers import running_server
 from helpers.variants import break_file, setter
 
 RECORD = f"/record/{SEED_ID}"
-PAGES = ["/", "/records.json", "/records.csv", RECORD, RECORD + ".ttl", "/sparql",
-         "/sparql?query=ASK%7B%7D", "/static/style.css", "/healthz", "/record/no-such-record",
-         "/nothing/here"]
+PAGES = [
+    "/",
+    "/records.json",
+    "/records.csv",
+    RECORD,
+    RECORD + ".ttl",
+    "/sparql",
+    "/sparql?query=ASK%7B%7D",
+    "/static/style.css",
+    "/healthz",
+    "/record/no-such-record",
+    "/nothing/here",
+]
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -46,7 +56,6 @@ def test_security_headers_on_every_response(client, path: str) -> None:
     assert response.headers["Access-Control-Allow-Origin"] == "*"  # GET only reads
 
 
-
 def test_a_304_of_a_page_keeps_the_pages_policy(client) -> None:
     """A browser merges a 304's headers into the page it kept: a 304 (which has no
     Content-Type) must not bring data's policy, under which the page's images and styles
@@ -57,15 +66,21 @@ def test_a_304_of_a_page_keeps_the_pages_policy(client) -> None:
     assert again.headers["Content-Security-Policy"] == page.headers["Content-Security-Policy"]
     assert "img-src 'self'" in again.headers["Content-Security-Policy"]
 
+
 def test_no_inline_script_or_handler_in_the_pages(client) -> None:
-    for path in ["/", RECORD, "/sparql", "/sparql?canned=results-for-model&model=NT+2.5B",
-                 f"/source/{Path(SEED_SOURCE).stem}", "/agent/claude"]:
+    for path in [
+        "/",
+        RECORD,
+        "/sparql",
+        "/sparql?canned=results-for-model&model=NT+2.5B",
+        f"/source/{Path(SEED_SOURCE).stem}",
+        "/agent/claude",
+    ]:
         html = client.get(path).text
         for tag in re.findall(r"<script\b[^>]*>", html):
             # Data blocks (a JSON type: schema.org, the SPARQL editor's settings) are never
             # executed; a script of ours comes from a static file.
-            assert re.search(r'type="application/(ld\+)?json"', tag) or " src=" in tag, (
-                path, tag)
+            assert re.search(r'type="application/(ld\+)?json"', tag) or " src=" in tag, (path, tag)
         assert not re.search(r"<[^>]+\son[a-z]+\s*=", html), path
         assert "javascript:" not in html and " style=" not in html, path
 
@@ -74,22 +89,29 @@ def test_cors_for_reads_only(client) -> None:
     for method in ("HEAD", "GET"):
         response = client.open("/records.json", method=method)
         assert response.headers["Access-Control-Allow-Origin"] == "*"
-    query = client.post("/sparql", data={"query": "ASK {}"},
-                        headers={"Accept": "application/sparql-results+json"})
+    query = client.post(
+        "/sparql", data={"query": "ASK {}"}, headers={"Accept": "application/sparql-results+json"}
+    )
     assert query.status_code == 200
     assert query.headers["Access-Control-Allow-Origin"] == "*"  # a query by POST only reads
     bad = client.post("/sparql", data={"query": "SELECT WHERE"})
     assert bad.status_code == 400 and bad.headers["Access-Control-Allow-Origin"] == "*"
-    preflight = client.options("/sparql", headers={
-        "Origin": "https://elsewhere.example", "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "content-type"})
+    preflight = client.options(
+        "/sparql",
+        headers={
+            "Origin": "https://elsewhere.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type",
+        },
+    )
     assert preflight.status_code == 204
     assert preflight.headers["Access-Control-Allow-Origin"] == "*"
     assert "PUT" not in preflight.headers["Access-Control-Allow-Methods"]
     assert "content-type" in preflight.headers["Access-Control-Allow-Headers"].lower()
     # what a script may read of an answer: the row count and the cut
     assert {"X-Truncated", "X-Rows"} <= {
-        h.strip() for h in query.headers["Access-Control-Expose-Headers"].split(",")}
+        h.strip() for h in query.headers["Access-Control-Expose-Headers"].split(",")
+    }
     for method in ("POST", "PUT", "DELETE", "PATCH"):
         response = client.open("/records.json", method=method)
         assert "Access-Control-Allow-Origin" not in response.headers, method
@@ -97,11 +119,16 @@ def test_cors_for_reads_only(client) -> None:
 
 
 @pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH", "POST"])
-@pytest.mark.parametrize("path", ["/", RECORD, "/records.json", "/static/style.css",
-                                  "/record/new-record", "/healthz"])
+@pytest.mark.parametrize(
+    "path", ["/", RECORD, "/records.json", "/static/style.css", "/record/new-record", "/healthz"]
+)
 def test_no_write_over_http(client, method: str, path: str) -> None:
-    response = client.open(path, method=method, data=b"kind: record\nid: x\n",
-                           headers={"Content-Type": "application/yaml"})
+    response = client.open(
+        path,
+        method=method,
+        data=b"kind: record\nid: x\n",
+        headers={"Content-Type": "application/yaml"},
+    )
     assert response.status_code == 405, (method, path, response.status_code)
 
 
@@ -113,16 +140,31 @@ def test_no_write_to_the_sparql_endpoint(client, method: str) -> None:
 UPDATE = "INSERT DATA { GRAPH <urn:x> { <urn:a> <urn:b> <urn:c> } }"
 
 
-@pytest.mark.parametrize("request_args", [
-    {"method": "POST", "data": {"update": UPDATE}},
-    {"method": "POST", "data": UPDATE, "headers": {"Content-Type": "application/sparql-update"}},
-    {"method": "POST", "data": UPDATE, "headers": {"Content-Type": "application/sparql-query"}},
-    {"method": "POST", "data": {"query": "DROP ALL"}},
-    {"method": "GET", "query_string": {"query": "CLEAR DEFAULT"}},
-    {"method": "GET", "query_string": {"update": UPDATE}},
-    {"method": "GET", "query_string": {"query": "LOAD <http://127.0.0.1:1/x.ttl>"}},
-], ids=["form-update", "sparql-update", "update-as-query", "drop-all", "get-clear",
-        "get-update", "load"])
+@pytest.mark.parametrize(
+    "request_args",
+    [
+        {"method": "POST", "data": {"update": UPDATE}},
+        {
+            "method": "POST",
+            "data": UPDATE,
+            "headers": {"Content-Type": "application/sparql-update"},
+        },
+        {"method": "POST", "data": UPDATE, "headers": {"Content-Type": "application/sparql-query"}},
+        {"method": "POST", "data": {"query": "DROP ALL"}},
+        {"method": "GET", "query_string": {"query": "CLEAR DEFAULT"}},
+        {"method": "GET", "query_string": {"update": UPDATE}},
+        {"method": "GET", "query_string": {"query": "LOAD <http://127.0.0.1:1/x.ttl>"}},
+    ],
+    ids=[
+        "form-update",
+        "sparql-update",
+        "update-as-query",
+        "drop-all",
+        "get-clear",
+        "get-update",
+        "load",
+    ],
+)
 def test_sparql_updates_are_refused(client, request_args: dict) -> None:
     count = {"query": "SELECT (COUNT(*) AS ?n) { GRAPH ?g { ?s ?p ?o } }"}
     before = client.get("/sparql", query_string=count, headers={"Accept": "text/csv"}).text
@@ -183,8 +225,10 @@ def test_static_files_are_served(client) -> None:
 
 # -- hostile values in the data, in a real browser -------------------------------------------
 
-TITLE = ("<script>window.__xss = 'title'</script>\"><img src=x onerror=\"window.__xss='img'\">"
-         "<!--<script>")
+TITLE = (
+    "<script>window.__xss = 'title'</script>\"><img src=x onerror=\"window.__xss='img'\">"
+    "<!--<script>"
+)
 QUOTE = "</script><script>window.__xss='quote'</script>'><img src=x onerror=alert(1)>"
 SOURCE_TITLE = "\"><script>window.__xss='meta'</script><meta http-equiv=refresh content=0;url=//x>"
 AGENT_LABEL = "<svg onload=\"window.__xss='svg'\"></svg>&amp; <b>bold</b>"
@@ -210,8 +254,14 @@ def watched(page):
     events: list[str] = []
     page.on("dialog", lambda dialog: (events.append(f"dialog {dialog.message}"), dialog.dismiss()))
     page.on("pageerror", lambda error: events.append(f"pageerror {error}"))
-    page.on("console", lambda message: events.append(f"console {message.text}")
-            if "Content Security Policy" in message.text else None)
+    page.on(
+        "console",
+        lambda message: (
+            events.append(f"console {message.text}")
+            if "Content Security Policy" in message.text
+            else None
+        ),
+    )
     return page, events
 
 
@@ -224,9 +274,12 @@ def assert_nothing_ran(page, events: list[str]) -> None:
     # Data blocks, and scripts of ours from static files (the "Copy BibTeX" button, the
     # SPARQL editor) only.
     scripts = page.locator("script").evaluate_all(
-        "els => els.map(e => e.src ? new URL(e.src).pathname : e.type)")
-    assert all(s in ("application/ld+json", "application/json") or s.startswith("/static/")
-               for s in scripts), scripts
+        "els => els.map(e => e.src ? new URL(e.src).pathname : e.type)"
+    )
+    assert all(
+        s in ("application/ld+json", "application/json") or s.startswith("/static/")
+        for s in scripts
+    ), scripts
 
 
 @pytest.mark.browser
@@ -249,16 +302,25 @@ def test_markup_in_a_record_is_shown_as_text(hostile_server: str, watched) -> No
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize(("path", "shown"), [
-    ("/?model=NT+2.5B", TITLE),  # the index, on the page the record is on
-    ("/?q=%3Cscript%3Ewindow.__xss%3D1%3C%2Fscript%3E", "<script>window.__xss=1</script>"),
-    (f"/source/{Path(SEED_SOURCE).stem}", SOURCE_TITLE),
-    ("/agent/claude", AGENT_LABEL),
-    ("/sparql?query=SELECT+%3Ft+WHERE+%7B+%3Fr+%3Chttp%3A%2F%2Fpurl.org%2Fdc%2Fterms%2Ftitle%3E+%3Ft+%7D",
-     TITLE),
-], ids=["index", "search", "source", "agent", "sparql"])
+@pytest.mark.parametrize(
+    ("path", "shown"),
+    [
+        ("/?model=NT+2.5B", TITLE),  # the index, on the page the record is on
+        ("/?q=%3Cscript%3Ewindow.__xss%3D1%3C%2Fscript%3E", "<script>window.__xss=1</script>"),
+        (f"/source/{Path(SEED_SOURCE).stem}", SOURCE_TITLE),
+        ("/agent/claude", AGENT_LABEL),
+        (
+            "/sparql?query=SELECT+%3Ft+WHERE+%7B+%3Fr+%3Chttp%3A%2F%2Fpurl.org%2Fdc%2Fterms%2Ftitle%3E+%3Ft+%7D",
+            TITLE,
+        ),
+    ],
+    ids=["index", "search", "source", "agent", "sparql"],
+)
 def test_markup_on_other_pages_is_shown_as_text(
-    hostile_server: str, watched, path: str, shown: str,
+    hostile_server: str,
+    watched,
+    path: str,
+    shown: str,
 ) -> None:
     page, events = watched
     page.goto(hostile_server + path)
@@ -276,8 +338,9 @@ def test_markup_in_the_editors_results_is_shown_as_text(hostile_server: str, wat
     page.goto(f"{hostile_server}/sparql")
     page.wait_for_selector("#yasgui .CodeMirror")
     query = "SELECT ?t WHERE { ?r <http://purl.org/dc/terms/title> ?t }"
-    page.evaluate("q => document.querySelector('#yasgui .CodeMirror').CodeMirror.setValue(q)",
-                  query)
+    page.evaluate(
+        "q => document.querySelector('#yasgui .CodeMirror').CodeMirror.setValue(q)", query
+    )
     page.locator("#yasgui .yasqe_queryButton").click()
     page.locator("#yasgui table.dataTable tbody tr").first.wait_for()
     page.wait_for_load_state("networkidle")
@@ -290,7 +353,7 @@ def test_markup_in_the_editors_results_is_shown_as_text(hostile_server: str, wat
 @pytest.mark.browser
 def test_a_query_made_javascript_iri_is_no_link(hostile_server: str, watched) -> None:
     page, events = watched
-    query = 'SELECT ?x WHERE { BIND(IRI("javascript:window.__xss=\'link\'") AS ?x) }'
+    query = "SELECT ?x WHERE { BIND(IRI(\"javascript:window.__xss='link'\") AS ?x) }"
     page.goto(hostile_server + "/sparql?" + requests.compat.urlencode({"query": query}))
     cell = page.locator("table.results td").first
     assert cell.inner_text() == "javascript:window.__xss='link'"

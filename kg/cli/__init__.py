@@ -35,8 +35,11 @@ class KgGroup(click.Group):
             if problems:
                 files = len({p.file for p in problems})
                 consequence = getattr(exc, "consequence", "")
-                click.echo(f"kg: {len(problems)} problem(s) in {files} file(s)"
-                           + (f"; {consequence}" if consequence else ""), err=True)
+                click.echo(
+                    f"kg: {len(problems)} problem(s) in {files} file(s)"
+                    + (f"; {consequence}" if consequence else ""),
+                    err=True,
+                )
             ctx.exit(exc.exit_code)
 
 
@@ -44,8 +47,13 @@ def setting_option(name: str, metavar: str, **kwargs: Any) -> Callable[[F], F]:
     """A ``kg`` option that sets the setting ``name``, with the help and default it is
     declared with (:data:`kg.config.SETTINGS`)."""
     setting = SETTINGS[name]
-    return click.option(f"--{name.replace('_', '-')}", name, metavar=metavar, help=(
-        f"{setting.help} [env {setting.env}; default {setting.shown_default}]."), **kwargs)
+    return click.option(
+        f"--{name.replace('_', '-')}",
+        name,
+        metavar=metavar,
+        help=(f"{setting.help} [env {setting.env}; default {setting.shown_default}]."),
+        **kwargs,
+    )
 
 
 @click.group(cls=KgGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -68,8 +76,23 @@ def main(ctx: click.Context, **options: object) -> None:
     ctx.obj = load_settings(options)
 
 
-for _command in (data.validate, data.load, imports.import_group, data.query, data.queries,
-                 data.show, reproduce.reproduce, verify.verify, export.export, serve.serve,
-                 release.release, release.releases, release.diff, release.history, data.stats,
-                 settings.settings, *standing.COMMANDS):
+for _command in (
+    data.validate,
+    data.load,
+    imports.import_group,
+    data.query,
+    data.queries,
+    data.show,
+    reproduce.reproduce,
+    verify.verify,
+    export.export,
+    serve.serve,
+    release.release,
+    release.releases,
+    release.diff,
+    release.history,
+    data.stats,
+    settings.settings,
+    *standing.COMMANDS,
+):
     main.add_command(_command)

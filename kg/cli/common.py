@@ -13,12 +13,14 @@ def progress(label: str, minimum: int = 50):
     """A progress bar on standard error for batches of ``minimum`` items or more, only
     when standard error is a terminal (click would still print the label to a pipe, a
     line that scripts reading the messages would have to skip)."""
+
     def wrap(items, length: int):
         if length < minimum or not sys.stderr.isatty():
             yield from items
             return
         with click.progressbar(items, length=length, label=label, file=sys.stderr) as bar:
             yield from bar
+
     return wrap
 
 

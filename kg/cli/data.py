@@ -29,14 +29,22 @@ from .common import progress, split_params
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--context/--no-context", default=True, show_default=True,
-              help="Resolve references (to sources, agents, ...) against the other files "
-                   "of the data directory too.")
-@click.option("--engine", type=click.Choice(["compiled", "pyshacl"]), default="compiled",
-              show_default=True,
-              help="The SHACL engine: compiled (what kg load runs) or pyshacl, the reference "
-                   "implementation the compiled engine is tested against: the same shapes "
-                   "and problems, found independently (a cross-check; much slower).")
+@click.option(
+    "--context/--no-context",
+    default=True,
+    show_default=True,
+    help="Resolve references (to sources, agents, ...) against the other files "
+    "of the data directory too.",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["compiled", "pyshacl"]),
+    default="compiled",
+    show_default=True,
+    help="The SHACL engine: compiled (what kg load runs) or pyshacl, the reference "
+    "implementation the compiled engine is tested against: the same shapes "
+    "and problems, found independently (a cross-check; much slower).",
+)
 @click.pass_obj
 def validate(settings: Settings, paths: tuple[Path, ...], context: bool, engine: str) -> None:
     """Validate data files (or directories of them, searched recursively).
@@ -87,23 +95,41 @@ def load(settings: Settings, paths: tuple[Path, ...], force: bool) -> None:
     """
     targets = list(paths) or [settings.data]
     with Registry(settings) as registry:
-        report = load_paths(registry.store, targets, registry.base,
-                            progress=progress("validating"), force=force)
+        report = load_paths(
+            registry.store, targets, registry.base, progress=progress("validating"), force=force
+        )
     click.echo(f"kg: {report.summary()}", err=True)
+
 
 @click.command()
 @click.argument("query")
-@click.option("--param", "-p", "params", multiple=True, metavar="NAME=VALUE",
-              help="A value for a query parameter (repeatable).")
-@click.option("--format", "-f", "fmt", default="table", show_default=True,
-              type=click.Choice(["table", *RESULT_FORMATS, *GRAPH_RESULT_FORMATS]),
-              help=f"How to write the result ({'/'.join(GRAPH_RESULT_FORMATS)} for CONSTRUCT "
-                   "and DESCRIBE).")
-@click.option("--release", "release_id", metavar="RELEASE_ID",
-              help="Query that release (from the archive) instead of the live store.")
+@click.option(
+    "--param",
+    "-p",
+    "params",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A value for a query parameter (repeatable).",
+)
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    default="table",
+    show_default=True,
+    type=click.Choice(["table", *RESULT_FORMATS, *GRAPH_RESULT_FORMATS]),
+    help=f"How to write the result ({'/'.join(GRAPH_RESULT_FORMATS)} for CONSTRUCT and DESCRIBE).",
+)
+@click.option(
+    "--release",
+    "release_id",
+    metavar="RELEASE_ID",
+    help="Query that release (from the archive) instead of the live store.",
+)
 @click.pass_obj
-def query(settings: Settings, query: str, params: tuple[str, ...], fmt: str,
-          release_id: str | None) -> None:
+def query(
+    settings: Settings, query: str, params: tuple[str, ...], fmt: str, release_id: str | None
+) -> None:
     """Run a SPARQL query: a canned query by NAME, a FILE.rq, or the query text itself.
 
     The default graph is the union of the registry's graphs. Parameters are bound
@@ -131,8 +157,9 @@ def _resolve_query(query: str, values: dict[str, str], base: str):
         sparql = canned_query(query)
     elif any(c.isspace() for c in query):
         if values:
-            raise UsageError("--param works with canned queries and .rq files that declare "
-                             "their parameters")
+            raise UsageError(
+                "--param works with canned queries and .rq files that declare their parameters"
+            )
         return query, None
     else:
         sparql = canned_query(query)  # raises NotFoundError listing the names
@@ -151,10 +178,21 @@ def queries(settings: Settings) -> None:
 
 @click.command()
 @click.argument("ident", metavar="ID")
-@click.option("--format", "-f", "fmt", default="ttl", show_default=True,
-              type=click.Choice(list(GRAPH_FORMATS)), help="The RDF syntax to write.")
-@click.option("--release", "release_id", metavar="RELEASE_ID",
-              help="The record as that release holds it (from the archive).")
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    default="ttl",
+    show_default=True,
+    type=click.Choice(list(GRAPH_FORMATS)),
+    help="The RDF syntax to write.",
+)
+@click.option(
+    "--release",
+    "release_id",
+    metavar="RELEASE_ID",
+    help="The record as that release holds it (from the archive).",
+)
 @click.pass_obj
 def show(settings: Settings, ident: str, fmt: str, release_id: str | None) -> None:
     """Print a record with everything it links to: its own graph, its source, evaluation
@@ -170,9 +208,16 @@ flashattention-checkpointing-zero2 --format nq
         quads = record_with_standing(registry.store, registry.base, ident)
     write_graph(quads, fmt, sys.stdout.buffer, settings.base)
 
+
 @click.command()
-@click.option("--format", "-f", "fmt", default="table", show_default=True,
-              type=click.Choice(["table", *RESULT_FORMATS]))
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    default="table",
+    show_default=True,
+    type=click.Choice(["table", *RESULT_FORMATS]),
+)
 @click.pass_obj
 def stats(settings: Settings, fmt: str) -> None:
     """Count records, sources, agents, evaluations, reviews, runs, graphs and triples."""
@@ -180,5 +225,8 @@ def stats(settings: Settings, fmt: str) -> None:
         result = registry.store.query(canned_query("stats").text)
         write_result(result, fmt, sys.stdout.buffer, settings.base)
         if Figures.read(registry.store, settings.base) is None:
-            click.echo("kg: graphs and triples are counted by kg load, and no load has "
-                       "counted them in this store yet: run kg load", err=True)
+            click.echo(
+                "kg: graphs and triples are counted by kg load, and no load has "
+                "counted them in this store yet: run kg load",
+                err=True,
+            )

@@ -18,31 +18,54 @@ RECORD_FORMATS = ["jsonld", "csl-json", "bibtex", "ris", "web-annotation"]
 #: A record (or an evaluation's records) as an upstream registry's file, one or all.
 EEE = "every-eval-ever"
 #: Then a reproduction run as an RO-Crate (a directory), and the whole store's dumps.
-EXPORT_FORMATS = [*RECORD_FORMATS, EEE, "ro-crate",
-                  *(name for name in DUMP_FORMATS if name not in RECORD_FORMATS)]
+EXPORT_FORMATS = [
+    *RECORD_FORMATS,
+    EEE,
+    "ro-crate",
+    *(name for name in DUMP_FORMATS if name not in RECORD_FORMATS),
+]
 
 
 @click.command()
 @click.argument("ident", metavar="[ID]", required=False)
-@click.option("--all", "everything", is_flag=True,
-              help="Dump the whole store, streamed (formats nquads, trig, jsonld), into -o DIR "
-                   "with a SHA-256 manifest (manifest.json, SHA256SUMS).")
-@click.option("--format", "-f", "fmt", required=True, type=click.Choice(EXPORT_FORMATS),
-              help="jsonld: a record as framed JSON-LD (with --all: the store as expanded "
-                   "JSON-LD); csl-json, bibtex, ris: the citation of a record (its source at "
-                   "the cited place, and the record) or of a source; web-annotation: a record "
-                   "as a W3C Web Annotation (JSON-LD: its quote, page or JSON Pointer on the "
-                   "file named by its SHA-256); every-eval-ever: a record, "
-                   "or an evaluation's records, as an Every Eval Ever file (schema 0.2.0; with "
-                   "--all: a file per evaluation); ro-crate: a reproduction run as a Process "
-                   "Run Crate (a directory); nquads, trig: with --all.")
+@click.option(
+    "--all",
+    "everything",
+    is_flag=True,
+    help="Dump the whole store, streamed (formats nquads, trig, jsonld), into -o DIR "
+    "with a SHA-256 manifest (manifest.json, SHA256SUMS).",
+)
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    required=True,
+    type=click.Choice(EXPORT_FORMATS),
+    help="jsonld: a record as framed JSON-LD (with --all: the store as expanded "
+    "JSON-LD); csl-json, bibtex, ris: the citation of a record (its source at "
+    "the cited place, and the record) or of a source; web-annotation: a record "
+    "as a W3C Web Annotation (JSON-LD: its quote, page or JSON Pointer on the "
+    "file named by its SHA-256); every-eval-ever: a record, "
+    "or an evaluation's records, as an Every Eval Ever file (schema 0.2.0; with "
+    "--all: a file per evaluation); ro-crate: a reproduction run as a Process "
+    "Run Crate (a directory); nquads, trig: with --all.",
+)
 @click.option("--gzip", "packed", is_flag=True, help="With --all: write the dump gzipped.")
-@click.option("-o", "--output", type=click.Path(path_type=Path),
-              help="The file to write (default: standard output); a directory for ro-crate "
-                   "and --all.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    help="The file to write (default: standard output); a directory for ro-crate and --all.",
+)
 @click.pass_obj
-def export(settings: Settings, ident: str | None, everything: bool, fmt: str, packed: bool,
-           output: Path | None) -> None:
+def export(
+    settings: Settings,
+    ident: str | None,
+    everything: bool,
+    fmt: str,
+    packed: bool,
+    output: Path | None,
+) -> None:
     """Export a record, source or run in a format for other tools, or the whole store.
 
     \b
@@ -94,8 +117,9 @@ flashattention-checkpointing-zero2 --format web-annotation -o claim.wa.jsonld
     click.echo(f"kg: wrote {output}", err=True)
 
 
-def _export_all(settings: Settings, ident: str | None, fmt: str, packed: bool,
-                output: Path | None) -> None:
+def _export_all(
+    settings: Settings, ident: str | None, fmt: str, packed: bool, output: Path | None
+) -> None:
     if ident is not None:
         raise UsageError("give an ID or --all, not both")
     if fmt not in DUMP_FORMATS:
@@ -105,8 +129,11 @@ def _export_all(settings: Settings, ident: str | None, fmt: str, packed: bool,
     with Registry(settings, read_only=True) as registry:
         store = registry.store
         entry = write_dump(store, fmt, output, gzip=packed, version=store.version() or "")
-    click.echo(f"kg: wrote {output / entry.name}: {entry.quads:,} quads, {entry.bytes:,} bytes, "
-               f"sha256 {entry.sha256}", err=True)
+    click.echo(
+        f"kg: wrote {output / entry.name}: {entry.quads:,} quads, {entry.bytes:,} bytes, "
+        f"sha256 {entry.sha256}",
+        err=True,
+    )
 
 
 def _export_all_eee(settings: Settings, ident: str | None, output: Path | None) -> None:

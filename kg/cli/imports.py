@@ -26,29 +26,60 @@ def import_group() -> None:
 
 @import_group.command(name="every-eval-ever")
 @click.argument("sources", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--data", "data", type=click.Path(path_type=Path), metavar="DIR",
-              help="The data directory to keep the files in (default: the data setting).")
-@click.option("--origin", default="", metavar="REPOSITORY@COMMIT",
-              help="Where the files come from: owner/name or a URL, with the commit they "
-                   "are taken at [default: github.com/evaleval/every_eval_ever, commit not "
-                   "stated].")
-@click.option("--name", default="", metavar="NAME",
-              help="The import's name (its folder under upstream/ and its record) "
-                   "[default: every-eval-ever]; another origin needs another name.")
-@click.option("--licence", default="", metavar="SPDX",
-              help="The files' licence as an SPDX id, where the sources hold no LICENSE "
-                   "file claimgraph recognizes.")
-@click.option("--skip-invalid", is_flag=True,
-              help="Import the valid files and list the others (default: one invalid file "
-                   "and nothing is imported).")
+@click.option(
+    "--data",
+    "data",
+    type=click.Path(path_type=Path),
+    metavar="DIR",
+    help="The data directory to keep the files in (default: the data setting).",
+)
+@click.option(
+    "--origin",
+    default="",
+    metavar="REPOSITORY@COMMIT",
+    help="Where the files come from: owner/name or a URL, with the commit they "
+    "are taken at [default: github.com/evaleval/every_eval_ever, commit not "
+    "stated].",
+)
+@click.option(
+    "--name",
+    default="",
+    metavar="NAME",
+    help="The import's name (its folder under upstream/ and its record) "
+    "[default: every-eval-ever]; another origin needs another name.",
+)
+@click.option(
+    "--licence",
+    default="",
+    metavar="SPDX",
+    help="The files' licence as an SPDX id, where the sources hold no LICENSE "
+    "file claimgraph recognizes.",
+)
+@click.option(
+    "--skip-invalid",
+    is_flag=True,
+    help="Import the valid files and list the others (default: one invalid file "
+    "and nothing is imported).",
+)
 @click.option("--dry-run", is_flag=True, help="Check and compare, write nothing.")
-@click.option("--merge", is_flag=True,
-              help="Keep files imported before that the sources do not hold (default: a "
-                   "file gone from the snapshot of the origin removes its records).")
+@click.option(
+    "--merge",
+    is_flag=True,
+    help="Keep files imported before that the sources do not hold (default: a "
+    "file gone from the snapshot of the origin removes its records).",
+)
 @click.pass_obj
-def every_eval_ever(settings: Settings, sources: tuple[Path, ...], data: Path | None,
-                    origin: str, name: str, licence: str, skip_invalid: bool, dry_run: bool,
-                    merge: bool) -> None:
+def every_eval_ever(
+    settings: Settings,
+    sources: tuple[Path, ...],
+    data: Path | None,
+    origin: str,
+    name: str,
+    licence: str,
+    skip_invalid: bool,
+    dry_run: bool,
+    merge: bool,
+) -> None:
     """Import Every Eval Ever files (github.com/evaleval/every_eval_ever).
 
     SOURCES are the repository's folder (holding data/), its data/ folder or folders in
@@ -65,9 +96,18 @@ def every_eval_ever(settings: Settings, sources: tuple[Path, ...], data: Path | 
     if data is not None:
         settings = dataclasses.replace(settings, data=data)
     with Registry(settings) as registry:
-        report = import_files(registry, "every-eval-ever", list(sources), origin=origin,
-                              name=name, licence=licence, skip_invalid=skip_invalid,
-                              dry_run=dry_run, merge=merge, progress=progress("checking"))
+        report = import_files(
+            registry,
+            "every-eval-ever",
+            list(sources),
+            origin=origin,
+            name=name,
+            licence=licence,
+            skip_invalid=skip_invalid,
+            dry_run=dry_run,
+            merge=merge,
+            progress=progress("checking"),
+        )
     width = max(len(what) for what, _ in report.rows())
     for what, count in report.rows():
         click.echo(f"{what:<{width}}  {count}")

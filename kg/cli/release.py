@@ -14,8 +14,12 @@ from .common import progress
 
 
 @click.command()
-@click.option("--date", "issued", metavar="YYYY-MM-DD",
-              help="The issue date, part of the id [default: today, UTC].")
+@click.option(
+    "--date",
+    "issued",
+    metavar="YYYY-MM-DD",
+    help="The issue date, part of the id [default: today, UTC].",
+)
 @click.option("--note", default="", help="What the release is (kept with it).")
 @click.pass_obj
 def release(settings: Settings, issued: str | None, note: str) -> None:
@@ -34,8 +38,7 @@ def release(settings: Settings, issued: str | None, note: str) -> None:
       kg release --date 2026-12-01
     """
     with Registry(settings, read_only=True) as registry:
-        report = make_release(registry, issued, note,
-                              progress=progress("hashing"))
+        report = make_release(registry, issued, note, progress=progress("hashing"))
     click.echo(report.id)
     click.echo(f"kg: {report.summary()}", err=True)
 
@@ -66,8 +69,11 @@ def diff(settings: Settings, old: str, new: str, brief: bool) -> None:
     with Registry(settings) as registry:
         result = diff_releases(registry, old, new, details=not brief)
     for change in result.changes:
-        hashes = f" ({(change.old or '')[:12]} -> {(change.new or '')[:12]})" if (
-            change.status == "changed") else ""
+        hashes = (
+            f" ({(change.old or '')[:12]} -> {(change.new or '')[:12]})"
+            if (change.status == "changed")
+            else ""
+        )
         click.echo(f"{change.status} {change.kind or 'graph'} {change.ident}{hashes}")
         for line in change.removed:
             click.echo(f"  - {line}")
@@ -79,9 +85,13 @@ def diff(settings: Settings, old: str, new: str, brief: bool) -> None:
 
 @click.command()
 @click.argument("ident", metavar="ID")
-@click.option("--kind", default="record", show_default=True,
-              type=click.Choice(HISTORY_SEGMENTS),
-              help="What ID names.")
+@click.option(
+    "--kind",
+    default="record",
+    show_default=True,
+    type=click.Choice(HISTORY_SEGMENTS),
+    help="What ID names.",
+)
 @click.pass_obj
 def history(settings: Settings, ident: str, kind: str) -> None:
     """The releases that held a record: each with the record's hash in it, what
@@ -112,4 +122,3 @@ flashattention-checkpointing-zero2
         if said is not None and said != shown and (shown is not None or said != "current"):
             click.echo(f"    standing {said}")
         shown = said if said is not None else shown
-

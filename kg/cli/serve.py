@@ -16,15 +16,30 @@ from .common import progress
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=5000, show_default=True, type=click.IntRange(0, 65535),
-              help="Port to listen on (0: any free port).")
-@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 256),
-              help="Threads that run the app in each worker process (at most this many "
-                   "requests at a time in Python; the HTTP work runs in Rust).")
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
-              help="Worker processes, each a server of its own on the same port (use about "
-                   "one per core); each reads the store read-only and follows new versions; "
-                   "one that dies is started again.")
+@click.option(
+    "--port",
+    default=5000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="Port to listen on (0: any free port).",
+)
+@click.option(
+    "--threads",
+    default=8,
+    show_default=True,
+    type=click.IntRange(1, 256),
+    help="Threads that run the app in each worker process (at most this many "
+    "requests at a time in Python; the HTTP work runs in Rust).",
+)
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Worker processes, each a server of its own on the same port (use about "
+    "one per core); each reads the store read-only and follows new versions; "
+    "one that dies is started again.",
+)
 @click.pass_obj
 def serve(settings: Settings, host: str, port: int, threads: int, workers: int) -> None:
     """Serve the linked-data browser with a production HTTP server (granian).
@@ -56,16 +71,23 @@ def serve(settings: Settings, host: str, port: int, threads: int, workers: int) 
     started = time.perf_counter()
     version, index = build_index(settings)  # once, shared by the worker processes
     gc.freeze()  # what exists now stays shared between the processes, never collected
-    click.echo(f"kg: index of {len(index.rows):,} records built in "
-               f"{time.perf_counter() - started:.1f} s", err=True)
+    click.echo(
+        f"kg: index of {len(index.rows):,} records built in {time.perf_counter() - started:.1f} s",
+        err=True,
+    )
 
     def make_app():  # in each worker process
         app = create_app(dataclasses.asdict(settings))
         state(app).use_index(version, index)
         return app
 
-    run_server(make_app, holder, threads, workers,
-               announce=lambda url: click.echo(f"kg: serving {url} (Ctrl-C to stop)", err=True))
+    run_server(
+        make_app,
+        holder,
+        threads,
+        workers,
+        announce=lambda url: click.echo(f"kg: serving {url} (Ctrl-C to stop)", err=True),
+    )
 
 
 def _limit_malloc_arenas() -> None:

@@ -11,8 +11,9 @@ from ..config import SETTINGS, Settings
 
 
 @click.command("settings")
-@click.option("--format", "-f", "fmt", default="text", show_default=True,
-              type=click.Choice(["text", "json"]))
+@click.option(
+    "--format", "-f", "fmt", default="text", show_default=True, type=click.Choice(["text", "json"])
+)
 @click.pass_context
 def settings(ctx: click.Context, fmt: str) -> None:
     """List every setting: its environment variable, its kg option (where it has one),
@@ -32,8 +33,14 @@ def settings(ctx: click.Context, fmt: str) -> None:
         option = f" ({row['option']})" if row["option"] else ""
         value = SETTINGS[row["name"]].text(row["value"])
         click.echo(f"{row['variable']}{option} = {value}  [{row['set_by']}]")
-        click.echo(click.wrap_text(f"{row['help']}; default {row['default']}.", 88,
-                                   initial_indent="    ", subsequent_indent="    "))
+        click.echo(
+            click.wrap_text(
+                f"{row['help']}; default {row['default']}.",
+                88,
+                initial_indent="    ",
+                subsequent_indent="    ",
+            )
+        )
 
 
 def _rows(ctx: click.Context, current: Settings):
@@ -48,6 +55,12 @@ def _rows(ctx: click.Context, current: Settings):
             set_by = "environment"
         else:
             set_by = "default"
-        yield {"name": name, "variable": setting.env, "option": options.get(name),
-               "default": setting.shown_default, "value": value if isinstance(
-                   value, (int, float)) else str(value), "set_by": set_by, "help": setting.help}
+        yield {
+            "name": name,
+            "variable": setting.env,
+            "option": options.get(name),
+            "default": setting.shown_default,
+            "value": value if isinstance(value, (int, float)) else str(value),
+            "set_by": set_by,
+            "help": setting.help,
+        }

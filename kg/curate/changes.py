@@ -28,8 +28,10 @@ from ..store.standing import records_of_source, standing
 CHANGES = ("retracted", "withdrawn", "superseded", "disputed", "corrected", "reinstated")
 #: The type each kind of evidence has, by the id's segment.
 _EVIDENCE_TYPES = {
-    "run": ("activity", KG.ReproductionRun), "review": ("activity", KG.Review),
-    "record": ("record", KG.Claim), "source": ("source", KG.SourceDocument),
+    "run": ("activity", KG.ReproductionRun),
+    "review": ("activity", KG.Review),
+    "record": ("record", KG.Claim),
+    "source": ("source", KG.SourceDocument),
 }
 
 
@@ -96,19 +98,23 @@ def change_standing(registry: Registry, data: Path, request: Request) -> Done:
         raise
     records = [minted_iri(registry.base, "record", r) for r in document.get("records", [])]
     if "source" in document:
-        records = records_of_source(registry.store,
-                                    minted_iri(registry.base, "source", document["source"]))
+        records = records_of_source(
+            registry.store, minted_iri(registry.base, "source", document["source"])
+        )
     return Done(path, report, {r: standing(registry.store, r) for r in records})
 
 
 def _document(registry: Registry, request: Request, at: datetime) -> dict:
     """The standing file's content, keys in the order docs/standing.md lists them."""
-    target_kind = _kind_of(registry, request.target,
-                           ("record", "source") if request.change == "retracted"
-                           else ("record",))
+    target_kind = _kind_of(
+        registry,
+        request.target,
+        ("record", "source") if request.change == "retracted" else ("record",),
+    )
     stamp = at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    digest = hashlib.sha256("\n".join(
-        [request.change, request.target, stamp, request.agent]).encode()).hexdigest()[:8]
+    digest = hashlib.sha256(
+        "\n".join([request.change, request.target, stamp, request.agent]).encode()
+    ).hexdigest()[:8]
     document: dict = {
         "kind": "standing",
         "id": f"{request.change}-{at.astimezone(UTC):%Y%m%dt%H%M%Sz}-{digest}",
@@ -166,8 +172,10 @@ def _evidence(registry: Registry, item: str) -> dict[str, str]:
         segment, cls = _EVIDENCE_TYPES[kind]
         if _has_type(registry, segment, ident, cls):
             return {kind: ident}
-    raise UsageError(f"--evidence {item}: no run, review, record or source has that id, and "
-                     "it is not a web address (http or https)")
+    raise UsageError(
+        f"--evidence {item}: no run, review, record or source has that id, and "
+        "it is not a web address (http or https)"
+    )
 
 
 def parse_time(text: str) -> datetime:

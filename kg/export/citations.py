@@ -33,18 +33,31 @@ from ..store.records import citable
 #: Who publishes a record: the registry (a record has no personal author).
 PUBLISHER = "claimgraph"
 #: The CSL variable a source's venue goes into, by CSL type.
-VENUE_VARIABLE = {"paper-conference": "container-title", "article-journal": "container-title",
-                  "article": "publisher", "report": "publisher"}
+VENUE_VARIABLE = {
+    "paper-conference": "container-title",
+    "article-journal": "container-title",
+    "article": "publisher",
+    "report": "publisher",
+}
 #: The locator fields of a record's locator, most precise first, with their CSL labels.
-LOCATOR_LABELS = (("page", "page"), ("section", "section"), ("paragraph", "paragraph"),
-                  ("figure", "figure"), ("table", "table"))
+LOCATOR_LABELS = (
+    ("page", "page"),
+    ("section", "section"),
+    ("paragraph", "paragraph"),
+    ("figure", "figure"),
+    ("table", "table"),
+)
 
 CslItem = dict[str, Any]
 
 
-def csl_items(registry: Registry, ident: str, accessed: dt.date | None = None,
-              found: tuple[str, list[ox.Quad]] | None = None,
-              release: ReleaseInfo | None = None) -> list[CslItem]:
+def csl_items(
+    registry: Registry,
+    ident: str,
+    accessed: dt.date | None = None,
+    found: tuple[str, list[ox.Quad]] | None = None,
+    release: ReleaseInfo | None = None,
+) -> list[CslItem]:
     """The CSL-JSON items citing record or source ``ident``; ``found`` is what
     :func:`kg.store.records.citable` gives for it, when the caller has it already; ``release``
     is the claimgraph release a record is cited in (its ``version``), if any.
@@ -76,10 +89,15 @@ def source_item(facts: Facts, node: Term, locator: Term | None = None) -> CslIte
     """A source document as a CSL item; with ``locator``, the place cited in it."""
     f = facts
     csl_type = f.concept(f.one(node, DCTERMS.type), KG.cslType) or "document"
-    item: CslItem = {"id": f.text(node, DCTERMS.identifier) or _local(node), "type": csl_type,
-                     "title": f.text(node, DCTERMS.title)}
-    authors = [{k: v for k, v in (("family", family), ("given", given)) if v}
-               for family, given in creators(f, node)]
+    item: CslItem = {
+        "id": f.text(node, DCTERMS.identifier) or _local(node),
+        "type": csl_type,
+        "title": f.text(node, DCTERMS.title),
+    }
+    authors = [
+        {k: v for k, v in (("family", family), ("given", given)) if v}
+        for family, given in creators(f, node)
+    ]
     if authors:
         item["author"] = authors
     issued = f.text(node, DCTERMS.issued)
@@ -107,14 +125,17 @@ def source_item(facts: Facts, node: Term, locator: Term | None = None) -> CslIte
     return item
 
 
-def record_item(facts: Facts, record: Term, release: ReleaseInfo | None, accessed: dt.date
-                ) -> CslItem:
+def record_item(
+    facts: Facts, record: Term, release: ReleaseInfo | None, accessed: dt.date
+) -> CslItem:
     """The registry entry of a record as a CSL ``dataset`` item, in ``release`` if any."""
     item: CslItem = {
-        "id": facts.text(record, DCTERMS.identifier) or _local(record), "type": "dataset",
+        "id": facts.text(record, DCTERMS.identifier) or _local(record),
+        "type": "dataset",
         "title": facts.text(record, DCTERMS.title),
         # the registry as the entry's group author and publisher, as data sets are cited
-        "author": [{"literal": PUBLISHER}], "publisher": PUBLISHER,
+        "author": [{"literal": PUBLISHER}],
+        "publisher": PUBLISHER,
         "URL": record.value if isinstance(record, ox.NamedNode) else "",
         "accessed": {"date-parts": [[accessed.year, accessed.month, accessed.day]]},
     }
@@ -126,10 +147,10 @@ def record_item(facts: Facts, record: Term, release: ReleaseInfo | None, accesse
 
 def creators(facts: Facts, node: Term) -> list[tuple[str, str]]:
     """A source's authors in order, as (family name, given names)."""
-    people = sorted(facts.all(node, DCTERMS.creator),
-                    key=lambda a: int(facts.text(a, KG.position) or 0))
-    return [(facts.text(a, SCHEMA.familyName), facts.text(a, SCHEMA.givenName))
-            for a in people]
+    people = sorted(
+        facts.all(node, DCTERMS.creator), key=lambda a: int(facts.text(a, KG.position) or 0)
+    )
+    return [(facts.text(a, SCHEMA.familyName), facts.text(a, SCHEMA.givenName)) for a in people]
 
 
 def _local(node: Term) -> str:

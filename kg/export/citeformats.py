@@ -9,18 +9,37 @@ from collections.abc import Iterable
 from .citations import CslItem
 
 #: BibTeX entry type for each CSL type (others: misc).
-BIBTEX_TYPES = {"paper-conference": "inproceedings", "article-journal": "article",
-                "report": "techreport", "article": "misc", "dataset": "misc"}
+BIBTEX_TYPES = {
+    "paper-conference": "inproceedings",
+    "article-journal": "article",
+    "report": "techreport",
+    "article": "misc",
+    "dataset": "misc",
+}
 #: The BibTeX field a CSL venue variable becomes, by entry type.
-BIBTEX_VENUE = {("inproceedings", "container-title"): "booktitle",
-                ("article", "container-title"): "journal",
-                ("techreport", "publisher"): "institution"}
+BIBTEX_VENUE = {
+    ("inproceedings", "container-title"): "booktitle",
+    ("article", "container-title"): "journal",
+    ("techreport", "publisher"): "institution",
+}
 #: RIS reference type for each CSL type (others: GEN).
-RIS_TYPES = {"paper-conference": "CONF", "article-journal": "JOUR", "report": "RPRT",
-             "article": "UNPB", "dataset": "DATA"}
+RIS_TYPES = {
+    "paper-conference": "CONF",
+    "article-journal": "JOUR",
+    "report": "RPRT",
+    "article": "UNPB",
+    "dataset": "DATA",
+}
 #: RIS tag for each CSL text variable (TY, AU, dates and ER are written apart).
-RIS_TAGS = {"title": "TI", "container-title": "T2", "publisher": "PB", "DOI": "DO",
-            "URL": "UR", "version": "ET", "note": "N1"}
+RIS_TAGS = {
+    "title": "TI",
+    "container-title": "T2",
+    "publisher": "PB",
+    "DOI": "DO",
+    "URL": "UR",
+    "version": "ET",
+    "note": "N1",
+}
 
 
 def to_csl_json(items: list[CslItem]) -> str:
@@ -32,9 +51,18 @@ def to_csl_json(items: list[CslItem]) -> str:
 
 # LaTeX's special characters, escaped so that a field says the same text once typeset
 # (and once decoded by a BibTeX reader); everything else stays UTF-8.
-_LATEX = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "%": r"\%", "&": r"\&",
-          "$": r"\$", "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}",
-          "^": r"\textasciicircum{}"}
+_LATEX = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "%": r"\%",
+    "&": r"\&",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
 _LATEX_RE = re.compile("|".join(re.escape(c) for c in _LATEX))
 
 
@@ -66,8 +94,9 @@ def to_bibtex(items: Iterable[CslItem]) -> str:
         fields.append(("title", latex_escape(item.get("title", ""))))
         for variable in ("container-title", "publisher"):
             if item.get(variable):
-                field = BIBTEX_VENUE.get((entry_type, variable), variable.replace(
-                    "container-title", "howpublished"))
+                field = BIBTEX_VENUE.get(
+                    (entry_type, variable), variable.replace("container-title", "howpublished")
+                )
                 fields.append((field, latex_escape(item[variable])))
         issued = _date(item, "issued")
         if issued:
@@ -103,7 +132,8 @@ def to_ris(items: Iterable[CslItem]) -> str:
         lines = [_ris_line("TY", RIS_TYPES.get(item["type"], "GEN")), _ris_line("ID", item["id"])]
         for name in item.get("author", []):
             written = name.get("literal") or ", ".join(
-                p for p in (name.get("family", ""), name.get("given", "")) if p)
+                p for p in (name.get("family", ""), name.get("given", "")) if p
+            )
             lines.append(_ris_line("AU", written))
         for variable, tag in RIS_TAGS.items():
             if item.get(variable):
@@ -111,8 +141,9 @@ def to_ris(items: Iterable[CslItem]) -> str:
         issued = _date(item, "issued")
         if issued:
             lines.append(_ris_line("PY", str(issued[0])))
-            lines.append(_ris_line("DA", "/".join(
-                [str(issued[0]), *(f"{p:02d}" for p in issued[1:])])))
+            lines.append(
+                _ris_line("DA", "/".join([str(issued[0]), *(f"{p:02d}" for p in issued[1:])]))
+            )
         accessed = _date(item, "accessed")
         if accessed:
             lines.append(_ris_line("Y2", "/".join(f"{p:02d}" for p in accessed)))

@@ -80,8 +80,9 @@ class _HashingWriter:
         self.out.flush()
 
 
-def write_dump(store: GraphStore, fmt: str, out_dir: Path, *, gzip: bool = False,
-               version: str = "") -> DumpFile:
+def write_dump(
+    store: GraphStore, fmt: str, out_dir: Path, *, gzip: bool = False, version: str = ""
+) -> DumpFile:
     """Stream every quad of ``store`` into ``out_dir/claimgraph.<ext>[.gz]`` and list the file
     in the directory's manifests. The file appears whole or not at all (written aside,
     then renamed). ``version`` names the store version dumped, for the manifest.
@@ -100,8 +101,9 @@ def write_dump(store: GraphStore, fmt: str, out_dir: Path, *, gzip: bool = False
         with temporary.open("wb") as raw:
             sink = _HashingWriter(raw)
             if gzip:
-                with gz.GzipFile(filename="", mode="wb", fileobj=sink, mtime=0,
-                                 compresslevel=6) as packed:
+                with gz.GzipFile(
+                    filename="", mode="wb", fileobj=sink, mtime=0, compresslevel=6
+                ) as packed:
                     ox.serialize(quads, output=packed, format=dumped.rdf)
             else:
                 ox.serialize(quads, output=sink, format=dumped.rdf)
@@ -111,8 +113,15 @@ def write_dump(store: GraphStore, fmt: str, out_dir: Path, *, gzip: bool = False
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
-    entry = DumpFile(name=name, format=fmt, media_type=dumped.media_type, gzip=gzip,
-                     sha256=sink.sha.hexdigest(), bytes=sink.size, quads=next(counter))
+    entry = DumpFile(
+        name=name,
+        format=fmt,
+        media_type=dumped.media_type,
+        gzip=gzip,
+        sha256=sink.sha.hexdigest(),
+        bytes=sink.size,
+        quads=next(counter),
+    )
     _record(out_dir, entry, version)
     return entry
 
@@ -137,8 +146,10 @@ def _record(out_dir: Path, entry: DumpFile, version: str) -> None:
         "files": dict(sorted(files.items())),
     }
     sums = "".join(f"{f['sha256']}  {name}\n" for name, f in manifest["files"].items())
-    for path, text in ((out_dir / MANIFEST, json.dumps(manifest, indent=2) + "\n"),
-                       (out_dir / SUMS, sums)):
+    for path, text in (
+        (out_dir / MANIFEST, json.dumps(manifest, indent=2) + "\n"),
+        (out_dir / SUMS, sums),
+    ):
         temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         temporary.write_text(text)
         os.replace(temporary, path)

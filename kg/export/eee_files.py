@@ -74,12 +74,14 @@ def _document(registry: Registry, group: _Group, found: Mapping[str, Standing]) 
 
 def _groups(registry: Registry, evaluation: ox.NamedNode | None) -> list[_Group]:
     if evaluation is not None:
-        rows = registry.store.query(internal_query("evaluation-records").text,
-                                    {"evaluation": evaluation})
+        rows = registry.store.query(
+            internal_query("evaluation-records").text, {"evaluation": evaluation}
+        )
     else:
-        rows = sorted(registry.store.query(internal_query("records-by-evaluation").text),
-                      key=lambda r: (r["evaluation"].value if r["evaluation"] else "",
-                                     r["id"].value))
+        rows = sorted(
+            registry.store.query(internal_query("records-by-evaluation").text),
+            key=lambda r: (r["evaluation"].value if r["evaluation"] else "", r["id"].value),
+        )
     found: dict[str, _Group] = {}
     for row in rows:
         record, owner = row["record"], row["evaluation"]
@@ -88,8 +90,11 @@ def _groups(registry: Registry, evaluation: ox.NamedNode | None) -> list[_Group]
         if group is None:
             extra = [t.value for t in (owner, row["source"], row["import"]) if t]
             name = unquote(key.rsplit("/", 1)[-1])
-            path = (row["path"].value if row["path"] is not None and row["import"] is not None
-                    else f"claimgraph/{name}.json")
+            path = (
+                row["path"].value
+                if row["path"] is not None and row["import"] is not None
+                else f"claimgraph/{name}.json"
+            )
             group = found[key] = _Group([], extra, path)
         group.records.append(record)
         group.graphs.append(record.value)

@@ -29,13 +29,18 @@ from ..rdf.facts import Facts, Term
 from ..rdf.namespaces import DCTERMS, KG, KGV, OA, PROV, QUDT, RDF, RDFS, SCHEMA
 
 #: Evidence kinds -> evaluator_relationship.
-RELATIONSHIPS = {"self-reported": "first_party", "independent-external-evaluation": "third_party",
-                 "collaborative-evaluation": "collaborative", "unstated-relationship": "other"}
+RELATIONSHIPS = {
+    "self-reported": "first_party",
+    "independent-external-evaluation": "third_party",
+    "collaborative-evaluation": "collaborative",
+    "unstated-relationship": "other",
+}
 SCHEMA_VERSION = "0.2.0"
 
 
-def eee_file(facts: Facts, records: list[ox.NamedNode],
-             standings: Mapping[str, Standing] | None = None) -> dict[str, Any]:
+def eee_file(
+    facts: Facts, records: list[ox.NamedNode], standings: Mapping[str, Standing] | None = None
+) -> dict[str, Any]:
     """One Every Eval Ever document of ``records`` (those of one evaluation, or one record),
     read from ``facts`` (their graphs, their evaluation's, their source's, their import's).
 
@@ -50,9 +55,10 @@ def eee_file(facts: Facts, records: list[ox.NamedNode],
     if imported:
         doc = merge(doc, _json(facts.one(evaluation, KG.upstreamRemainder)))
         # The remainder's results are the evaluation's own: laid over result by result.
-        doc["evaluation_results"] = [merge(result, _json(facts.one(r, KG.upstreamRemainder)))
-                                     for result, r in zip(doc["evaluation_results"], records,
-                                                          strict=True)]
+        doc["evaluation_results"] = [
+            merge(result, _json(facts.one(r, KG.upstreamRemainder)))
+            for result, r in zip(doc["evaluation_results"], records, strict=True)
+        ]
         _tuck_unknown(doc)
     for result, record in zip(doc["evaluation_results"], records, strict=True):
         found = (standings or {}).get(record.value)
@@ -78,8 +84,9 @@ def merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _file_fields(facts: Facts, record: ox.NamedNode, evaluation: Term | None,
-                 imported: bool) -> dict[str, Any]:
+def _file_fields(
+    facts: Facts, record: ox.NamedNode, evaluation: Term | None, imported: bool
+) -> dict[str, Any]:
     f = facts
     source = f.one(record, PROV.wasQuotedFrom)
     kind = f.one(record, KG.evidenceKind)
@@ -95,14 +102,18 @@ def _file_fields(facts: Facts, record: ox.NamedNode, evaluation: Term | None,
     if not imported:  # an imported file's own words for its source come with its remainder
         metadata["source_name"] = f.text(source, DCTERMS.title)
         metadata["source_type"] = "documentation"
-        metadata["source_organization_name"] = (f.text(source, DCTERMS.publisher)
-                                                or f.text(source, KG.venue)
-                                                or f.text(source, DCTERMS.title))
+        metadata["source_organization_name"] = (
+            f.text(source, DCTERMS.publisher)
+            or f.text(source, KG.venue)
+            or f.text(source, DCTERMS.title)
+        )
     else:
         metadata["source_type"] = f.text(evaluation, KG.upstreamSourceType) or "documentation"
     metadata["evaluator_relationship"] = (
-        relationship.value.rsplit("#", 1)[1].replace("-", "_") if relationship is not None
-        else RELATIONSHIPS.get(kind.value.rsplit("#", 1)[1] if kind else "", "other"))
+        relationship.value.rsplit("#", 1)[1].replace("-", "_")
+        if relationship is not None
+        else RELATIONSHIPS.get(kind.value.rsplit("#", 1)[1] if kind else "", "other")
+    )
     doc["source_metadata"] = metadata
     doc["model_info"] = _model_info(f, record, evaluation)
     return doc
@@ -113,13 +124,18 @@ def _model_info(f: Facts, record: ox.NamedNode, evaluation: Term | None) -> dict
     model = f.text(evaluation, KG.modelId) or f.text(configuration, KG.model)
     info: dict[str, Any] = {"name": f.text(evaluation, KG.modelName) or model, "id": model}
     # an empty string is a value the file gives (six snapshot files give architecture "")
-    for key, predicate in (("developer", KG.modelDeveloper),
-                           ("inference_platform", KG.inferencePlatform)):
+    for key, predicate in (
+        ("developer", KG.modelDeveloper),
+        ("inference_platform", KG.inferencePlatform),
+    ):
         if (value := f.one(evaluation, predicate)) is not None:
             info[key] = value.value
     details: dict[str, Any] = {}
-    for key, predicate in (("precision", KG.precision), ("architecture", KG.architecture),
-                           ("model_type", KG.modelType)):
+    for key, predicate in (
+        ("precision", KG.precision),
+        ("architecture", KG.architecture),
+        ("model_type", KG.modelType),
+    ):
         if (value := f.one(evaluation, predicate)) is not None:
             details[key] = value.value
     if f.text(evaluation, KG.parametersBillions):
@@ -140,8 +156,11 @@ def _result(f: Facts, record: ox.NamedNode, imported: bool) -> dict[str, Any]:
     if description:
         metric["evaluation_description"] = description
     metric["lower_is_better"] = f.one(record, KG.metricDirection) == ox.NamedNode(KGV.lower)
-    for key, predicate in (("score_type", KG.scoreType), ("min_score", KG.minScore),
-                           ("max_score", KG.maxScore)):
+    for key, predicate in (
+        ("score_type", KG.scoreType),
+        ("min_score", KG.minScore),
+        ("max_score", KG.maxScore),
+    ):
         if f.text(record, predicate):
             text = f.text(record, predicate)
             metric[key] = text if key == "score_type" else JsonNumber(text)
@@ -161,8 +180,10 @@ def _result(f: Facts, record: ox.NamedNode, imported: bool) -> dict[str, Any]:
 
 
 def _source_data(f: Facts, dataset: Term | None) -> dict[str, Any]:
-    data: dict[str, Any] = {"dataset_name": f.text(dataset, RDF.value) or "not reported",
-                            "source_type": f.text(dataset, KG.datasetSourceType) or "other"}
+    data: dict[str, Any] = {
+        "dataset_name": f.text(dataset, RDF.value) or "not reported",
+        "source_type": f.text(dataset, KG.datasetSourceType) or "other",
+    }
     for key, predicate in (("hf_repo", KG.hfRepo), ("hf_split", KG.hfSplit)):
         if f.text(dataset, predicate):
             data[key] = f.text(dataset, predicate)
@@ -174,8 +195,9 @@ def _source_data(f: Facts, dataset: Term | None) -> dict[str, Any]:
     return data
 
 
-def _what_does_not_fit(f: Facts, record: ox.NamedNode, value: Term | None,
-                       printed: str) -> dict[str, Any]:
+def _what_does_not_fit(
+    f: Facts, record: ox.NamedNode, value: Term | None, printed: str
+) -> dict[str, Any]:
     """A record's fields the schema has no place for, said in ``details`` (strings)."""
     unit = f.one(value, QUDT.unit)
     locator = f.one(record, KG.locator)
@@ -194,8 +216,10 @@ def _what_does_not_fit(f: Facts, record: ox.NamedNode, value: Term | None,
         "review_status": f.concept(f.one(record, KG.reviewStatus)),
     }
     if not f.text(record, KG.minScore):
-        extra["score_range"] = ("not reported by the source: min_score and max_score are the "
-                                "reported value itself, as the schema requires a range")
+        extra["score_range"] = (
+            "not reported by the source: min_score and max_score are the "
+            "reported value itself, as the schema requires a range"
+        )
     return {k: v for k, v in extra.items() if v}
 
 

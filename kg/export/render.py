@@ -38,8 +38,15 @@ CITATION_WRITERS: dict[str, Callable[[list[CslItem]], str]] = {
 EXPORT_MEDIA_TYPES = [JSONLD, *CITATION_WRITERS, EVERY_EVAL_EVER, WEB_ANNOTATION]
 
 
-def render(registry: Registry, kind: str, ident: str, quads: list[ox.Quad], media_type: str,
-           accessed: dt.date | None = None, at: ReleaseInfo | None = None) -> bytes:
+def render(
+    registry: Registry,
+    kind: str,
+    ident: str,
+    quads: list[ox.Quad],
+    media_type: str,
+    accessed: dt.date | None = None,
+    at: ReleaseInfo | None = None,
+) -> bytes:
     """``quads`` (what :func:`kg.store.records.describe` gave for ``kind``/``ident``) as
     ``media_type``: a record as framed JSON-LD, anything else as compacted JSON-LD; a
     record or source as CSL-JSON, BibTeX or RIS; a record as a Web Annotation.
@@ -53,8 +60,9 @@ def render(registry: Registry, kind: str, ident: str, quads: list[ox.Quad], medi
         return export_eee(registry, ident)
     if media_type == WEB_ANNOTATION:
         if kind != "record":
-            raise NotFoundError(f"no record with id {ident!r} (a web annotation is of a "
-                                f"record; this is a {kind})")
+            raise NotFoundError(
+                f"no record with id {ident!r} (a web annotation is of a record; this is a {kind})"
+            )
         return annotation_bytes(quads, registry.iri(kind, ident), registry.base)
     if media_type == JSONLD:
         if kind == "record":

@@ -51,14 +51,23 @@ def write_run_crate(registry: Registry, run_id: str, out: Path) -> Path:
 
     out.mkdir(parents=True, exist_ok=True)
     files = []
-    for path, media_type, about in ((run_file, "application/yaml", "The run file"),
-                                    (log_file, "text/plain", "The runner's log"),
-                                    (recipe_file, "text/x-python", "The recipe")):
+    for path, media_type, about in (
+        (run_file, "application/yaml", "The run file"),
+        (log_file, "text/plain", "The runner's log"),
+        (recipe_file, "text/x-python", "The recipe"),
+    ):
         shutil.copyfile(path, out / path.name)
-        files.append({"@id": path.name, "@type": "File", "name": path.name,
-                      "description": about, "encodingFormat": media_type,
-                      "contentSize": str(path.stat().st_size),
-                      "sha256": hashlib.sha256(path.read_bytes()).hexdigest()})
+        files.append(
+            {
+                "@id": path.name,
+                "@type": "File",
+                "name": path.name,
+                "description": about,
+                "encodingFormat": media_type,
+                "contentSize": str(path.stat().st_size),
+                "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+            }
+        )
     files[2]["@type"] = ["File", "SoftwareSourceCode", "SoftwareApplication"]
     files[2]["name"] = facts.text(recipe, RDFS.label)
 
@@ -68,46 +77,85 @@ def write_run_crate(registry: Registry, run_id: str, out: Path) -> Path:
     measurements = []
     for m in sorted(facts.all(run, PROV.generated), key=str):
         unit = facts.one(m, QUDT.unit)
-        measurements.append({
-            "@id": m.value, "@type": "PropertyValue",
-            "name": f"{facts.text(m, KG.stage)} {facts.text(m, KG.quantity)}",
-            "value": facts.text(m, QUDT.numericValue),
-            "unitCode": unit.value if isinstance(unit, ox.NamedNode) else "",
-        })
+        measurements.append(
+            {
+                "@id": m.value,
+                "@type": "PropertyValue",
+                "name": f"{facts.text(m, KG.stage)} {facts.text(m, KG.quantity)}",
+                "value": facts.text(m, QUDT.numericValue),
+                "unitCode": unit.value if isinstance(unit, ox.NamedNode) else "",
+            }
+        )
     action = {
-        "@id": iri, "@type": "CreateAction",
+        "@id": iri,
+        "@type": "CreateAction",
         "name": f"Reproduction run {run_id}",
         "startTime": facts.text(run, PROV.startedAtTime),
         "endTime": facts.text(run, PROV.endedAtTime),
-        "actionStatus": {"@id": "http://schema.org/CompletedActionStatus"
-                         if status is not None and status.value.endswith("#completed")
-                         else "http://schema.org/FailedActionStatus"},
+        "actionStatus": {
+            "@id": "http://schema.org/CompletedActionStatus"
+            if status is not None and status.value.endswith("#completed")
+            else "http://schema.org/FailedActionStatus"
+        },
         "instrument": {"@id": recipe_file.name},
         "object": [{"@id": record.value} for record in records],
-        "result": [{"@id": run_file.name}, {"@id": log_file.name},
-                   *({"@id": m["@id"]} for m in measurements)],
+        "result": [
+            {"@id": run_file.name},
+            {"@id": log_file.name},
+            *({"@id": m["@id"]} for m in measurements),
+        ],
     }
     if agent is not None:
         action["agent"] = {"@id": agent.value}
     graph: list[dict[str, Any]] = [
-        {"@id": "ro-crate-metadata.json", "@type": "CreativeWork",
-         "conformsTo": {"@id": RO_CRATE}, "about": {"@id": "./"}},
-        {"@id": "./", "@type": "Dataset", "name": f"claimgraph reproduction run {run_id}",
-         "description": "A claim of a published result measured again by a claimgraph recipe.",
-         "datePublished": facts.text(run, PROV.endedAtTime),
-         "conformsTo": {"@id": PROCESS_RUN_CRATE},
-         "hasPart": [{"@id": f["@id"]} for f in files], "mentions": {"@id": iri}},
-        {"@id": PROCESS_RUN_CRATE, "@type": "CreativeWork", "name": "Process Run Crate",
-         "version": "0.5"},
-        action, *files, *measurements,
+        {
+            "@id": "ro-crate-metadata.json",
+            "@type": "CreativeWork",
+            "conformsTo": {"@id": RO_CRATE},
+            "about": {"@id": "./"},
+        },
+        {
+            "@id": "./",
+            "@type": "Dataset",
+            "name": f"claimgraph reproduction run {run_id}",
+            "description": "A claim of a published result measured again by a claimgraph recipe.",
+            "datePublished": facts.text(run, PROV.endedAtTime),
+            "conformsTo": {"@id": PROCESS_RUN_CRATE},
+            "hasPart": [{"@id": f["@id"]} for f in files],
+            "mentions": {"@id": iri},
+        },
+        {
+            "@id": PROCESS_RUN_CRATE,
+            "@type": "CreativeWork",
+            "name": "Process Run Crate",
+            "version": "0.5",
+        },
+        action,
+        *files,
+        *measurements,
     ]
-    graph.extend({"@id": record.value, "@type": "CreativeWork",
-                  "name": f"claimgraph record {record.value.rsplit('/', 1)[-1]}",
-                  "url": record.value} for record in records)
+    graph.extend(
+        {
+            "@id": record.value,
+            "@type": "CreativeWork",
+            "name": f"claimgraph record {record.value.rsplit('/', 1)[-1]}",
+            "url": record.value,
+        }
+        for record in records
+    )
     if agent is not None:
-        graph.append({"@id": agent.value, "@type": "SoftwareApplication",
-                      "name": agent.value.rsplit("/", 1)[-1]})
+        graph.append(
+            {
+                "@id": agent.value,
+                "@type": "SoftwareApplication",
+                "name": agent.value.rsplit("/", 1)[-1],
+            }
+        )
     path = out / "ro-crate-metadata.json"
-    path.write_text(json.dumps({"@context": f"{RO_CRATE}/context", "@graph": graph},
-                               indent=2, ensure_ascii=False) + "\n")
+    path.write_text(
+        json.dumps(
+            {"@context": f"{RO_CRATE}/context", "@graph": graph}, indent=2, ensure_ascii=False
+        )
+        + "\n"
+    )
     return path

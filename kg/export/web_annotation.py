@@ -94,8 +94,12 @@ def document_loader(url: str, options: dict[str, Any] | None = None) -> dict[str
     """
     if url in (ANNO_CONTEXT, ANNO_CONTEXT_HTTPS):
         return {"contextUrl": None, "documentUrl": url, "document": anno_context()}
-    raise JsonLdError(f"only the Web Annotation context is loaded offline, not {url!r}",
-                      "jsonld.LoadDocumentError", {"url": url}, code="loading document failed")
+    raise JsonLdError(
+        f"only the Web Annotation context is loaded offline, not {url!r}",
+        "jsonld.LoadDocumentError",
+        {"url": url},
+        code="loading document failed",
+    )
 
 
 def ni_uri(sha256_hex: str) -> str:
@@ -115,8 +119,9 @@ def annotation_id(record_iri: str) -> str:
     return record_iri + SUFFIX
 
 
-def web_annotation(quads: list[ox.Quad], record_iri: str, base: str | None = None
-                   ) -> dict[str, Any]:
+def web_annotation(
+    quads: list[ox.Quad], record_iri: str, base: str | None = None
+) -> dict[str, Any]:
     """Record ``record_iri`` (``quads``: its closure, as :func:`kg.store.records.describe`
     gives it) as one Web Annotation, a JSON-LD document (see the module's docstring);
     ``base``, the registry's base IRI, is the home page of its creator.
@@ -146,15 +151,19 @@ def _bodies(f: Facts, record: ox.NamedNode) -> list[dict[str, Any]]:
     """The claim in words (title, value as printed, unit), and the record's IRI."""
     value = f.one(record, KG.reportedValue)
     unit = f.one(value, QUDT.unit)
-    printed = " ".join(filter(None, (f.text(value, KG.printedValue),
-                                     f.concept(unit, QUDT.symbol))))
+    printed = " ".join(filter(None, (f.text(value, KG.printedValue), f.concept(unit, QUDT.symbol))))
     words = ": ".join(filter(None, (f.text(record, DCTERMS.title), printed)))
     standing = f.text(record, KG.standingSummary)  # only where the claim is not current
     if standing:
         words += f" (standing in claimgraph: {standing})"
     return [
-        {"type": "TextualBody", "purpose": "describing", "value": words,
-         "format": "text/plain", "language": "en"},
+        {
+            "type": "TextualBody",
+            "purpose": "describing",
+            "value": words,
+            "format": "text/plain",
+            "language": "en",
+        },
         {"type": "SpecificResource", "purpose": "identifying", "source": record.value},
     ]
 
@@ -168,8 +177,7 @@ def _target(f: Facts, record: ox.NamedNode) -> dict[str, Any]:
         document = f.one(named, PROV.specializationOf)
     else:
         artifact, document = f.one(named, KG.artifact), named
-    target: dict[str, Any] = {"type": "SpecificResource",
-                              "source": _file(f, artifact, document)}
+    target: dict[str, Any] = {"type": "SpecificResource", "source": _file(f, artifact, document)}
     selectors = _selectors(f, locator)
     if selectors:
         target["selector"] = selectors[0] if len(selectors) == 1 else selectors
@@ -251,8 +259,9 @@ def _selectors(f: Facts, locator: Term | None) -> list[dict[str, Any]]:
             found = {"type": "FragmentSelector", "value": value}
             if spec is not None:
                 found["conformsTo"] = spec.value
-            (pages if spec is not None and spec.value == str(PDF_FRAGMENT) else others
-             ).append(found)
+            (pages if spec is not None and spec.value == str(PDF_FRAGMENT) else others).append(
+                found
+            )
     if len(pages) == 1 and quotes:
         refined = {**pages[0], "refinedBy": quotes[0] if len(quotes) == 1 else quotes}
         return [refined, *quotes, *others]

@@ -82,17 +82,31 @@ def licence_of(text: bytes | None) -> str:
     if not text:
         return ""
     first = text.decode("utf-8", "replace").strip().splitlines()[0].strip().lower()
-    known = {"mit license": "MIT", "the mit license (mit)": "MIT",
-             "apache license": "Apache-2.0", "bsd 3-clause license": "BSD-3-Clause"}
+    known = {
+        "mit license": "MIT",
+        "the mit license (mit)": "MIT",
+        "apache license": "Apache-2.0",
+        "bsd 3-clause license": "BSD-3-Clause",
+    }
     return known.get(first, "")
 
 
-def import_document(name: str, fmt: str, origin: Origin, archive: tuple[str, str] | None,
-                    licence: str, has_licence_file: bool, contents: Contents,
-                    started: str, ended: str) -> dict[str, Any]:
+def import_document(
+    name: str,
+    fmt: str,
+    origin: Origin,
+    archive: tuple[str, str] | None,
+    licence: str,
+    has_licence_file: bool,
+    contents: Contents,
+    started: str,
+    ended: str,
+) -> dict[str, Any]:
     """The import record's content (every scalar a string, as data files are read)."""
     doc: dict[str, Any] = {
-        "kind": "import", "id": name, "format": fmt,
+        "kind": "import",
+        "id": name,
+        "format": fmt,
         "title": f"{TITLES[fmt]} ({origin.repository.split('://', 1)[-1]})",
         "origin": {"repository": origin.repository},
     }
@@ -112,17 +126,20 @@ def import_document(name: str, fmt: str, origin: Origin, archive: tuple[str, str
     # is refused when it is loaded (it is no longer the evidence its records were made from).
     doc["kept"] = contents.manifest().splitlines()
     if contents.unknown:
-        doc["unknown_fields"] = [{"pointer": p, "files": str(n)}
-                                 for p, n in sorted(contents.unknown.items())]
+        doc["unknown_fields"] = [
+            {"pointer": p, "files": str(n)} for p, n in sorted(contents.unknown.items())
+        ]
     if contents.skipped:
         doc["skipped"] = [{"file": f, "reason": r} for f, r in sorted(contents.skipped)]
     doc["software"] = software()
     doc["models"] = sorted(contents.models)
     doc["benchmarks"] = [contents.benchmarks[b] for b in sorted(contents.benchmarks)]
-    doc["note"] = (f"The files are kept byte for byte under {UPSTREAM}/{name}/ at their paths "
-                   "in the origin repository; each result is a record whose locator is a JSON "
-                   "Pointer into its file. The values are the upstream registry's; claimgraph "
-                   "adds the mapping, the checks and the ids, and reviews nothing by hand.")
+    doc["note"] = (
+        f"The files are kept byte for byte under {UPSTREAM}/{name}/ at their paths "
+        "in the origin repository; each result is a record whose locator is a JSON "
+        "Pointer into its file. The values are the upstream registry's; claimgraph "
+        "adds the mapping, the checks and the ids, and reviews nothing by hand."
+    )
     return doc
 
 
@@ -130,8 +147,10 @@ def same_import(old: dict[str, Any] | None, new: dict[str, Any]) -> bool:
     """Whether two import records say the same but for their times."""
     if old is None:
         return False
+
     def strip(doc: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in doc.items() if k not in ("started_at", "ended_at")}
+
     return strip(old) == strip(new)
 
 
@@ -150,8 +169,12 @@ def software() -> list[dict[str, str]]:
 def source_document(source: dict[str, str]) -> dict[str, str]:
     """The file of a source (a leaderboard or harness) that imported files name, as they
     name it; written once, then the curators'."""
-    doc = {"kind": "source", "id": source["id"], "document_type": "leaderboard",
-           "title": source["title"]}
+    doc = {
+        "kind": "source",
+        "id": source["id"],
+        "document_type": "leaderboard",
+        "title": source["title"],
+    }
     if source.get("publisher"):
         doc["publisher"] = source["publisher"]
     if source.get("url"):
@@ -162,13 +185,28 @@ def source_document(source: dict[str, str]) -> dict[str, str]:
 def agent_document(ident: str = IMPORTER) -> dict[str, str]:
     """The agent file of claimgraph's importer: provenance of the tool itself."""
     return {
-        "kind": "agent", "id": ident, "agent_type": "software",
-        "label": f"claimgraph kg import {__version__}", "version": __version__,
-        "note": ("claimgraph's own importer (kg import): it keeps another registry's files "
-                 "byte for byte, checks them against their published schema and maps each "
-                 "result to a record. Machine transcription only; it reviews nothing by hand."),
+        "kind": "agent",
+        "id": ident,
+        "agent_type": "software",
+        "label": f"claimgraph kg import {__version__}",
+        "version": __version__,
+        "note": (
+            "claimgraph's own importer (kg import): it keeps another registry's files "
+            "byte for byte, checks them against their published schema and maps each "
+            "result to a record. Machine transcription only; it reviews nothing by hand."
+        ),
     }
 
 
-__all__ = ["HOMES", "IMPORTER", "Contents", "Origin", "agent_document",
-           "import_document", "licence_of", "same_import", "software", "source_document"]
+__all__ = [
+    "HOMES",
+    "IMPORTER",
+    "Contents",
+    "Origin",
+    "agent_document",
+    "import_document",
+    "licence_of",
+    "same_import",
+    "software",
+    "source_document",
+]

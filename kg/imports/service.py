@@ -72,15 +72,20 @@ class ImportReport:
 
     def rows(self) -> list[tuple[str, str]]:
         """The summary, as (what, how many) rows."""
-        rows = [("files", f"{self.files:,}"), ("results", f"{self.results:,}"),
-                ("records written", f"{self.written:,}"),
-                ("records unchanged", f"{self.unchanged:,}"),
-                ("records removed", f"{self.removed:,}"),
-                ("files new / changed / removed",
-                 f"{self.new_files:,} / {self.changed_files:,} / {self.removed_files:,}"),
-                ("files skipped", f"{len(self.skipped):,}"),
-                ("unknown fields", f"{len(self.unknown):,}"),
-                ("seconds", f"{self.seconds:.1f}")]
+        rows = [
+            ("files", f"{self.files:,}"),
+            ("results", f"{self.results:,}"),
+            ("records written", f"{self.written:,}"),
+            ("records unchanged", f"{self.unchanged:,}"),
+            ("records removed", f"{self.removed:,}"),
+            (
+                "files new / changed / removed",
+                f"{self.new_files:,} / {self.changed_files:,} / {self.removed_files:,}",
+            ),
+            ("files skipped", f"{len(self.skipped):,}"),
+            ("unknown fields", f"{len(self.unknown):,}"),
+            ("seconds", f"{self.seconds:.1f}"),
+        ]
         return rows
 
 
@@ -97,10 +102,19 @@ class _Checked:
     shared: dict[str, Any] | None = None
 
 
-def import_files(registry: Registry, fmt: str, sources: list[Path], *, origin: str = "",
-                 name: str = "", licence: str = "", skip_invalid: bool = False,
-                 dry_run: bool = False, merge: bool = False,
-                 progress: Progress | None = None) -> ImportReport:
+def import_files(
+    registry: Registry,
+    fmt: str,
+    sources: list[Path],
+    *,
+    origin: str = "",
+    name: str = "",
+    licence: str = "",
+    skip_invalid: bool = False,
+    dry_run: bool = False,
+    merge: bool = False,
+    progress: Progress | None = None,
+) -> ImportReport:
     """Import the files of ``sources`` (an origin repository's, in format ``fmt``).
 
     :raises InvalidDataError: naming every problem (file, record, JSON Pointer); nothing
@@ -124,8 +138,10 @@ def import_files(registry: Registry, fmt: str, sources: list[Path], *, origin: s
     checked = _check_all({p: f.raw for p, f in snapshot.files.items()}, fmt, name, progress)
     problems = _problems(snapshot, checked)
     if problems and not skip_invalid:
-        raise InvalidDataError(problems, consequence="nothing was imported; the data "
-                               "directory and the store are unchanged")
+        raise InvalidDataError(
+            problems,
+            consequence="nothing was imported; the data directory and the store are unchanged",
+        )
     first_problem = {}
     for problem in problems:
         first_problem.setdefault(problem.file, problem)
@@ -147,8 +163,9 @@ def import_files(registry: Registry, fmt: str, sources: list[Path], *, origin: s
     final = {path: item.sha256 for path, item in good.items()}
     if plan.kept:  # merge: the files kept before and not in the sources stay, checked too
         final.update({path: kept[path] for path in plan.kept})
-        checked.update(_check_all({p: (kept_dir / p).read_bytes() for p in plan.kept}, fmt,
-                                  name, None))
+        checked.update(
+            _check_all({p: (kept_dir / p).read_bytes() for p in plan.kept}, fmt, name, None)
+        )
     contents = _contents(final, checked, report.skipped)
     report.files, report.results, report.unknown = len(final), contents.results, contents.unknown
     report.new_files, report.changed_files = len(plan.new), len(plan.changed)
@@ -159,19 +176,24 @@ def import_files(registry: Registry, fmt: str, sources: list[Path], *, origin: s
 
     spdx = licence or licence_of(snapshot.licence) or (old_record or {}).get("licence", "")
     if not spdx:
-        raise UsageError("cannot tell the files' licence: the sources hold no LICENSE file "
-                         "claimgraph recognizes; give --licence with its SPDX id (MIT, ...)")
+        raise UsageError(
+            "cannot tell the files' licence: the sources hold no LICENSE file "
+            "claimgraph recognizes; give --licence with its SPDX id (MIT, ...)"
+        )
     licence_file = snapshot.licence is not None or (kept_dir / "LICENSE").is_file()
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     began = began_at.strftime("%Y-%m-%dT%H:%M:%SZ")
     old_times = ((old_record or {}).get("started_at", now), (old_record or {}).get("ended_at", now))
-    document = import_document(name, fmt, where, snapshot.archive, spdx, licence_file,
-                               contents, *old_times)
-    rewrite = bool(plan.new or plan.changed or plan.removed) or not same_import(old_record,
-                                                                                document)
+    document = import_document(
+        name, fmt, where, snapshot.archive, spdx, licence_file, contents, *old_times
+    )
+    rewrite = bool(plan.new or plan.changed or plan.removed) or not same_import(
+        old_record, document
+    )
     if rewrite:  # the record's times are those of the import that changed something
-        document = import_document(name, fmt, where, snapshot.archive, spdx, licence_file,
-                                   contents, began, now)
+        document = import_document(
+            name, fmt, where, snapshot.archive, spdx, licence_file, contents, began, now
+        )
     if dry_run:
         report.seconds = time.perf_counter() - started
         return report
@@ -205,8 +227,9 @@ def import_files(registry: Registry, fmt: str, sources: list[Path], *, origin: s
     return report
 
 
-def _same_origin(old: dict[str, Any] | None, path: Path, name: str, fmt: str,
-                 where: Origin) -> None:
+def _same_origin(
+    old: dict[str, Any] | None, path: Path, name: str, fmt: str, where: Origin
+) -> None:
     """An import keeps the files of one origin in one format: another needs another name.
 
     :raises UsageError: when ``old`` (the import's record) says another.
@@ -214,12 +237,16 @@ def _same_origin(old: dict[str, Any] | None, path: Path, name: str, fmt: str,
     if old is None:
         return
     if old.get("format") != fmt:
-        raise UsageError(f"{path}: the import {name!r} reads {old.get('format')!r}, not "
-                         f"{fmt!r}; use --name to import beside it")
+        raise UsageError(
+            f"{path}: the import {name!r} reads {old.get('format')!r}, not "
+            f"{fmt!r}; use --name to import beside it"
+        )
     repository = (old.get("origin") or {}).get("repository")
     if repository not in (None, where.repository):
-        raise UsageError(f"{path}: the import {name!r} keeps files of {repository}, not "
-                         f"{where.repository}; use --name to import another origin beside it")
+        raise UsageError(
+            f"{path}: the import {name!r} keeps files of {repository}, not "
+            f"{where.repository}; use --name to import another origin beside it"
+        )
 
 
 # -- checking -------------------------------------------------------------------------------
@@ -231,19 +258,24 @@ def _check_one(path: str) -> _Checked:
     result = _WORK["check"](raw)
     doc = result.doc if isinstance(result.doc, dict) else None
     label = _WORK["label"]
-    problems = [(label(_WORK["name"], path, doc, where) if doc is not None else "", where,
-                 message) for where, message in result.problems]
+    problems = [
+        (label(_WORK["name"], path, doc, where) if doc is not None else "", where, message)
+        for where, message in result.problems
+    ]
     results = doc.get("evaluation_results") if doc is not None else None
     shared = _WORK["shared"](doc) if doc is not None and not problems else None
-    return _Checked(path, problems, len(results) if isinstance(results, list) else 0,
-                    result.unknown, shared)
+    return _Checked(
+        path, problems, len(results) if isinstance(results, list) else 0, result.unknown, shared
+    )
 
 
-def _check_all(files: dict[str, bytes], fmt: str, name: str,
-               progress: Progress | None) -> dict[str, _Checked]:
+def _check_all(
+    files: dict[str, bytes], fmt: str, name: str, progress: Progress | None
+) -> dict[str, _Checked]:
     """Every file checked as a load checks it, on every core for large snapshots."""
-    _WORK.update(check=CHECKS[fmt], label=LABELS[fmt], shared=SHARED_NODES[fmt], files=files,
-                 name=name)
+    _WORK.update(
+        check=CHECKS[fmt], label=LABELS[fmt], shared=SHARED_NODES[fmt], files=files, name=name
+    )
     paths = sorted(files)
     try:
         if len(paths) >= PARALLEL_FROM and worker_count() > 1:
@@ -260,8 +292,9 @@ def _problems(snapshot: Snapshot, checked: dict[str, _Checked]) -> list[Problem]
     problems = list(snapshot.problems)
     for path, result in checked.items():
         shown = snapshot.files[path].shown
-        problems += [Problem(shown, label, where, message)
-                     for label, where, message in result.problems]
+        problems += [
+            Problem(shown, label, where, message) for label, where, message in result.problems
+        ]
     return problems
 
 
@@ -286,7 +319,8 @@ def _kept_files(folder: Path) -> dict[str, str]:
             if filename.endswith(".json") and not filename.startswith("."):
                 path = Path(dirpath, filename)
                 found[path.relative_to(folder).as_posix()] = hashlib.sha256(
-                    path.read_bytes()).hexdigest()
+                    path.read_bytes()
+                ).hexdigest()
     return found
 
 
@@ -294,16 +328,18 @@ def _plan(good: dict[str, Incoming], kept: dict[str, str], merge: bool) -> _Plan
     plan = _Plan()
     for path, item in sorted(good.items()):
         old = kept.get(path)
-        (plan.new if old is None else plan.unchanged if old == item.sha256
-         else plan.changed).append(path)
+        (
+            plan.new if old is None else plan.unchanged if old == item.sha256 else plan.changed
+        ).append(path)
     for path in sorted(kept):
         if path not in good:
             (plan.kept if merge else plan.removed).append(path)
     return plan
 
 
-def _contents(good: dict[str, Incoming], checked: dict[str, _Checked],
-              skipped: list[tuple[str, str]]) -> Contents:
+def _contents(
+    good: dict[str, Incoming], checked: dict[str, _Checked], skipped: list[tuple[str, str]]
+) -> Contents:
     """The kept files once the import is done, from their checks."""
     contents = Contents(skipped=list(skipped))
     unknown: Counter[str] = Counter()

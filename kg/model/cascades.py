@@ -24,8 +24,10 @@ R = TypeVar("R")
 
 
 def without_cascades(
-    found: Mapping[str, list[R]], refers: Mapping[str, set[str]],
-    joins: Callable[[R], bool], troubled: AbstractSet[str] = frozenset(),
+    found: Mapping[str, list[R]],
+    refers: Mapping[str, set[str]],
+    joins: Callable[[R], bool],
+    troubled: AbstractSet[str] = frozenset(),
 ) -> dict[str, list[R]]:
     """``found`` less the joining results of each file that refers to a troubled file.
 
@@ -38,8 +40,11 @@ def without_cascades(
     bad = set(troubled) | {f for f, results in found.items() if results}
     kept: dict[str, list[R]] = {}
     for file, results in found.items():
-        upstream = {other for other in refers.get(file, ()) if other != file and other in bad
-                    and file not in refers.get(other, ())}
+        upstream = {
+            other
+            for other in refers.get(file, ())
+            if other != file and other in bad and file not in refers.get(other, ())
+        }
         chosen = [r for r in results if not (upstream and joins(r))]
         if chosen:
             kept[file] = chosen

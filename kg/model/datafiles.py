@@ -99,9 +99,11 @@ def scan_data_files(paths: Iterable[Path]) -> dict[str, tuple[int, int]]:
         elif path.is_file():
             kept = _in_upstream(os.path.abspath(path))
             if path.suffix not in ((UPSTREAM_SUFFIX,) if kept else SUFFIXES):
-                raise UsageError(f"{path}: not a data file (expected .yaml or .yml; JSON "
-                                 "files are read where kg import keeps them, under "
-                                 "<data>/upstream/)")
+                raise UsageError(
+                    f"{path}: not a data file (expected .yaml or .yml; JSON "
+                    "files are read where kg import keeps them, under "
+                    "<data>/upstream/)"
+                )
             stat = os.stat(path)
             found[os.path.abspath(path)] = (stat.st_size, stat.st_mtime_ns)
         else:
@@ -137,7 +139,7 @@ def display_name(path: Path) -> str:
     prefix = os.path.join(os.getcwd(), "")
     absolute = os.path.abspath(path)
     if absolute.startswith(prefix) and absolute != prefix and not os.path.islink(absolute):
-        return absolute[len(prefix):]
+        return absolute[len(prefix) :]
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
@@ -155,8 +157,13 @@ def read_data_file(path: Path, raw: bytes | None = None) -> DataFile:
         return InvalidDataError([Problem(name, "", field, message)])
 
     upstream = path.suffix == UPSTREAM_SUFFIX
-    limit = (MAX_JSON_BYTES if upstream else MAX_IMPORT_BYTES if path.parent.name == "imports"
-             else MAX_FILE_BYTES)
+    limit = (
+        MAX_JSON_BYTES
+        if upstream
+        else MAX_IMPORT_BYTES
+        if path.parent.name == "imports"
+        else MAX_FILE_BYTES
+    )
     try:
         size = len(raw) if raw is not None else path.stat().st_size
         if size > limit:
@@ -192,8 +199,6 @@ def read_data_file(path: Path, raw: bytes | None = None) -> DataFile:
     return DataFile(path=path, name=name, kind=kind, content=content)
 
 
-
-
 def _read_kept(path: Path, name: str, raw: bytes, fail) -> DataFile:
     """A kept upstream file: its document and every problem found in it, by JSON Pointer."""
     try:
@@ -202,5 +207,4 @@ def _read_kept(path: Path, name: str, raw: bytes, fail) -> DataFile:
         raise fail(str(exc)) from None
     if not kept.ok:
         raise InvalidDataError(kept.problems(name))
-    return DataFile(path=path, name=name, kind="upstream", content=kept.checked.doc,
-                    upstream=kept)
+    return DataFile(path=path, name=name, kind="upstream", content=kept.checked.doc, upstream=kept)

@@ -126,8 +126,10 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
     if outcome.problems:
         outcome.intended = intended_iris(path, datafile, base)
     # Decided later; a failure (rare) maps the file again to say which field is wrong.
-    outcome.obligations = [Obligation(str(d.focus), str(d.path), str(d.value),
-                                      str(d.constraints.shape)) for d in deferred]
+    outcome.obligations = [
+        Obligation(str(d.focus), str(d.path), str(d.value), str(d.constraints.shape))
+        for d in deferred
+    ]
     triples = mapped.triples
     outcome.graph = str(mapped.graph)
     outcome.label, outcome.name, outcome.kind = mapped.label, datafile.name, datafile.kind
@@ -135,18 +137,26 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
     for graph, label, graph_triples in mapped.graphs():
         outcome.graphs.append((str(graph), label))
         chunk, n = nquads(graph_triples, str(graph))
-        outcome.graph_triples[str(graph)] = (n, any(
-            s == graph and p in _RDF_TYPE for s, p, _ in graph_triples),
-            count_links(graph_triples, base))
+        outcome.graph_triples[str(graph)] = (
+            n,
+            any(s == graph and p in _RDF_TYPE for s, p, _ in graph_triples),
+            count_links(graph_triples, base),
+        )
         chunks.append(chunk)
         count += n
     outcome.nquads, outcome.triples = b"".join(chunks), count
-    outcome.types = [(str(s), str(o)) for s, p, o in triples  # blank nodes stay
-                     if p in _RDF_TYPE and isinstance(s, URIRef)]
-    outcome.sparql_quads, _ = nquads([t for t in triples if t[1] in eng.sparql_predicates],
-                                     None)
-    outcome.entry = ManifestEntry(os.path.abspath(path), hashlib.sha256(raw or b"").hexdigest(),
-                                  stat.st_size, stat.st_mtime_ns)
+    outcome.types = [
+        (str(s), str(o))
+        for s, p, o in triples  # blank nodes stay
+        if p in _RDF_TYPE and isinstance(s, URIRef)
+    ]
+    outcome.sparql_quads, _ = nquads([t for t in triples if t[1] in eng.sparql_predicates], None)
+    outcome.entry = ManifestEntry(
+        os.path.abspath(path),
+        hashlib.sha256(raw or b"").hexdigest(),
+        stat.st_size,
+        stat.st_mtime_ns,
+    )
     return outcome
 
 
@@ -160,9 +170,11 @@ Progress = Callable[[Iterable[FileOutcome], int], Iterable[FileOutcome]]
 
 
 def ingest(
-    files: list[Path], base: str,
+    files: list[Path],
+    base: str,
     external_types: Callable[[set[str]], dict[str, set[str]]] | None = None,
-    progress: Progress | None = None, spool: Sink | None = None,
+    progress: Progress | None = None,
+    spool: Sink | None = None,
 ) -> tuple[list[FileOutcome], list[Problem]]:
     """Ingest ``files``; return the outcomes of those that mapped, and every problem.
 
@@ -206,8 +218,12 @@ def _ingest(files, base, eng, external_types, progress, spool):
     # A reference to what a failed file was meant to define is not reported again: the
     # file's own problem is the one to fix (and fails the batch already).
     failed_nodes = {iri for o in outcomes for iri in o.intended}
-    unknown = {ob.value for o in good for ob in o.obligations
-               if ob.value not in types and ob.value not in failed_nodes}
+    unknown = {
+        ob.value
+        for o in good
+        for ob in o.obligations
+        if ob.value not in types and ob.value not in failed_nodes
+    }
     external = external_types(unknown) if unknown and external_types is not None else {}
     for node, classes in external.items():
         types[node] |= classes
@@ -222,11 +238,13 @@ def _ingest(files, base, eng, external_types, progress, spool):
             key = (ob.value, ob.shape)
             components = decided.get(key)
             if components is None or components:
-                item = Deferred(URIRef(ob.focus), URIRef(ob.path), URIRef(ob.value),
-                                shapes[ob.shape])
+                item = Deferred(
+                    URIRef(ob.focus), URIRef(ob.path), URIRef(ob.value), shapes[ob.shape]
+                )
                 if components is None:
                     components = decided[key] = eng.check_deferred(
-                        item, [URIRef(t) for t in types[ob.value]])
+                        item, [URIRef(t) for t in types[ob.value]]
+                    )
                 failed += [item.result(component) for component in components]
         if failed:
             problems += _translate(o, failed, base)
@@ -242,9 +260,13 @@ def _spooled(outcomes: Iterable[FileOutcome], spool: Sink | None) -> Iterable[Fi
         yield outcome
 
 
-def _sparql_problems(good: list[FileOutcome], types: dict[str, set[str]],
-                     owner: dict[str, FileOutcome], base: str,
-                     external: dict[str, set[str]]) -> list[Problem]:
+def _sparql_problems(
+    good: list[FileOutcome],
+    types: dict[str, set[str]],
+    owner: dict[str, FileOutcome],
+    base: str,
+    external: dict[str, set[str]],
+) -> list[Problem]:
     eng = engine()
     focus_by_shape: dict = {}
     for shape in eng.node_shapes:
@@ -259,10 +281,15 @@ def _sparql_problems(good: list[FileOutcome], types: dict[str, set[str]],
     # The triples the constraints name (rdf:type included), from every file of the batch.
     store.bulk_load(b"".join(o.sparql_quads for o in good), format=ox.RdfFormat.N_QUADS)
     extra = [(s, p, o) for s, p, o in load_terms().graph if p in eng.sparql_predicates]
-    extra += [(URIRef(node), RDF.type, URIRef(cls))
-              for node, classes in external.items() for cls in classes]
-    store.extend(ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.DefaultGraph())  # type: ignore[arg-type]
-                 for s, p, o in extra)
+    extra += [
+        (URIRef(node), RDF.type, URIRef(cls))
+        for node, classes in external.items()
+        for cls in classes
+    ]
+    store.extend(
+        ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.DefaultGraph())  # type: ignore[arg-type]
+        for s, p, o in extra
+    )
 
     remapped: dict[str, Index] = {}
 
@@ -287,12 +314,14 @@ def _sparql_problems(good: list[FileOutcome], types: dict[str, set[str]],
         if outcome is not None:
             found.setdefault(outcome.path, (outcome, []))[1].append(result)
     own = {o.path for o in good if o.problems}  # files failing on their own already
-    refers = {path: {owner[n].path for n in _iris(by_path[path]) if n in owner}
-              for path in own | set(found)}
-    kept = without_cascades({path: r for path, (_, r) in found.items()}, refers,
-                            joins=lambda _: True, troubled=own)
-    return [p for path, results in kept.items()
-            for p in _translate(found[path][0], results, base)]
+    refers = {
+        path: {owner[n].path for n in _iris(by_path[path]) if n in owner}
+        for path in own | set(found)
+    }
+    kept = without_cascades(
+        {path: r for path, (_, r) in found.items()}, refers, joins=lambda _: True, troubled=own
+    )
+    return [p for path, results in kept.items() for p in _translate(found[path][0], results, base)]
 
 
 def _iris(outcome: FileOutcome) -> set[str]:
@@ -307,7 +336,9 @@ def _translate(outcome: FileOutcome, results: list, base: str) -> list[Problem]:
 
 
 def validate_files(
-    paths: Iterable[Path], base: str, context: Iterable[Path] = (),
+    paths: Iterable[Path],
+    base: str,
+    context: Iterable[Path] = (),
     progress: Progress | None = None,
 ) -> list[FileOutcome]:
     """Validate the data files under ``paths``; references may also resolve against the

@@ -109,8 +109,9 @@ class Standing:
         ``retracted since 2026-12-02T10:00:00Z: <reason>; corrected value 11.29``."""
         since = f" since {self.since}" if self.since else ""
         reason = f": {self.reason}" if self.reason else ""
-        value = (f"; corrected value {self.corrected_value}"
-                 if self.corrected_value is not None else "")
+        value = (
+            f"; corrected value {self.corrected_value}" if self.corrected_value is not None else ""
+        )
         return f"{self.standing}{since}{reason}{value}"
 
     @property
@@ -124,8 +125,9 @@ def moment(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
-def standing_of(changes: Iterable[Change], failed: Iterable[FailedCheck],
-                verdicts: Iterable[Verdict]) -> Standing:
+def standing_of(
+    changes: Iterable[Change], failed: Iterable[FailedCheck], verdicts: Iterable[Verdict]
+) -> Standing:
     """The standing of one claim (the module's docstring has the rule)."""
     history = tuple(sorted(changes, key=lambda c: (moment(c.at), c.ident)))
     failed, verdicts = list(failed), list(verdicts)
@@ -135,26 +137,41 @@ def standing_of(changes: Iterable[Change], failed: Iterable[FailedCheck],
     latest = history[-1] if history else None
     superseded_by = latest.superseded_by if latest and latest.change == "superseded" else None
 
-    def made(standing: str, reason: str, evidence: Iterable[str], since: str | None,
-             change: Change | None) -> Standing:
-        return Standing(standing, reason, tuple(dict.fromkeys(evidence)), since, change,
-                        corrected, superseded_by, runs, history)
+    def made(
+        standing: str,
+        reason: str,
+        evidence: Iterable[str],
+        since: str | None,
+        change: Change | None,
+    ) -> Standing:
+        return Standing(
+            standing,
+            reason,
+            tuple(dict.fromkeys(evidence)),
+            since,
+            change,
+            corrected,
+            superseded_by,
+            runs,
+            history,
+        )
 
     if latest is not None and latest.change in FINAL:
-        return made(latest.change, latest.reason, [latest.activity, *latest.evidence],
-                    latest.at, latest)
+        return made(
+            latest.change, latest.reason, [latest.activity, *latest.evidence], latest.at, latest
+        )
     disputed = _dispute(failed, verdicts)
     if disputed is not None and (latest is None or moment(disputed[2]) > moment(latest.at)):
         return made("disputed", *disputed, None)
     if latest is not None:
         standing = "current" if latest.change == "reinstated" else latest.change
-        return made(standing, latest.reason, [latest.activity, *latest.evidence],
-                    latest.at, latest)
+        return made(standing, latest.reason, [latest.activity, *latest.evidence], latest.at, latest)
     return made("current", "", [], None, None)
 
 
-def _dispute(failed: list[FailedCheck], verdicts: list[Verdict]
-             ) -> tuple[str, list[str], str] | None:
+def _dispute(
+    failed: list[FailedCheck], verdicts: list[Verdict]
+) -> tuple[str, list[str], str] | None:
     """(reason, evidence, time of the latest evidence) where the evidence disputes the
     claim, else None."""
     reasons, evidence, times = [], [], []
@@ -178,8 +195,11 @@ def _dispute(failed: list[FailedCheck], verdicts: list[Verdict]
 
 def _varying(verdicts: list[Verdict]) -> list[str]:
     """The open parameters whose settings differ among the runs: what tells them apart."""
-    return [n for n in dict.fromkeys(n for v in verdicts for n, _ in v.setting)
-            if len({dict(v.setting).get(n) for v in verdicts}) > 1]
+    return [
+        n
+        for n in dict.fromkeys(n for v in verdicts for n, _ in v.setting)
+        if len({dict(v.setting).get(n) for v in verdicts}) > 1
+    ]
 
 
 def _setting(verdict: Verdict, names: list[str]) -> str:
@@ -200,4 +220,5 @@ def _runs_summary(verdicts: list[Verdict]) -> tuple[str, ...]:
         counts[v.outcome] = counts.get(v.outcome, 0) + 1
     return tuple(
         f"{key}: " + ", ".join(f"{n} {outcome}" for outcome, n in sorted(counts.items()))
-        for key, counts in sorted(by_setting.items()))
+        for key, counts in sorted(by_setting.items())
+    )

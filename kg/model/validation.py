@@ -54,8 +54,9 @@ def duplicate_ids(files: Iterable[tuple[str, str, str]]) -> list[Problem]:
     problems = []
     for graph, name, label in files:
         if str(graph) in first:
-            problems.append(Problem(name, label, "id",
-                                    f"the id is already used by {first[str(graph)]}"))
+            problems.append(
+                Problem(name, label, "id", f"the id is already used by {first[str(graph)]}")
+            )
         else:
             first[str(graph)] = name
     return problems
@@ -68,7 +69,10 @@ def engine() -> Engine:
 
 
 def shacl_results(
-    mapped: list[MappedFile], context: Graph | None = None, *, reference: bool = False,
+    mapped: list[MappedFile],
+    context: Graph | None = None,
+    *,
+    reference: bool = False,
 ) -> list[Result]:
     """The raw SHACL results for the nodes of ``mapped``."""
     owned = {node for m in mapped for node in m.origins.nodes}
@@ -93,7 +97,10 @@ def shacl_results(
         data += context
     with prepared_queries():
         conforms, report, _ = shacl_validate(
-            data, shacl_graph=shapes_graph(), inference="none", advanced=True,
+            data,
+            shacl_graph=shapes_graph(),
+            inference="none",
+            advanced=True,
             allow_warnings=True,
         )
     if conforms:
@@ -103,18 +110,23 @@ def shacl_results(
         focus = report.value(result, SH.focusNode)
         if focus not in owned:
             continue
-        results.append(Result(
-            focus=focus, path=_uri(report.value(result, SH.resultPath)),
-            value=report.value(result, SH.value),
-            component=_local_name(report.value(result, SH.sourceConstraintComponent)),
-            shape=report.value(result, SH.sourceShape),
-            message=str(report.value(result, SH.resultMessage) or ""),
-        ))
+        results.append(
+            Result(
+                focus=focus,
+                path=_uri(report.value(result, SH.resultPath)),
+                value=report.value(result, SH.value),
+                component=_local_name(report.value(result, SH.sourceConstraintComponent)),
+                shape=report.value(result, SH.sourceShape),
+                message=str(report.value(result, SH.resultMessage) or ""),
+            )
+        )
     return results
 
 
 def validate_with_pyshacl(
-    paths: Iterable[Path], base: str, context: Iterable[Path] = (),
+    paths: Iterable[Path],
+    base: str,
+    context: Iterable[Path] = (),
     progress: Callable[[Iterable[Path], int], Iterable[Path]] | None = None,
 ) -> list[MappedFile]:
     """Validate the data files under ``paths`` with pyshacl, the reference SHACL
@@ -131,14 +143,17 @@ def validate_with_pyshacl(
     chosen = {f.resolve() for f in files}
     extra = [f for f in find_data_files(context) if f.resolve() not in chosen] if context else []
     everything = files + extra
-    mapped, problems, failed = map_files(progress(everything, len(everything)) if progress
-                                         else everything, base)
+    mapped, problems, failed = map_files(
+        progress(everything, len(everything)) if progress else everything, base
+    )
     # As the compiled engine does, a reference to what a failed file was meant to define
     # is not reported again: the file's own problem is the one to fix.
-    results = [r for r in shacl_results(mapped, reference=True)
-               if r.value is None or str(r.value) not in failed]
-    problems += Translator(mapped, load_terms().graph).problems(_without_cascades(mapped,
-                                                                                  results))
+    results = [
+        r
+        for r in shacl_results(mapped, reference=True)
+        if r.value is None or str(r.value) not in failed
+    ]
+    problems += Translator(mapped, load_terms().graph).problems(_without_cascades(mapped, results))
     mine = {display_name(f) for f in files}
     problems = [p for p in problems if p.file in mine]
     if problems:
@@ -153,16 +168,20 @@ def _without_cascades(mapped: list[MappedFile], results: list[Result]) -> list[R
     found: dict[str, list[Result]] = {}
     for r in results:
         found.setdefault(file_of.get(r.focus, ""), []).append(r)
-    refers = {m.file.name: {file_of[o] for _, _, o in m.triples
-                            if isinstance(o, URIRef) and o in file_of}
-              for m in mapped if m.file.name in found}
-    kept = without_cascades(found, refers,
-                            joins=lambda r: r.component == "SPARQLConstraintComponent")
+    refers = {
+        m.file.name: {file_of[o] for _, _, o in m.triples if isinstance(o, URIRef) and o in file_of}
+        for m in mapped
+        if m.file.name in found
+    }
+    kept = without_cascades(
+        found, refers, joins=lambda r: r.component == "SPARQLConstraintComponent"
+    )
     return [r for rs in kept.values() for r in rs]
 
 
 def map_files(
-    files: Iterable[Path], base: str,
+    files: Iterable[Path],
+    base: str,
 ) -> tuple[list[MappedFile], list[Problem], set[str]]:
     """Map what can be mapped; return the mapped files, the problems of the others and the
     IRIs those others were meant to define."""
@@ -177,8 +196,11 @@ def map_files(
         except InvalidDataError as exc:
             problems.extend(exc.problems)
             failed.update(intended_iris(path, datafile, base))
-    problems.extend(duplicate_ids([(graph, m.file.name, label) for m in mapped
-                                   for graph, label, _ in m.graphs()]))
+    problems.extend(
+        duplicate_ids(
+            [(graph, m.file.name, label) for m in mapped for graph, label, _ in m.graphs()]
+        )
+    )
     return mapped, problems, failed
 
 
@@ -222,8 +244,11 @@ class Translator:
                 field, raw = where
         # The shape's own sh:message, the same whichever engine ran it (SPARQL messages are
         # templates filled by the engine).
-        message = (r.message if component == "SPARQLConstraintComponent"
-                   else str(shapes_graph().value(r.shape, SH.message) or "") or "does not conform")
+        message = (
+            r.message
+            if component == "SPARQLConstraintComponent"
+            else str(shapes_graph().value(r.shape, SH.message) or "") or "does not conform"
+        )
         if component == "NodeConstraintComponent":
             members = self._scheme_members(r.shape)
             if members:
@@ -242,8 +267,10 @@ class Translator:
                 if shapes.value(prop, SH.path) == SKOS.inScheme:
                     scheme = shapes.value(prop, SH.hasValue)
                     concepts = self.terms.subjects(SKOS.inScheme, scheme)
-                    ordered = sorted(concepts, key=lambda c: (
-                        int(self.terms.value(c, SKOS.notation) or 0), str(c)))
+                    ordered = sorted(
+                        concepts,
+                        key=lambda c: (int(self.terms.value(c, SKOS.notation) or 0), str(c)),
+                    )
                     return [str(c).rsplit("#", 1)[-1] for c in ordered]
         return []
 

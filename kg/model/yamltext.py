@@ -15,6 +15,7 @@ import yaml
 
 MAX_DEPTH = 12
 
+
 class YamlError(yaml.YAMLError):
     """Why a text is not a YAML data file, and the field being read when it was refused
     (``reviews[0].methods``; empty at the top level), so that the message names it whether
@@ -29,7 +30,8 @@ _SCALAR, _SEQUENCE, _MAPPING = (f"tag:yaml.org,2002:{t}" for t in ("str", "seq",
 # What YAML allows as raw text; an escape in a double-quoted string ("\0", "\x1b") could
 # bring in anything else, and nothing else belongs in a data value.
 _NOT_PRINTABLE = re.compile(
-    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
 # libyaml's parser when PyYAML was built with it (about ten times faster).
 _Loader = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
 
@@ -163,5 +165,6 @@ def dump_yaml(document: Any, stream: IO[str] | None = None) -> str | None:
     """A data file's text: keys in the order given, Unicode as it is, every scalar as the
     caller made it (data files are written with strings, as they are read); written to
     ``stream`` when one is given."""
-    return yaml.dump(document, stream, Dumper=_DUMPER, sort_keys=False, allow_unicode=True,
-                     width=100)
+    return yaml.dump(
+        document, stream, Dumper=_DUMPER, sort_keys=False, allow_unicode=True, width=100
+    )

@@ -61,13 +61,17 @@ def graph_version(quads: Iterable[ox.Quad]) -> GraphVersion:
     text, dataset = _canonical(quads)
     digest = sha256_hex(text)
     prefix = f"_:b{digest[:16]}"
-    labels = sum(isinstance(term, ox.BlankNode) for q in dataset
-                 for term in (q.subject, q.object, q.graph_name))
+    labels = sum(
+        isinstance(term, ox.BlankNode)
+        for q in dataset
+        for term in (q.subject, q.object, q.graph_name)
+    )
     if text.count("_:c14n") == labels:  # every occurrence is a label: replace them all
         scoped = text.replace("_:c14n", prefix)
     else:  # a literal or IRI holds the characters too: only the labels
         scoped = _CANONICAL_LABEL.sub(
-            lambda m: m.group(0) if m.group(0)[0] in '"<' else prefix, text)
+            lambda m: m.group(0) if m.group(0)[0] in '"<' else prefix, text
+        )
     return GraphVersion(digest, scoped, len(dataset))
 
 

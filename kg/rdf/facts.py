@@ -75,11 +75,13 @@ class Facts:
     def concepts(self, term: Term | None, prop: URIRef) -> list[str]:
         if term is None or not isinstance(term, ox.NamedNode):
             return []
-        return sorted(str(v) for v in self._terms_index.get((term.value, str(prop)), ())
-                      if isinstance(v, Literal))
+        return sorted(
+            str(v)
+            for v in self._terms_index.get((term.value, str(prop)), ())
+            if isinstance(v, Literal)
+        )
 
     def order(self, term: Term) -> tuple[int, str]:
         """Where a concept stands in its scheme (skos:notation), for stable lists."""
         notation = self.concept(term, SKOS.notation)
         return (int(notation) if notation else 0, str(term))
-

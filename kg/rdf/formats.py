@@ -94,8 +94,11 @@ FORMATS: tuple[Format, ...] = (
     # a record as a W3C Web Annotation (kg.export.web_annotation): JSON-LD with the profile
     # the Web Annotation Protocol gives it, so plain application/ld+json stays the framed
     # record's and only a client asking for this profile (or .wa.jsonld) gets the annotation
-    Format("wa.jsonld", 'application/ld+json;profile="http://www.w3.org/ns/anno.jsonld"',
-           ("web-annotation",)),
+    Format(
+        "wa.jsonld",
+        'application/ld+json;profile="http://www.w3.org/ns/anno.jsonld"',
+        ("web-annotation",),
+    ),
 )
 #: Every name a format is accepted by (suffix, ``?format=``, ``--format``) -> the format.
 NAMES: dict[str, Format] = {name: fmt for fmt in FORMATS for name in fmt.names}

@@ -107,16 +107,24 @@ def framed_record(quads: Iterable[ox.Quad], record_iri: str) -> dict[str, Any]:
                     obj.setdefault("@type", []).append(t.object.value)
                 else:
                     obj.setdefault(t.predicate.value, []).append(value(t.object))
-            incoming = sorted(into.get(subject, []), key=lambda t: (
-                t.predicate.value not in preferred, t.predicate.value, str(t.subject)))
+            incoming = sorted(
+                into.get(subject, []),
+                key=lambda t: (
+                    t.predicate.value not in preferred,
+                    t.predicate.value,
+                    str(t.subject),
+                ),
+            )
             for t in incoming:
                 if t.subject in nodes:
                     continue
                 if t.predicate.value not in preferred and any(
-                        u.subject in nodes for u in into.get(t.subject, [])):
+                    u.subject in nodes for u in into.get(t.subject, [])
+                ):
                     continue  # a placed node links to it: nested there (a run's verdict)
                 obj.setdefault("@reverse", {}).setdefault(t.predicate.value, []).append(
-                    place(t.subject, nested=False))
+                    place(t.subject, nested=False)
+                )
             start += 1
         return start
 

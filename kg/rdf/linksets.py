@@ -54,8 +54,11 @@ def count_links(triples: Iterable[tuple[Node, Node, Node]], base: str) -> str:
     line per pair (IRIs hold no spaces), sorted; "" for none."""
     own = (base, OWN)
     # str.startswith: rdflib's own takes no tuple
-    counted = Counter((str(p), site(o)) for _, p, o in triples
-                      if type(o) is URIRef and p not in _TYPE and not str.startswith(o, own))
+    counted = Counter(
+        (str(p), site(o))
+        for _, p, o in triples
+        if type(o) is URIRef and p not in _TYPE and not str.startswith(o, own)
+    )
     return links_text(counted)
 
 

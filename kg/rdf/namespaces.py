@@ -120,10 +120,26 @@ FOAF = Terms("http://xmlns.com/foaf/0.1/")
 
 #: Prefixes bound when graphs are serialized for people.
 PREFIXES: dict[str, str] = {
-    name: str(ns) for name, ns in {
-        "kg": KG, "kgv": KGV, "prov": PROV, "dcterms": DCTERMS, "dcat": DCAT, "schema": SCHEMA,
-        "spdx": SPDX, "qudt": QUDT, "unit": UNIT, "oa": OA, "cito": CITO, "fabio": FABIO,
-        "skos": SKOS, "rdfs": RDFS, "owl": OWL, "xsd": XSD, "void": VOID, "foaf": FOAF,
+    name: str(ns)
+    for name, ns in {
+        "kg": KG,
+        "kgv": KGV,
+        "prov": PROV,
+        "dcterms": DCTERMS,
+        "dcat": DCAT,
+        "schema": SCHEMA,
+        "spdx": SPDX,
+        "qudt": QUDT,
+        "unit": UNIT,
+        "oa": OA,
+        "cito": CITO,
+        "fabio": FABIO,
+        "skos": SKOS,
+        "rdfs": RDFS,
+        "owl": OWL,
+        "xsd": XSD,
+        "void": VOID,
+        "foaf": FOAF,
     }.items()
 }
 

@@ -25,8 +25,10 @@ class NotAcceptable(KgError):
 
     def __init__(self, offered: Sequence[str]):
         self.offered = list(offered)
-        super().__init__("none of the requested media types is available; this resource "
-                         "offers: " + ", ".join(self.offered))
+        super().__init__(
+            "none of the requested media types is available; this resource "
+            "offers: " + ", ".join(self.offered)
+        )
 
 
 def negotiate(accept: str | None, offered: Sequence[str], override: str | None = None) -> str:

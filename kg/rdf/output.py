@@ -23,12 +23,13 @@ QUAD_FORMATS = {name for name in GRAPH_FORMATS if NAMES[name].quads}
 GRAPH_RESULT_FORMATS = ("ttl", "nt", "jsonld")
 
 
-
 def prefixes(base: str) -> dict[str, str]:
     """The prefixes used when RDF is written for people: one per kind of minted IRI
     (``record:x``), then the vocabularies'."""
-    return {**{segment: iri_prefix(base, segment) for segment in SEGMENTS},
-            **{name: str(ns) for name, ns in PREFIXES.items()}}
+    return {
+        **{segment: iri_prefix(base, segment) for segment in SEGMENTS},
+        **{name: str(ns) for name, ns in PREFIXES.items()},
+    }
 
 
 def write_graph(quads: Iterable[ox.Quad], fmt: str, out: IO[bytes], base: str) -> None:
@@ -45,8 +46,9 @@ def write_graph(quads: Iterable[ox.Quad], fmt: str, out: IO[bytes], base: str) -
     else:
         data = sorted({q.triple for q in quads}, key=str)
     use_prefixes = fmt in ("ttl", "trig", "rdf")
-    out.write(ox.serialize(data, format=rdf_format,
-                           prefixes=prefixes(base) if use_prefixes else None))
+    out.write(
+        ox.serialize(data, format=rdf_format, prefixes=prefixes(base) if use_prefixes else None)
+    )
 
 
 def write_result(result: QueryResult, fmt: str, out: IO[bytes], base: str) -> None:
@@ -59,10 +61,17 @@ def write_result(result: QueryResult, fmt: str, out: IO[bytes], base: str) -> No
     if isinstance(result, ox.QueryTriples):
         graph_fmt = "ttl" if fmt == "table" else fmt
         if graph_fmt not in GRAPH_FORMATS or graph_fmt in QUAD_FORMATS - {"jsonld"}:
-            raise UsageError(f"a graph result cannot be written as {fmt!r} "
-                             f"(use {', '.join(GRAPH_RESULT_FORMATS)})")
-        out.write(ox.serialize(sorted(result, key=str), format=GRAPH_FORMATS[graph_fmt],
-                               prefixes=prefixes(base) if graph_fmt == "ttl" else None))
+            raise UsageError(
+                f"a graph result cannot be written as {fmt!r} "
+                f"(use {', '.join(GRAPH_RESULT_FORMATS)})"
+            )
+        out.write(
+            ox.serialize(
+                sorted(result, key=str),
+                format=GRAPH_FORMATS[graph_fmt],
+                prefixes=prefixes(base) if graph_fmt == "ttl" else None,
+            )
+        )
         return
     if fmt == "table":
         out.write(_table(result, base).encode())
@@ -96,8 +105,8 @@ def _cell(term: ox.NamedNode | ox.BlankNode | ox.Literal | None, base: str) -> s
         return ""
     if isinstance(term, ox.NamedNode):
         for name, iri in prefixes(base).items():
-            if term.value.startswith(iri) and "/" not in term.value[len(iri):]:
-                return f"{name}:{term.value[len(iri):]}"
+            if term.value.startswith(iri) and "/" not in term.value[len(iri) :]:
+                return f"{name}:{term.value[len(iri) :]}"
         return f"<{term.value}>"
     if isinstance(term, ox.BlankNode):
         return f"_:{term.value}"

@@ -77,8 +77,9 @@ def write_json_of_limited(result: ox.QuerySolutions, max_rows: int) -> Written:
     parsed["head"]["link"] = [TRUNCATED_LINK]
     parsed["results"]["bindings"] = bindings[:max_rows]
     parsed["truncated"] = True
-    return Written(json.dumps(parsed, ensure_ascii=False, separators=(",", ":")).encode(),
-                   True, max_rows)
+    return Written(
+        json.dumps(parsed, ensure_ascii=False, separators=(",", ":")).encode(), True, max_rows
+    )
 
 
 def json_rows(body: bytes) -> int:
@@ -153,15 +154,19 @@ def _json(variables: list[str], rows: list, truncated: bool) -> bytes:
                 text = written[term] = json.dumps(_json_term(term), ensure_ascii=False)
             cells.append(key + text)
         bindings.append("{" + ",".join(cells) + "}")
-    body = (f'{{"head":{json.dumps(head, ensure_ascii=False)},'
-            f'"results":{{"bindings":[{",".join(bindings)}]}}')
+    body = (
+        f'{{"head":{json.dumps(head, ensure_ascii=False)},'
+        f'"results":{{"bindings":[{",".join(bindings)}]}}'
+    )
     # unknown members are ignored by SPARQL JSON readers
     return (body + (',"truncated":true}' if truncated else "}")).encode()
 
 
 def _xml(variables: list[str], rows: list, truncated: bool) -> bytes:
-    out = ['<?xml version="1.0"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#">',
-           "<head>"]
+    out = [
+        '<?xml version="1.0"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#">',
+        "<head>",
+    ]
     out += [f"<variable name={quoteattr(v)}/>" for v in variables]
     if truncated:
         out.append(f"<link href={quoteattr(TRUNCATED_LINK)}/>")
@@ -177,11 +182,14 @@ def _xml(variables: list[str], rows: list, truncated: bool) -> bytes:
             elif isinstance(term, ox.BlankNode):
                 inner = f"<bnode>{escape(term.value)}</bnode>"
             elif term.language:
-                inner = (f"<literal xml:lang={quoteattr(term.language)}>"
-                         f"{escape(term.value)}</literal>")
+                inner = (
+                    f"<literal xml:lang={quoteattr(term.language)}>{escape(term.value)}</literal>"
+                )
             elif term.datatype.value != XSD_STRING:
-                inner = (f"<literal datatype={quoteattr(term.datatype.value)}>"
-                         f"{escape(term.value)}</literal>")
+                inner = (
+                    f"<literal datatype={quoteattr(term.datatype.value)}>"
+                    f"{escape(term.value)}</literal>"
+                )
             else:
                 inner = f"<literal>{escape(term.value)}</literal>"
             out.append(f"<binding name={quoteattr(v)}>{inner}</binding>")
@@ -214,5 +222,9 @@ def _tsv(variables: list[str], rows: list, truncated: bool) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
-_WRITERS = {ox.QueryResultsFormat.JSON: _json, ox.QueryResultsFormat.XML: _xml,
-            ox.QueryResultsFormat.CSV: _csv, ox.QueryResultsFormat.TSV: _tsv}
+_WRITERS = {
+    ox.QueryResultsFormat.JSON: _json,
+    ox.QueryResultsFormat.XML: _xml,
+    ox.QueryResultsFormat.CSV: _csv,
+    ox.QueryResultsFormat.TSV: _tsv,
+}

@@ -12,12 +12,12 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 _BLANKED = re.compile(
-    r'"""(?:[^"\\]|\\.|"(?!""))*"""'       # long double-quoted string
-    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"      # long single-quoted string
-    r'|"(?:[^"\\\n]|\\.)*"'               # double-quoted string
-    r"|'(?:[^'\\\n]|\\.)*'"               # single-quoted string
-    r"|<[^<>\"{}|^`\\\s]*>"               # IRI
-    r"|#[^\n]*",                          # comment
+    r'"""(?:[^"\\]|\\.|"(?!""))*"""'  # long double-quoted string
+    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"  # long single-quoted string
+    r'|"(?:[^"\\\n]|\\.)*"'  # double-quoted string
+    r"|'(?:[^'\\\n]|\\.)*'"  # single-quoted string
+    r"|<[^<>\"{}|^`\\\s]*>"  # IRI
+    r"|#[^\n]*",  # comment
 )
 # A keyword, not a variable (?drop), a prefix (delete:) or part of a prefixed name (ex:copy).
 _KEYWORD = r"(?<![?$:\w-])({})(?![\w:-])"
@@ -128,7 +128,7 @@ def inside_where(text: str, clause: str) -> str:
     brace = blank.find("{", where.end() if where else 0)
     if brace < 0:
         return text
-    return f"{text[:brace + 1]} {clause}{text[brace + 1:]}"
+    return f"{text[: brace + 1]} {clause}{text[brace + 1 :]}"
 
 
 _DATASET_CLAUSE = re.compile(r"\s+(?:NAMED\s+)?(?:<[^<>\s]*>|[\w.-]*:[\w.-]*)", re.IGNORECASE)
@@ -166,7 +166,7 @@ def names_a_graph(text: str) -> bool:
     return _GRAPH_CONSTANT.search(_STRINGS.sub(" ", text)) is not None
 
 
-_STRINGS = re.compile(_BLANKED.pattern.replace(r'|<[^<>\"{}|^`\\\s]*>', ""))
+_STRINGS = re.compile(_BLANKED.pattern.replace(r"|<[^<>\"{}|^`\\\s]*>", ""))
 
 
 _OUTER_CAP = keywords("LIMIT", "OFFSET", "VALUES")

@@ -88,8 +88,9 @@ def from_ox(term: ox.NamedNode | ox.BlankNode | ox.Literal) -> Node:
     if term.language:
         return Literal(term.value, lang=term.language)
     datatype = term.datatype.value
-    return Literal(term.value, datatype=None if datatype == XSD_STRING else URIRef(datatype),
-                   normalize=False)
+    return Literal(
+        term.value, datatype=None if datatype == XSD_STRING else URIRef(datatype), normalize=False
+    )
 
 
 def parse_turtle(paths: Iterable[Path]) -> Graph:
@@ -98,6 +99,5 @@ def parse_turtle(paths: Iterable[Path]) -> Graph:
     graph = Graph()
     for path in paths:
         for triple in ox.parse(path=str(path), format=ox.RdfFormat.TURTLE):
-            graph.add((from_ox(triple.subject), from_ox(triple.predicate),
-                       from_ox(triple.object)))
+            graph.add((from_ox(triple.subject), from_ox(triple.predicate), from_ox(triple.object)))
     return graph

@@ -47,8 +47,10 @@ def declared_names(namespace: str) -> frozenset[str]:
     """The local names of the terms ``ontology/`` declares (gives a type) in ``namespace``:
     what :class:`kg.rdf.namespaces.ClosedTerms` accepts."""
     return frozenset(
-        str(term)[len(namespace):] for term in ontology_graph().subjects(RDF.type, unique=True)
-        if isinstance(term, URIRef) and term.startswith(namespace) and term != namespace)
+        str(term)[len(namespace) :]
+        for term in ontology_graph().subjects(RDF.type, unique=True)
+        if isinstance(term, URIRef) and term.startswith(namespace) and term != namespace
+    )
 
 
 @cache

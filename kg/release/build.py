@@ -73,8 +73,10 @@ class ReleaseReport:
         if not self.created:
             return f"nothing changed: the store's content is release {self.id}"
         since = f", a revision of {self.previous}" if self.previous else ", the first release"
-        return (f"released {self.id}: {self.graphs} graph(s), {self.mapped} version(s) new to "
-                f"the archive{since}, in {self.seconds:.2f} s")
+        return (
+            f"released {self.id}: {self.graphs} graph(s), {self.mapped} version(s) new to "
+            f"the archive{since}, in {self.seconds:.2f} s"
+        )
 
 
 def issue_date(given: str | None) -> str:
@@ -102,8 +104,9 @@ def _id(issued: str, content: str) -> str:
     return f"{issued}-{content[:12]}"
 
 
-def make_release(registry: Registry, issued: str | None = None, note: str = "",
-                 progress: Progress | None = None) -> ReleaseReport:
+def make_release(
+    registry: Registry, issued: str | None = None, note: str = "", progress: Progress | None = None
+) -> ReleaseReport:
     """Release what the registry's store holds into its archive.
 
     :raises ReleaseError: when the store holds no data, or a data file is missing or has
@@ -147,7 +150,9 @@ def make_release(registry: Registry, issued: str | None = None, note: str = "",
         if problems:
             raise ReleaseError(
                 f"{len(problems)} data file(s) differ from what the store holds; nothing was "
-                "released", sorted(problems))
+                "released",
+                sorted(problems),
+            )
 
         content = content_hash(hashes.values())
         ident = _id(issued, content)
@@ -157,13 +162,25 @@ def make_release(registry: Registry, issued: str | None = None, note: str = "",
         if head is not None and head.sha256 == content:
             same = head
         if same is not None:
-            return ReleaseReport(same.id, False, len(hashes), new, same.previous,
-                                 time.perf_counter() - started)
+            return ReleaseReport(
+                same.id, False, len(hashes), new, same.previous, time.perf_counter() - started
+            )
         counted = all(entry.triples >= 0 for entry in members.values())
-        _write_release(archive, store, base, ident, issued, note, head, content, hashes,
-                       Figures.of(members) if counted else None)
-    return ReleaseReport(ident, True, len(hashes), new, head.id if head else None,
-                         time.perf_counter() - started)
+        _write_release(
+            archive,
+            store,
+            base,
+            ident,
+            issued,
+            note,
+            head,
+            content,
+            hashes,
+            Figures.of(members) if counted else None,
+        )
+    return ReleaseReport(
+        ident, True, len(hashes), new, head.id if head else None, time.perf_counter() - started
+    )
 
 
 # -- mapping graph versions from their files ------------------------------------------------
@@ -194,8 +211,9 @@ def _map_version(job: Job) -> list[tuple[str, StoredVersion | None, str]]:
     try:
         raw = path.read_bytes()
     except OSError:
-        return failed(f"{display_name(path)}: missing (the store holds its graph "
-                      f"{graphs[0]}; run 'kg load')")
+        return failed(
+            f"{display_name(path)}: missing (the store holds its graph {graphs[0]}; run 'kg load')"
+        )
     if hashlib.sha256(raw).hexdigest() != sha:
         return failed(f"{display_name(path)}: changed since it was loaded (run 'kg load' first)")
     try:
@@ -206,14 +224,18 @@ def _map_version(job: Job) -> list[tuple[str, StoredVersion | None, str]]:
     out: list[tuple[str, StoredVersion | None, str]] = []
     for graph in graphs:
         if graph not in made:
-            holds = f"now holds {mapped.graph}, not {graph}" if len(made) == 1 else (
-                f"no longer holds {graph}")
+            holds = (
+                f"now holds {mapped.graph}, not {graph}"
+                if len(made) == 1
+                else (f"no longer holds {graph}")
+            )
             out.append((graph, None, f"{display_name(path)}: {holds} (run 'kg load' first)"))
             continue
         version = graph_version(to_quads(made[graph], graph))
         body = gzip.compress(version.nquads.encode(), compresslevel=6, mtime=0)
-        out.append((graph, StoredVersion(graph, sha, schema, version.hash, version.quads, body),
-                    ""))
+        out.append(
+            (graph, StoredVersion(graph, sha, schema, version.hash, version.quads, body), "")
+        )
     return out
 
 
@@ -223,8 +245,13 @@ def release_iri(base: str, ident: str) -> str:
 
 
 def release_triples(
-    base: str, ident: str, issued: str, note: str, previous: ReleaseInfo | None,
-    content: str, hashes: dict[str, str],
+    base: str,
+    ident: str,
+    issued: str,
+    note: str,
+    previous: ReleaseInfo | None,
+    content: str,
+    hashes: dict[str, str],
 ) -> list[Triple]:
     """The release node: a prov:Bundle and dcat:Dataset, its members with their hashes."""
     release = URIRef(release_iri(base, ident))
@@ -255,8 +282,10 @@ def release_triples(
         (dump, DCAT.compressFormat, Literal("application/gzip")),
     ]
     for member, graph, digest in members:
-        triples += [(member, PROV.specializationOf, URIRef(graph)),
-                    (member, KG.graphHash, Literal(digest))]
+        triples += [
+            (member, PROV.specializationOf, URIRef(graph)),
+            (member, KG.graphHash, Literal(digest)),
+        ]
     return triples
 
 
@@ -272,13 +301,22 @@ def check_release_node(triples: list[Triple], previous: ReleaseInfo | None) -> N
     focus = {s for s, p, o in triples if p == RDF.type}
     results = engine().validate(index, focus)
     if results:
-        raise ReleaseError("the release node does not pass the shapes", [
-            f"{r.focus} {r.path}: {r.message or r.component} ({r.value})" for r in results])
+        raise ReleaseError(
+            "the release node does not pass the shapes",
+            [f"{r.focus} {r.path}: {r.message or r.component} ({r.value})" for r in results],
+        )
 
 
 def _write_release(
-    archive: Archive, store: GraphStore, base: str, ident: str, issued: str, note: str,
-    previous: ReleaseInfo | None, content: str, hashes: dict[str, str],
+    archive: Archive,
+    store: GraphStore,
+    base: str,
+    ident: str,
+    issued: str,
+    note: str,
+    previous: ReleaseInfo | None,
+    content: str,
+    hashes: dict[str, str],
     figures: Figures | None,
 ) -> None:
     """The release's files and store, then its node in the index (the commit point)."""
@@ -301,16 +339,35 @@ def _write_release(
             out.write(body)
             digest.update(body)
             size += len(body)
-    (work / NODE).write_bytes(ox.serialize(
-        [ox.Triple(q.subject, q.predicate, q.object) for q in quads],
-        format=ox.RdfFormat.TURTLE, prefixes=PREFIXES))
-    (work / MANIFEST).write_text(json.dumps({
-        "id": ident, "iri": iri, "issued": issued, "note": note,
-        "previous": previous.id if previous else None, "sha256": content, "base": base,
-        "dump": {"file": DUMP, "sha256": digest.hexdigest(), "bytes": size,
-                 "media_type": "application/n-quads", "compression": "gzip"},
-        "graphs": {g: hashes[g] for g in order},
-    }, indent=1))
+    (work / NODE).write_bytes(
+        ox.serialize(
+            [ox.Triple(q.subject, q.predicate, q.object) for q in quads],
+            format=ox.RdfFormat.TURTLE,
+            prefixes=PREFIXES,
+        )
+    )
+    (work / MANIFEST).write_text(
+        json.dumps(
+            {
+                "id": ident,
+                "iri": iri,
+                "issued": issued,
+                "note": note,
+                "previous": previous.id if previous else None,
+                "sha256": content,
+                "base": base,
+                "dump": {
+                    "file": DUMP,
+                    "sha256": digest.hexdigest(),
+                    "bytes": size,
+                    "media_type": "application/n-quads",
+                    "compression": "gzip",
+                },
+                "graphs": {g: hashes[g] for g in order},
+            },
+            indent=1,
+        )
+    )
     if not store.snapshot(work / "store"):
         build_release_store(work / "store", work / DUMP, order, figures, base)
     os.replace(work, final)
@@ -319,8 +376,9 @@ def _write_release(
     index.replace_graphs({iri: quads})
 
 
-def build_release_store(target: Path, dump: Path, graphs: list[str],
-                        figures: Figures | None = None, base: str = "") -> None:
+def build_release_store(
+    target: Path, dump: Path, graphs: list[str], figures: Figures | None = None, base: str = ""
+) -> None:
     """A release's store built from its dump, the ontology and its ``figures`` (under
     ``base``; kg.store.figures), for a store that cannot
     :meth:`~kg.store.base.GraphStore.snapshot` itself."""

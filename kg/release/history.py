@@ -55,8 +55,9 @@ class ReleaseDiff:
     changes: list[GraphChange]
 
     def count(self, status: str, kind: str | None = None) -> int:
-        return sum(1 for c in self.changes
-                   if c.status == status and (kind is None or c.kind == kind))
+        return sum(
+            1 for c in self.changes if c.status == status and (kind is None or c.kind == kind)
+        )
 
 
 @dataclass
@@ -75,8 +76,8 @@ class HistoryEntry:
 
 def kind_and_id(graph: str, base: str) -> tuple[str, str]:
     """("record", "<id>") for a registry graph IRI; ("", IRI) for anything else."""
-    if graph.startswith(base) and "/" in graph[len(base):]:
-        kind, ident = graph[len(base):].split("/", 1)
+    if graph.startswith(base) and "/" in graph[len(base) :]:
+        kind, ident = graph[len(base) :].split("/", 1)
         return kind, ident
     return "", graph
 
@@ -100,8 +101,13 @@ def statements(quads: Iterable[ox.Quad], graph: str, base: str) -> Counter[str]:
         elif node in seen or not parents.get(node):
             text = "[]"
         else:  # the shortest (then first) way to it from a named node
-            text = min((_join(path(s, seen | {node}), _name(p.value, graph, base))
-                        for s, p in parents[node]), key=lambda t: (len(t), t))
+            text = min(
+                (
+                    _join(path(s, seen | {node}), _name(p.value, graph, base))
+                    for s, p in parents[node]
+                ),
+                key=lambda t: (len(t), t),
+            )
         paths[node] = text
         return text
 
@@ -114,15 +120,15 @@ def statements(quads: Iterable[ox.Quad], graph: str, base: str) -> Counter[str]:
     return lines
 
 
-def diff_versions(old: Iterable[ox.Quad], new: Iterable[ox.Quad], graph: str,
-                  base: str) -> tuple[list[str], list[str]]:
+def diff_versions(
+    old: Iterable[ox.Quad], new: Iterable[ox.Quad], graph: str, base: str
+) -> tuple[list[str], list[str]]:
     """(statements removed, statements added) from one version of a graph to another."""
     before, after = statements(old, graph, base), statements(new, graph, base)
     return sorted((before - after).elements()), sorted((after - before).elements())
 
 
-def diff_releases(registry: Registry, old: str, new: str,
-                  details: bool = True) -> ReleaseDiff:
+def diff_releases(registry: Registry, old: str, new: str, details: bool = True) -> ReleaseDiff:
     """Graphs added, removed and changed from release ``old`` to ``new`` (with the
     statements of each changed graph unless ``details`` is False).
 
@@ -140,7 +146,8 @@ def diff_releases(registry: Registry, old: str, new: str,
         change = GraphChange(graph, kind, ident, a, b)
         if details and a is not None and b is not None:
             change.removed, change.added = diff_versions(
-                archive.version_quads(a), archive.version_quads(b), graph, base)
+                archive.version_quads(a), archive.version_quads(b), graph, base
+            )
         changes.append(change)
     changes.sort(key=lambda c: (_kind_rank(c.kind), c.kind, c.ident))
     return ReleaseDiff(old, new, changes)
@@ -160,8 +167,9 @@ def graph_history(registry: Registry, graph: str) -> list[HistoryEntry]:
         elif digest == previous:
             entries.append(HistoryEntry(release, digest, "unchanged"))
         else:
-            removed, added = diff_versions(archive.version_quads(previous),
-                                           archive.version_quads(digest), graph, base)
+            removed, added = diff_versions(
+                archive.version_quads(previous), archive.version_quads(digest), graph, base
+            )
             entries.append(HistoryEntry(release, digest, "changed", removed, added))
         previous = digest
     if graph.startswith(iri_prefix(base, "record")):
@@ -172,8 +180,7 @@ def graph_history(registry: Registry, graph: str) -> list[HistoryEntry]:
 
 
 def _kind_rank(kind: str) -> int:
-    return (HISTORY_SEGMENTS.index(kind) if kind in HISTORY_SEGMENTS
-            else len(HISTORY_SEGMENTS))
+    return HISTORY_SEGMENTS.index(kind) if kind in HISTORY_SEGMENTS else len(HISTORY_SEGMENTS)
 
 
 def _join(subject: str, predicate: str) -> str:
@@ -186,9 +193,9 @@ def _name(iri: str, graph: str, base: str) -> str:
     if iri == graph:
         return ""
     if iri.startswith(graph + "#"):
-        return iri[len(graph):]
+        return iri[len(graph) :]
     if iri.startswith(base):
-        return iri[len(base):]
+        return iri[len(base) :]
     return _compact(iri)
 
 
@@ -196,8 +203,8 @@ def _compact(iri: str) -> str:
     if iri == _RDF_TYPE:
         return "a"
     for prefix, namespace in _PREFIXES.items():
-        if iri.startswith(namespace) and "/" not in iri[len(namespace):]:
-            return f"{prefix}:{iri[len(namespace):]}"
+        if iri.startswith(namespace) and "/" not in iri[len(namespace) :]:
+            return f"{prefix}:{iri[len(namespace) :]}"
     return f"<{iri}>"
 
 
@@ -212,5 +219,5 @@ def _value(term, graph: str, base: str) -> str:
     if isinstance(term, ox.BlankNode):
         return "[]"
     if term.value == graph:
-        return graph[len(base):] if graph.startswith(base) else _compact(graph)
+        return graph[len(base) :] if graph.startswith(base) else _compact(graph)
     return _name(term.value, graph, base)

@@ -18,6 +18,17 @@ from .recipes import Recipe, ReproduceError, find_recipe, load_recipe, parameter
 from .runner import RUNNER_AGENT, main, reproduce, summary
 from .verdicts import judged_records, read_claim, verdict
 
-__all__ = ["RUNNER_AGENT", "Recipe", "ReproduceError", "find_recipe", "judged_records",
-           "load_recipe", "main", "parameters", "read_claim", "reproduce", "summary",
-           "verdict"]
+__all__ = [
+    "RUNNER_AGENT",
+    "Recipe",
+    "ReproduceError",
+    "find_recipe",
+    "judged_records",
+    "load_recipe",
+    "main",
+    "parameters",
+    "read_claim",
+    "reproduce",
+    "summary",
+    "verdict",
+]

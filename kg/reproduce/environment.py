@@ -50,7 +50,7 @@ def _meminfo_total() -> str:
     with contextlib.suppress(OSError, ValueError, IndexError):
         for line in Path("/proc/meminfo").read_text().splitlines():
             if line.startswith("MemTotal:"):
-                return f"{int(line.split()[1]) / 2 ** 20:.1f} GiB (MemTotal at start)"
+                return f"{int(line.split()[1]) / 2**20:.1f} GiB (MemTotal at start)"
     return "unknown"
 
 
@@ -65,10 +65,18 @@ def _gpu() -> dict[str, str]:
     if not torch.cuda.is_available():
         return out
     props = torch.cuda.get_device_properties(0)
-    out.update(gpu_model=props.name, gpu_count=str(torch.cuda.device_count()),
-               gpu_memory=f"{props.total_memory / 2 ** 30:.1f} GiB")
+    out.update(
+        gpu_model=props.name,
+        gpu_count=str(torch.cuda.device_count()),
+        gpu_memory=f"{props.total_memory / 2**30:.1f} GiB",
+    )
     with contextlib.suppress(OSError, subprocess.SubprocessError):
-        smi = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
-                             capture_output=True, text=True, timeout=30, check=True)
+        smi = subprocess.run(
+            ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        )
         out["driver"] = smi.stdout.strip().splitlines()[0]
     return out

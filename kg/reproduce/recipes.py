@@ -61,8 +61,10 @@ def load_recipe(path: Path) -> Recipe:
     for record, claim in module.CLAIMS.items():
         missing = [k for k in CLAIM_KEYS if k not in claim]
         if missing or claim["stage"] not in module.STAGES:
-            raise ReproduceError(f"{path}: the claim of {record} needs a stage of STAGES, a "
-                                 f"quantity and a unit (got {claim})")
+            raise ReproduceError(
+                f"{path}: the claim of {record} needs a stage of STAGES, a "
+                f"quantity and a unit (got {claim})"
+            )
     return Recipe(module, path)
 
 
@@ -71,8 +73,9 @@ def find_recipe(record: str, name: str | None) -> Recipe:
 
     :raises ReproduceError: when there is none (or several, without a name).
     """
-    recipes = [load_recipe(p) for p in sorted(recipes_dir().glob("*.py"))
-               if not p.name.startswith("_")]
+    recipes = [
+        load_recipe(p) for p in sorted(recipes_dir().glob("*.py")) if not p.name.startswith("_")
+    ]
     if name is not None:
         chosen = [r for r in recipes if r.name == name]
     else:
@@ -91,7 +94,11 @@ def parameters(recipe: Recipe, given: dict[str, str]) -> dict[str, str]:
     """
     unknown = sorted(set(given) - set(recipe.module.PARAMETERS))
     if unknown:
-        raise ReproduceError(f"recipe {recipe.name} has no parameter {', '.join(unknown)} "
-                             f"(parameters: {', '.join(recipe.module.PARAMETERS)})")
-    return {name: given.get(name, default)
-            for name, (default, _note) in recipe.module.PARAMETERS.items()}
+        raise ReproduceError(
+            f"recipe {recipe.name} has no parameter {', '.join(unknown)} "
+            f"(parameters: {', '.join(recipe.module.PARAMETERS)})"
+        )
+    return {
+        name: given.get(name, default)
+        for name, (default, _note) in recipe.module.PARAMETERS.items()
+    }

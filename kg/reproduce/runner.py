@@ -26,33 +26,51 @@ from .verdicts import judged_records, read_claim, verdict
 RUNNER_AGENT = "claimgraph-runner"
 
 
-def run_stage(recipe: Recipe, stage: str, params: dict[str, str], log_file: Path,
-              timeout: float | None = None) -> dict:
+def run_stage(
+    recipe: Recipe, stage: str, params: dict[str, str], log_file: Path, timeout: float | None = None
+) -> dict:
     """One stage in a fresh process (its own process group, in the runner's session: a
     stage that outlives ``timeout`` seconds is stopped with everything it started, and
     whatever ends the runner's session ends it too); its output goes to the log."""
     with tempfile.TemporaryDirectory() as tmp:
         result_file = Path(tmp) / "result.json"
-        command = [sys.executable, "-m", "kg.reproduce", "--stage-worker", str(recipe.path),
-                   stage, json.dumps(params), str(result_file)]
+        command = [
+            sys.executable,
+            "-m",
+            "kg.reproduce",
+            "--stage-worker",
+            str(recipe.path),
+            stage,
+            json.dumps(params),
+            str(result_file),
+        ]
         with log_file.open("a") as log:
             log.write(f"--- stage {stage}: {' '.join(command[:5])} ...\n")
             log.flush()
-            proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
-                                    env={**os.environ, "PYTHONUNBUFFERED": "1"},
-                                    process_group=0)
+            proc = subprocess.Popen(
+                command,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                process_group=0,
+            )
             try:
                 proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
                 log.write(f"{stage}: stopped after {timeout:g} s\n")
-                return {"status": "failed", "reason": f"the stage did not end within "
-                                                      f"{timeout:g} s (stopped)"}
+                return {
+                    "status": "failed",
+                    "reason": f"the stage did not end within {timeout:g} s (stopped)",
+                }
         if result_file.exists():
             return json.loads(result_file.read_text())
-        return {"status": "failed", "reason": f"the stage process exited with {proc.returncode} "
-                                              "without a result (see the log)"}
+        return {
+            "status": "failed",
+            "reason": f"the stage process exited with {proc.returncode} "
+            "without a result (see the log)",
+        }
 
 
 def stage_worker(recipe_path: str, stage: str, params_json: str, result_path: str) -> int:
@@ -63,8 +81,10 @@ def stage_worker(recipe_path: str, stage: str, params_json: str, result_path: st
         print(message, flush=True)
 
     try:
-        result = {"status": "completed",
-                  "measurements": recipe.module.run(stage, json.loads(params_json), log)}
+        result = {
+            "status": "completed",
+            "measurements": recipe.module.run(stage, json.loads(params_json), log),
+        }
     except Exception as exc:  # every failure of the experiment is a result, not a crash
         skipped = type(exc).__name__ == "Skipped"
         oom = type(exc).__name__ == "OutOfMemoryError" or "out of memory" in str(exc).lower()
@@ -76,9 +96,15 @@ def stage_worker(recipe_path: str, stage: str, params_json: str, result_path: st
 
 
 def reproduce(
-    record: str, recipe_name: str | None, stages: list[str] | None, given: dict[str, str],
-    data: Path, out: Path, agent: str = RUNNER_AGENT,
-    progress: Callable[[str], None] = print, note: str | None = None,
+    record: str,
+    recipe_name: str | None,
+    stages: list[str] | None,
+    given: dict[str, str],
+    data: Path,
+    out: Path,
+    agent: str = RUNNER_AGENT,
+    progress: Callable[[str], None] = print,
+    note: str | None = None,
     stage_timeout: float | None = None,
 ) -> dict[str, Any]:
     """Run a recipe's stages and write the run file ``out`` (and its log beside it), with a
@@ -89,14 +115,17 @@ def reproduce(
     """
     recipe = find_recipe(record, recipe_name)
     if record not in recipe.claims:
-        raise ReproduceError(f"recipe {recipe.name} re-measures {', '.join(recipe.claims)}, "
-                             f"not {record}")
+        raise ReproduceError(
+            f"recipe {recipe.name} re-measures {', '.join(recipe.claims)}, not {record}"
+        )
     params = parameters(recipe, given)
     chosen = stages or list(recipe.module.STAGES)
     unknown = [s for s in chosen if s not in recipe.module.STAGES]
     if unknown:
-        raise ReproduceError(f"recipe {recipe.name} has no stage {', '.join(unknown)} "
-                             f"(stages: {', '.join(recipe.module.STAGES)})")
+        raise ReproduceError(
+            f"recipe {recipe.name} has no stage {', '.join(unknown)} "
+            f"(stages: {', '.join(recipe.module.STAGES)})"
+        )
     claims = {r: read_claim(data, r) for r in judged_records(recipe, record, chosen)}
 
     started = datetime.now(UTC).replace(microsecond=0)
@@ -109,8 +138,10 @@ def reproduce(
     # The log sits in logs/ beside the run file: a data directory loads only .yaml files.
     log_file = out.parent / "logs" / f"{out.stem}.log"
     log_file.parent.mkdir(parents=True, exist_ok=True)
-    log_file.write_text(f"claimgraph run {run_id}: recipe {recipe.name} "
-                        f"({recipe.sha256}), parameters {json.dumps(params, sort_keys=True)}\n")
+    log_file.write_text(
+        f"claimgraph run {run_id}: recipe {recipe.name} "
+        f"({recipe.sha256}), parameters {json.dumps(params, sort_keys=True)}\n"
+    )
     environment = capture_environment(recipe)
 
     stage_results, measurements = [], []
@@ -118,8 +149,11 @@ def reproduce(
         progress(f"stage {number}/{len(chosen)} {stage} ...")
         t0 = time.perf_counter()
         result = run_stage(recipe, stage, params, log_file, stage_timeout)
-        entry = {"stage": stage, "status": result["status"],
-                 "seconds": f"{time.perf_counter() - t0:.1f}"}
+        entry = {
+            "stage": stage,
+            "status": result["status"],
+            "seconds": f"{time.perf_counter() - t0:.1f}",
+        }
         if result.get("reason"):
             entry["reason"] = result["reason"]
         stage_results.append(entry)
@@ -129,23 +163,35 @@ def reproduce(
         missing = [q for q in gpu_only if q not in measured]
         if result["status"] == "completed" and missing:
             # Never silently: what a CPU cannot measure is said to be skipped, and why.
-            entry["skipped_measurements"] = (f"{', '.join(missing)}: GPU only, the stage ran "
-                                             f"on {params.get('device', 'this machine')}")
+            entry["skipped_measurements"] = (
+                f"{', '.join(missing)}: GPU only, the stage ran "
+                f"on {params.get('device', 'this machine')}"
+            )
         progress(f"stage {stage}: {result['status']} in {entry['seconds']} s")
     ended = datetime.now(UTC).replace(microsecond=0)
 
     statuses = {s["status"] for s in stage_results}
-    status = ("out-of-memory" if "out-of-memory" in statuses else
-              "failed" if "failed" in statuses else "completed")
+    status = (
+        "out-of-memory"
+        if "out-of-memory" in statuses
+        else "failed"
+        if "failed" in statuses
+        else "completed"
+    )
     doc = {
         "kind": "run",
         "id": run_id,
         "record": record,
         "agent": agent,
-        "recipe": {"name": recipe.name, "path": f"recipes/{recipe.path.name}",
-                   "sha256": recipe.sha256},
-        "parameters": [{"name": name, "value": value, "note": recipe.module.PARAMETERS[name][1]}
-                       for name, value in params.items()],
+        "recipe": {
+            "name": recipe.name,
+            "path": f"recipes/{recipe.path.name}",
+            "sha256": recipe.sha256,
+        },
+        "parameters": [
+            {"name": name, "value": value, "note": recipe.module.PARAMETERS[name][1]}
+            for name, value in params.items()
+        ],
         "seed": params.get("seed", ""),
         "status": status,
         "started_at": started.isoformat().replace("+00:00", "Z"),
@@ -182,26 +228,55 @@ def main(argv: list[str] | None = None) -> int:
     """``python3 -m kg.reproduce``: the runner with only the standard library and PyYAML."""
     from . import __doc__ as description
 
-    parser = argparse.ArgumentParser(prog="python -m kg.reproduce", description=description,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m kg.reproduce",
+        description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("record", nargs="?", help="the id of the record to measure again")
-    parser.add_argument("--recipe", help="the recipe's name (default: the one whose claims "
-                                         "include the record)")
-    parser.add_argument("--stage", action="append", dest="stages",
-                        help="a stage to run (repeatable; default: every stage)")
-    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                        help="a recipe parameter (repeatable)")
-    parser.add_argument("--data", type=Path, default=Path("data"),
-                        help="the data directory whose records hold the claims (default: data)")
-    parser.add_argument("--agent", default=RUNNER_AGENT,
-                        help=f"the id of the agent file of whoever runs it ({RUNNER_AGENT})")
+    parser.add_argument(
+        "--recipe", help="the recipe's name (default: the one whose claims include the record)"
+    )
+    parser.add_argument(
+        "--stage",
+        action="append",
+        dest="stages",
+        help="a stage to run (repeatable; default: every stage)",
+    )
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a recipe parameter (repeatable)",
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=Path("data"),
+        help="the data directory whose records hold the claims (default: data)",
+    )
+    parser.add_argument(
+        "--agent",
+        default=RUNNER_AGENT,
+        help=f"the id of the agent file of whoever runs it ({RUNNER_AGENT})",
+    )
     parser.add_argument("--note", help="a note on the run, kept in the run file")
-    parser.add_argument("--stage-timeout", type=float, metavar="SECONDS",
-                        help="stop a stage that runs longer (it is recorded as failed)")
-    parser.add_argument("-o", "--output", type=Path,
-                        help="the run file, or a directory to write <run id>.yaml into")
-    parser.add_argument("--stage-worker", nargs=4, metavar=("RECIPE", "STAGE", "PARAMS", "OUT"),
-                        help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--stage-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="stop a stage that runs longer (it is recorded as failed)",
+    )
+    parser.add_argument(
+        "-o", "--output", type=Path, help="the run file, or a directory to write <run id>.yaml into"
+    )
+    parser.add_argument(
+        "--stage-worker",
+        nargs=4,
+        metavar=("RECIPE", "STAGE", "PARAMS", "OUT"),
+        help=argparse.SUPPRESS,
+    )
     args = parser.parse_args(argv)
     if args.stage_worker:
         return stage_worker(*args.stage_worker)
@@ -212,9 +287,18 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--param takes NAME=VALUE (got {malformed[0]!r})")
     given = dict(p.split("=", 1) for p in args.param)
     try:
-        doc = reproduce(args.record, args.recipe, args.stages, given, args.data, args.output,
-                        args.agent, progress=lambda m: print(m, file=sys.stderr, flush=True),
-                        note=args.note, stage_timeout=args.stage_timeout)
+        doc = reproduce(
+            args.record,
+            args.recipe,
+            args.stages,
+            given,
+            args.data,
+            args.output,
+            args.agent,
+            progress=lambda m: print(m, file=sys.stderr, flush=True),
+            note=args.note,
+            stage_timeout=args.stage_timeout,
+        )
     except ReproduceError as exc:
         print(f"kg reproduce: error: {exc}", file=sys.stderr)
         return 1

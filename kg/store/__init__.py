@@ -32,5 +32,4 @@ def published_version(settings: Settings) -> str | None:
         return store.published_version()
 
 
-__all__ = ["EmbeddedStore", "GraphStore", "QueryResult", "Term", "open_store",
-           "published_version"]
+__all__ = ["EmbeddedStore", "GraphStore", "QueryResult", "Term", "open_store", "published_version"]

@@ -34,15 +34,17 @@ _ASK = "__ASK_RETVAL"
 _LABEL = re.compile(r"[^A-Za-z0-9_-]")
 
 
-def query_result(response: requests.Response, shown: str, form: str,
-                 virtuoso: bool = False) -> QueryResult:
+def query_result(
+    response: requests.Response, shown: str, form: str, virtuoso: bool = False
+) -> QueryResult:
     """The body as pyoxigraph results; it must parse to its end. ``form`` is the query's
     form (SELECT, ASK, CONSTRUCT, DESCRIBE); ``virtuoso`` reads that server's quirks."""
     media_type = _media_type(response)
     if media_type not in RESULTS_JSON:
         graph = ox.Store()
-        graph.extend(ox.Quad(t.subject, t.predicate, t.object)
-                     for t in graph_triples(response, shown))
+        graph.extend(
+            ox.Quad(t.subject, t.predicate, t.object) for t in graph_triples(response, shown)
+        )
         return graph.query("CONSTRUCT WHERE { ?s ?p ?o }")  # a real QueryTriples
     body = response.content
     if virtuoso:
@@ -64,8 +66,10 @@ def graph_triples(response: requests.Response, shown: str) -> list[ox.Triple]:
     if media_type == RDF_JSON:
         return rdf_json_triples(response.content, shown)
     if media_type != GRAPH_JSON:
-        raise BadStoreAnswer(f"the SPARQL store at {shown} answered in an unexpected format "
-                             f"({media_type or 'no Content-Type'}; asked for JSON)")
+        raise BadStoreAnswer(
+            f"the SPARQL store at {shown} answered in an unexpected format "
+            f"({media_type or 'no Content-Type'}; asked for JSON)"
+        )
     try:
         return [q.triple for q in ox.parse(response.content, ox.RdfFormat.JSON_LD)]
     except SyntaxError as exc:
@@ -85,8 +89,9 @@ def virtuoso_results(body: bytes, shown: str, form: str) -> bytes:
     """
     document = _json(body, shown)
     if not isinstance(document, dict):
-        raise BadStoreAnswer(f"the SPARQL store at {shown} answered with JSON that is no "
-                             "SPARQL result")
+        raise BadStoreAnswer(
+            f"the SPARQL store at {shown} answered with JSON that is no SPARQL result"
+        )
     if form == "ASK" and document.get("head", {}).get("vars") == [_ASK]:
         rows = document.get("results", {}).get("bindings", [])
         value = rows[0].get(_ASK, {}).get("value") if rows else "0"
@@ -126,8 +131,10 @@ def rdf_json_triples(body: bytes, shown: str) -> list[ox.Triple]:
                     triples.append(ox.Triple(node, ox.NamedNode(predicate), _object(value)))
         return triples
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
-        raise BadStoreAnswer(f"the SPARQL store at {shown} answered with RDF/JSON that is "
-                             f"not valid ({type(exc).__name__}: {exc})") from None
+        raise BadStoreAnswer(
+            f"the SPARQL store at {shown} answered with RDF/JSON that is "
+            f"not valid ({type(exc).__name__}: {exc})"
+        ) from None
 
 
 def _resource(text: str) -> ox.NamedNode | ox.BlankNode:
@@ -164,7 +171,8 @@ def unparsable(shown: str, exc: Exception) -> BadStoreAnswer:
     """The error for an answer that does not parse."""
     return BadStoreAnswer(
         f"the SPARQL store at {shown} sent an answer that does not parse, probably cut "
-        f"short by the store's own time limit ({first_line(exc)})")
+        f"short by the store's own time limit ({first_line(exc)})"
+    )
 
 
 def first_line(exc: Exception) -> str:

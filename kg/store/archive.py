@@ -137,10 +137,16 @@ class Archive:
         for row in index.query(internal_query("releases").text):
             previous = row["previous"]
             note = row["note"]
-            found.append(ReleaseInfo(
-                id=row["id"].value, iri=row["release"].value, issued=row["issued"].value,
-                previous=previous.value.rsplit("/", 1)[-1] if previous is not None else None,
-                note=note.value if note is not None else "", sha256=row["sha256"].value))
+            found.append(
+                ReleaseInfo(
+                    id=row["id"].value,
+                    iri=row["release"].value,
+                    issued=row["issued"].value,
+                    previous=previous.value.rsplit("/", 1)[-1] if previous is not None else None,
+                    note=note.value if note is not None else "",
+                    sha256=row["sha256"].value,
+                )
+            )
         return _chain(found)
 
     def release(self, ident: str) -> ReleaseInfo:
@@ -228,8 +234,9 @@ class Archive:
             row = db.execute("SELECT body FROM objects WHERE hash = ?", (digest,)).fetchone()
         else:
             with closing(self._reader()) as reader:
-                row = reader.execute("SELECT body FROM objects WHERE hash = ?",
-                                     (digest,)).fetchone()
+                row = reader.execute(
+                    "SELECT body FROM objects WHERE hash = ?", (digest,)
+                ).fetchone()
         if row is None:
             raise NotFoundError(f"no graph version {digest} in the archive at {self.path}")
         return list(ox.parse(gzip.decompress(row[0]), ox.RdfFormat.N_QUADS))
@@ -240,7 +247,9 @@ class Archive:
         assert self._db is not None, "opened for writing"
         rows = self._db.execute(
             "SELECT m.graph, m.file_sha256, m.hash FROM mapped m JOIN objects o "
-            "ON o.hash = m.hash WHERE m.schema = ?", (schema,))
+            "ON o.hash = m.hash WHERE m.schema = ?",
+            (schema,),
+        )
         return {(graph, sha): digest for graph, sha, digest in rows}
 
     def add_versions(self, versions: Iterable[StoredVersion]) -> int:
@@ -249,10 +258,14 @@ class Archive:
         count = 0
         with self._db:
             for v in versions:
-                self._db.execute("INSERT OR IGNORE INTO objects VALUES (?, ?, ?, ?)",
-                                 (v.hash, v.graph, v.quads, v.body))
-                self._db.execute("INSERT OR REPLACE INTO mapped VALUES (?, ?, ?, ?)",
-                                 (v.graph, v.file_sha256, v.schema, v.hash))
+                self._db.execute(
+                    "INSERT OR IGNORE INTO objects VALUES (?, ?, ?, ?)",
+                    (v.hash, v.graph, v.quads, v.body),
+                )
+                self._db.execute(
+                    "INSERT OR REPLACE INTO mapped VALUES (?, ?, ?, ?)",
+                    (v.graph, v.file_sha256, v.schema, v.hash),
+                )
                 count += 1
         return count
 
@@ -260,8 +273,7 @@ class Archive:
         """The stored (gzip) bodies of graph versions, in the order given."""
         assert self._db is not None, "opened for writing"
         for digest in digests:
-            row = self._db.execute("SELECT body FROM objects WHERE hash = ?",
-                                   (digest,)).fetchone()
+            row = self._db.execute("SELECT body FROM objects WHERE hash = ?", (digest,)).fetchone()
             if row is None:
                 raise StoreError(f"the archive lost graph version {digest}")
             yield row[0]

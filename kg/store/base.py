@@ -26,8 +26,9 @@ SCHEMA_ENTRY = "urn:x-claimgraph:schema"
 
 def manifest_to_json(manifest: Manifest) -> str:
     """The load manifest as JSON text (what either store keeps)."""
-    return json.dumps({graph: entry._asdict() for graph, entry in sorted(manifest.items())},
-                      separators=(",", ":"))
+    return json.dumps(
+        {graph: entry._asdict() for graph, entry in sorted(manifest.items())}, separators=(",", ":")
+    )
 
 
 def manifest_from_json(text: str) -> Manifest:
@@ -35,8 +36,9 @@ def manifest_from_json(text: str) -> Manifest:
     return {graph: ManifestEntry(**entry) for graph, entry in json.loads(text).items()}
 
 
-def union_default(sparql: str, default_graphs: Iterable[str] = (),
-                  named_graphs: Iterable[str] = ()) -> bool:
+def union_default(
+    sparql: str, default_graphs: Iterable[str] = (), named_graphs: Iterable[str] = ()
+) -> bool:
     """Whether a query's default graph is the union of the store's named graphs: yes, unless
     the request (the protocol's ``default-graph-uri``, ``named-graph-uri``) or the query
     itself (``FROM``, ``FROM NAMED``) names the dataset. The request's wins over the
@@ -61,7 +63,9 @@ class GraphStore(ABC):
 
     @abstractmethod
     def replace_graphs(
-        self, graphs: Mapping[str, Iterable[ox.Quad]], remove: Iterable[str] = (),
+        self,
+        graphs: Mapping[str, Iterable[ox.Quad]],
+        remove: Iterable[str] = (),
         manifest: Manifest | None = None,
     ) -> None:
         """In one atomic step: each graph of ``graphs`` gets exactly the given quads, the
@@ -72,7 +76,10 @@ class GraphStore(ABC):
         """
 
     def load_nquads(
-        self, nquads: Path, graphs: Iterable[str], remove: Iterable[str] = (),
+        self,
+        nquads: Path,
+        graphs: Iterable[str],
+        remove: Iterable[str] = (),
         manifest: Manifest | None = None,
     ) -> None:
         """Like :meth:`replace_graphs`, with the new content of ``graphs`` in an N-Quads
@@ -101,6 +108,7 @@ class GraphStore(ABC):
         """The version published now: what a handle opened now would read. When it differs
         from :meth:`version`, a newer write has been published since this handle opened."""
         return self.version()
+
     def spool_dir(self) -> Path | None:
         """Where a load spools the quads it will write (None: the system's temporary
         directory)."""
@@ -175,8 +183,9 @@ class StagedWrite:
         if len(self._chunks) <= 1:
             chunk = self._chunks[0] if self._chunks else None
             if chunk is None:
-                self._store.replace_graphs({name: [] for name in graphs},
-                                           {*self._removed, *remove}, manifest)
+                self._store.replace_graphs(
+                    {name: [] for name in graphs}, {*self._removed, *remove}, manifest
+                )
             else:
                 self._store.load_nquads(chunk, graphs, {*self._removed, *remove}, manifest)
             return
@@ -185,8 +194,7 @@ class StagedWrite:
                 with chunk.open("rb") as part:
                     shutil.copyfileobj(part, spool)
             spool.flush()
-            self._store.load_nquads(Path(spool.name), graphs, {*self._removed, *remove},
-                                    manifest)
+            self._store.load_nquads(Path(spool.name), graphs, {*self._removed, *remove}, manifest)
 
     def abort(self) -> None:
         """Give up: the store stays as it was."""
@@ -199,7 +207,9 @@ def insert_data_update(graphs: Mapping[str, Iterable[ox.Quad]], remove: Iterable
 
 
 def update_chunks(
-    graphs: Iterable[tuple[str, Iterable[ox.Quad]]], drop: Iterable[str], size: int = 1 << 16,
+    graphs: Iterable[tuple[str, Iterable[ox.Quad]]],
+    drop: Iterable[str],
+    size: int = 1 << 16,
 ) -> Iterator[str]:
     """One SPARQL 1.1 Update request, in pieces of about ``size`` characters: drop the
     graphs ``drop``, then insert the quads of ``graphs`` (a graph may come more than once).

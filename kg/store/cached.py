@@ -41,9 +41,13 @@ class SharedGraphCache(GraphStore):
         # any order will do: a graph kept in the store's order serves too
         return self._read(graphs, self._any_order, self.store.graph_quads, self._graphs)
 
-    def _read(self, graphs: Iterable[str], kept: dict[str, list[ox.Quad]],
-              read: Callable[[Iterable[str]], Iterator[ox.Quad]],
-              also: Mapping[str, list[ox.Quad]] | None = None) -> Iterator[ox.Quad]:
+    def _read(
+        self,
+        graphs: Iterable[str],
+        kept: dict[str, list[ox.Quad]],
+        read: Callable[[Iterable[str]], Iterator[ox.Quad]],
+        also: Mapping[str, list[ox.Quad]] | None = None,
+    ) -> Iterator[ox.Quad]:
         for name in graphs:
             if not name.startswith(self.prefixes):
                 yield from read([name])

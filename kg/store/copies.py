@@ -94,8 +94,9 @@ class CopyWriter:
             self._seen.discard(name)
             self._rows[name] = None
 
-    def passing(self, quads: Iterable[ox.Quad], existed: Callable[[str], bool]
-                ) -> Iterator[ox.Quad]:
+    def passing(
+        self, quads: Iterable[ox.Quad], existed: Callable[[str], bool]
+    ) -> Iterator[ox.Quad]:
         """``quads`` as they go into the version, a copy made of each named graph among
         them. ``existed`` says whether the version holds a graph, asked before the first
         of its quads goes in, of a graph not dropped first: its content is then merged,
@@ -127,8 +128,9 @@ class CopyWriter:
             return
         text = ox.serialize(self._as_stored(run), format=NQUADS)
         sha = hashlib.sha256(text).hexdigest()
-        self._db.execute("INSERT OR IGNORE INTO copy VALUES (?, ?)",
-                         (sha, zlib.compress(text, LEVEL)))
+        self._db.execute(
+            "INSERT OR IGNORE INTO copy VALUES (?, ?)", (sha, zlib.compress(text, LEVEL))
+        )
         self._rows[graph.value] = sha
 
     def _as_stored(self, run: list[ox.Quad]) -> list[ox.Quad]:
@@ -139,15 +141,22 @@ class CopyWriter:
         those, since other terms come back as they went in. (Through it whole, a graph
         costs twice as much: 0.34 against 0.19 ms for a record.)"""
         checked, changed = self._checked, self._changed
-        odd = {q.object for q in run if isinstance(q.object, ox.Literal)
-               and q.object.datatype != XSD_STRING and q.object not in checked}
+        odd = {
+            q.object
+            for q in run
+            if isinstance(q.object, ox.Literal)
+            and q.object.datatype != XSD_STRING
+            and q.object not in checked
+        }
         if odd:
             if len(checked) > 100_000:  # a bound on what is remembered, not on what works
                 checked.clear()
                 changed.clear()
             probe, given = ox.Store(), list(odd)
-            probe.extend(ox.Quad(ox.NamedNode(f"urn:x:{i}"), PROBE, literal)
-                         for i, literal in enumerate(given))
+            probe.extend(
+                ox.Quad(ox.NamedNode(f"urn:x:{i}"), PROBE, literal)
+                for i, literal in enumerate(given)
+            )
             for quad in probe:
                 literal = given[int(quad.subject.value.removeprefix("urn:x:"))]
                 checked.add(literal)
@@ -155,23 +164,32 @@ class CopyWriter:
                     changed[literal] = quad.object
         if not changed or not any(q.object in changed for q in run):
             return run
-        return [ox.Quad(q.subject, q.predicate, changed[q.object], q.graph_name)
-                if q.object in changed else q for q in run]
+        return [
+            ox.Quad(q.subject, q.predicate, changed[q.object], q.graph_name)
+            if q.object in changed
+            else q
+            for q in run
+        ]
 
     def finish(self, version: Path) -> None:
         """Commit the copies and write ``version``'s map (before it goes live)."""
         self._db.execute("COMMIT")
         self._db.close()
-        with rewritten(map_path(version),
-                       map_path(self._previous) if self._previous is not None else None
-                       ) as (db, _copied):
-            db.execute("CREATE TABLE IF NOT EXISTS graph (name TEXT PRIMARY KEY, "
-                       "sha256 TEXT NOT NULL)")
+        with rewritten(
+            map_path(version), map_path(self._previous) if self._previous is not None else None
+        ) as (db, _copied):
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS graph (name TEXT PRIMARY KEY, sha256 TEXT NOT NULL)"
+            )
             db.execute("BEGIN")
-            db.executemany("DELETE FROM graph WHERE name = ?",
-                           [(name,) for name, sha in self._rows.items() if sha is None])
-            db.executemany("INSERT OR REPLACE INTO graph VALUES (?, ?)",
-                           [(name, sha) for name, sha in self._rows.items() if sha])
+            db.executemany(
+                "DELETE FROM graph WHERE name = ?",
+                [(name,) for name, sha in self._rows.items() if sha is None],
+            )
+            db.executemany(
+                "INSERT OR REPLACE INTO graph VALUES (?, ?)",
+                [(name, sha) for name, sha in self._rows.items() if sha],
+            )
             db.execute("COMMIT")
 
     def abort(self) -> None:
@@ -199,9 +217,13 @@ class CopyReader:
         if not self._present:
             return None
         try:
-            body = self._connection().execute(
-                "SELECT body FROM found.graph JOIN copy USING (sha256) WHERE name = ?",
-                (name,)).fetchone()
+            body = (
+                self._connection()
+                .execute(
+                    "SELECT body FROM found.graph JOIN copy USING (sha256) WHERE name = ?", (name,)
+                )
+                .fetchone()
+            )
             if body is None:
                 return None
             return list(ox.parse(zlib.decompress(body[0]), format=NQUADS))
@@ -213,11 +235,13 @@ class CopyReader:
         # One a thread, and none carried into a forked child (a server's workers).
         local = self._local
         if getattr(local, "pid", None) != os.getpid():
-            local.db = sqlite3.connect(f"file:{self._root / COPIES}?mode=ro", uri=True,
-                                       check_same_thread=False)
+            local.db = sqlite3.connect(
+                f"file:{self._root / COPIES}?mode=ro", uri=True, check_same_thread=False
+            )
             # The map never changes once it exists: SQLite need not lock it.
-            local.db.execute("ATTACH ? AS found",
-                             (f"file:{map_path(self._version)}?mode=ro&immutable=1",))
+            local.db.execute(
+                "ATTACH ? AS found", (f"file:{map_path(self._version)}?mode=ro&immutable=1",)
+            )
             local.pid = os.getpid()
         return local.db
 
@@ -233,8 +257,7 @@ def collect(root: Path) -> int:
             named.update(sha for (sha,) in found.execute("SELECT sha256 FROM graph"))
     with closing(_connect_copies(root)) as db:
         # The key's index alone is read: the copies themselves are not.
-        orphans = [(sha,) for (sha,) in db.execute("SELECT sha256 FROM copy")
-                   if sha not in named]
+        orphans = [(sha,) for (sha,) in db.execute("SELECT sha256 FROM copy") if sha not in named]
         if orphans:
             db.execute("BEGIN")
             db.executemany("DELETE FROM copy WHERE sha256 = ?", orphans)
@@ -248,6 +271,7 @@ class NoCopies:
     def dropped(self, graphs: Iterable[str]) -> None:
         pass
 
-    def passing(self, quads: Iterable[ox.Quad], existed: Callable[[str], bool]
-                ) -> Iterable[ox.Quad]:
+    def passing(
+        self, quads: Iterable[ox.Quad], existed: Callable[[str], bool]
+    ) -> Iterable[ox.Quad]:
         return quads

@@ -61,21 +61,30 @@ class Dialect:
         >>> STANDARD.prologue()
         ''
         """
-        return "".join(f"define input:default-graph-exclude {ox.NamedNode(g)} "
-                       f"define input:named-graph-exclude {ox.NamedNode(g)} "
-                       for g in self.system_graphs)
+        return "".join(
+            f"define input:default-graph-exclude {ox.NamedNode(g)} "
+            f"define input:named-graph-exclude {ox.NamedNode(g)} "
+            for g in self.system_graphs
+        )
 
 
 STANDARD = Dialect("standard", form_posts=False, atomic_updates=True)
 VIRTUOSO = Dialect(
-    "virtuoso", form_posts=True, atomic_updates=False,
+    "virtuoso",
+    form_posts=True,
+    atomic_updates=False,
     # the graphs a fresh Virtuoso 7.2 database holds (its RDF views, LDP and the
     # URIQA server's descriptions)
-    system_graphs=("http://www.openlinksw.com/schemas/virtrdf#",
-                   "http://www.w3.org/ns/ldp#",
-                   "http://localuriqaserver/sparql"),
-    virtuoso_json=True, values_inside=True, adds_datasets=True,
-    graph_listing="named-graphs-of-triples")
+    system_graphs=(
+        "http://www.openlinksw.com/schemas/virtrdf#",
+        "http://www.w3.org/ns/ldp#",
+        "http://localuriqaserver/sparql",
+    ),
+    virtuoso_json=True,
+    values_inside=True,
+    adds_datasets=True,
+    graph_listing="named-graphs-of-triples",
+)
 DIALECTS = {dialect.name: dialect for dialect in (STANDARD, VIRTUOSO)}
 #: What ``KG_STORE_SERVER`` may say.
 CHOICES = ("auto", *DIALECTS)
@@ -110,8 +119,12 @@ def detect(session: requests.Session, query_url: str, timeout: float) -> Dialect
     read for its ``Server`` header. None when it cannot be reached: nothing is known yet,
     and the request that follows reports why."""
     try:
-        response = session.get(query_url, params={"query": "ASK {}"}, timeout=timeout,
-                               headers={"Accept": "application/sparql-results+json"})
+        response = session.get(
+            query_url,
+            params={"query": "ASK {}"},
+            timeout=timeout,
+            headers={"Accept": "application/sparql-results+json"},
+        )
     except requests.RequestException:
         return None
     return from_server_header(response.headers.get("Server", ""))

@@ -87,12 +87,15 @@ class EmbeddedStore(GraphStore):
         except BlockingIOError:
             self._lock_file.close()
             self._lock_file = None
-            raise StoreError(f"the store at {path} is open for writing in another process "
-                             "(one writer at a time); stop it or wait") from None
+            raise StoreError(
+                f"the store at {path} is open for writing in another process "
+                "(one writer at a time); stop it or wait"
+            ) from None
         self.version_dir = live_version(path)
         remove_leftovers(path, self.version_dir)
-        self._store = (self._open(self.version_dir, read_only=True) if self.version_dir
-                       else ox.Store())
+        self._store = (
+            self._open(self.version_dir, read_only=True) if self.version_dir else ox.Store()
+        )
         if self.version_dir is not None:
             self._copies = CopyReader(path, self.version_dir)
 
@@ -107,7 +110,8 @@ class EmbeddedStore(GraphStore):
         substitutions = {ox.Variable(k): v for k, v in (bindings or {}).items()}
         try:
             return self._store.query(
-                sparql, use_default_graph_as_union=union_default(sparql),
+                sparql,
+                use_default_graph_as_union=union_default(sparql),
                 substitutions=substitutions or None,
             )
         except SyntaxError as exc:
@@ -132,7 +136,9 @@ class EmbeddedStore(GraphStore):
         return dict(self._manifest)
 
     def replace_graphs(
-        self, graphs: Mapping[str, Iterable[ox.Quad]], remove: Iterable[str] = (),
+        self,
+        graphs: Mapping[str, Iterable[ox.Quad]],
+        remove: Iterable[str] = (),
         manifest: Manifest | None = None,
     ) -> None:
         graphs = {name: list(quads) for name, quads in graphs.items()}
@@ -143,17 +149,20 @@ class EmbeddedStore(GraphStore):
             # Private until the switch (or in memory, never shared while written), so the
             # drops need no transaction with what comes in.
             _drop(writer, copies, {*graphs, *remove})
-            quads = copies.passing((q for quads in graphs.values() for q in quads),
-                                   _holds(writer))
+            quads = copies.passing((q for quads in graphs.values() for q in quads), _holds(writer))
             if total > BULK_THRESHOLD:
                 writer.bulk_extend(quads)
                 _compact(writer)
             else:
                 writer.extend(quads)  # one transaction; keeps blank-node labels, as bulk does
+
         self._new_version(write, manifest)
 
     def load_nquads(
-        self, nquads: Path, graphs: Iterable[str], remove: Iterable[str] = (),
+        self,
+        nquads: Path,
+        graphs: Iterable[str],
+        remove: Iterable[str] = (),
         manifest: Manifest | None = None,
     ) -> None:
         graphs, remove = list(graphs), list(remove)
@@ -165,6 +174,7 @@ class EmbeddedStore(GraphStore):
             _drop(writer, copies, {*graphs, *remove})
             writer.bulk_extend(copies.passing(_parsed(nquads), _holds(writer)))
             _compact(writer)
+
         self._new_version(write, manifest)
 
     def staged_write(self) -> StagedWrite:
@@ -213,8 +223,7 @@ class EmbeddedStore(GraphStore):
                 raise StoreError(f"cannot write the store at {self.path}: {exc}") from None
             raise
 
-    def _finish_version(self, new: Path, manifest: Manifest | None,
-                        copies: CopyWriter) -> None:
+    def _finish_version(self, new: Path, manifest: Manifest | None, copies: CopyWriter) -> None:
         """Give ``new`` (written, flushed and closed) its manifest and its map of copies,
         then make it live."""
         assert self.path is not None
@@ -302,8 +311,9 @@ class _StagedVersion(StagedWrite):
                 if operation == "remove":
                     _drop(self._writer, self._copies, argument)
                 else:
-                    self._writer.bulk_extend(self._copies.passing(_parsed(argument),
-                                                                  _holds(self._writer)))
+                    self._writer.bulk_extend(
+                        self._copies.passing(_parsed(argument), _holds(self._writer))
+                    )
             except BaseException as exc:
                 self._error = exc
 
@@ -324,8 +334,9 @@ class _StagedVersion(StagedWrite):
         if self._error is not None:
             self.abort()
             if isinstance(self._error, OSError | ValueError | SyntaxError):
-                raise StoreError(f"cannot write the store at {self._embedded.path}: "
-                                 f"{self._error}") from None
+                raise StoreError(
+                    f"cannot write the store at {self._embedded.path}: {self._error}"
+                ) from None
             raise self._error
         try:
             _compact(self._writer)

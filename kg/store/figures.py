@@ -67,12 +67,16 @@ class Figures(NamedTuple):
     @classmethod
     def of(cls, manifest: Manifest) -> Figures:
         """The figures of the graphs ``manifest`` lists (each with its triples counted)."""
-        entries = [entry for graph, entry in manifest.items()
-                   if graph != SCHEMA_ENTRY and entry.node]
+        entries = [
+            entry for graph, entry in manifest.items() if graph != SCHEMA_ENTRY and entry.node
+        ]
         assert all(entry.triples >= 0 for entry in entries), "a graph's triples not counted"
         links = [entry.links for entry in entries]
-        return cls(len(entries), sum(entry.triples for entry in entries),
-                   None if None in links else sum_links(links))  # type: ignore[arg-type]
+        return cls(
+            len(entries),
+            sum(entry.triples for entry in entries),
+            None if None in links else sum_links(links),
+        )  # type: ignore[arg-type]
 
     @classmethod
     def read(cls, store: GraphStore, base: str) -> Figures | None:
@@ -87,8 +91,11 @@ class Figures(NamedTuple):
                 linksets.setdefault(q.subject, {})[q.predicate] = q.object.value
         try:
             graphs, triples = int(found[DOCUMENTS].value), int(found[TRIPLES].value)
-            links = tuple(sorted((one[PREDICATE], one[TARGET], int(one[TRIPLES]))
-                                 for one in linksets.values()))
+            links = tuple(
+                sorted(
+                    (one[PREDICATE], one[TARGET], int(one[TRIPLES])) for one in linksets.values()
+                )
+            )
         except (KeyError, ValueError):
             return None
         return cls(graphs, triples, links if LINKS_COUNTED in found else None)
@@ -100,33 +107,42 @@ class Figures(NamedTuple):
         def number(n: int) -> ox.Literal:
             return ox.Literal(str(n), datatype=INTEGER)
 
-        quads = [ox.Quad(subject, DOCUMENTS, number(self.graphs), graph),
-                 ox.Quad(subject, TRIPLES, number(self.triples), graph)]
+        quads = [
+            ox.Quad(subject, DOCUMENTS, number(self.graphs), graph),
+            ox.Quad(subject, TRIPLES, number(self.triples), graph),
+        ]
         if self.links is not None:
-            quads.append(ox.Quad(subject, LINKS_COUNTED, ox.Literal("true", datatype=BOOLEAN),
-                                 graph))
+            quads.append(
+                ox.Quad(subject, LINKS_COUNTED, ox.Literal("true", datatype=BOOLEAN), graph)
+            )
             for prop, site, triples in self.links:
                 linkset = ox.BlankNode()
-                quads += [ox.Quad(subject, SUBSET, linkset, graph),
-                          ox.Quad(linkset, PREDICATE, ox.NamedNode(prop), graph),
-                          ox.Quad(linkset, TARGET, ox.NamedNode(site), graph),
-                          ox.Quad(linkset, TRIPLES, number(triples), graph)]
+                quads += [
+                    ox.Quad(subject, SUBSET, linkset, graph),
+                    ox.Quad(linkset, PREDICATE, ox.NamedNode(prop), graph),
+                    ox.Quad(linkset, TARGET, ox.NamedNode(site), graph),
+                    ox.Quad(linkset, TRIPLES, number(triples), graph),
+                ]
         return ox.serialize(quads, format=ox.RdfFormat.N_QUADS)
 
 
 def count_missing(store: GraphStore, manifest: Manifest, base: str) -> Manifest:
     """``manifest`` with the triples and links of every graph it has not counted read from
     the store (a query over the store each: a manifest written before they were counted)."""
-    uncounted = {graph for graph, entry in manifest.items()
-                 if entry.triples < 0 and graph != SCHEMA_ENTRY}
-    unlinked = {graph for graph, entry in manifest.items()
-                if entry.links is None and graph != SCHEMA_ENTRY}
+    uncounted = {
+        graph for graph, entry in manifest.items() if entry.triples < 0 and graph != SCHEMA_ENTRY
+    }
+    unlinked = {
+        graph for graph, entry in manifest.items() if entry.links is None and graph != SCHEMA_ENTRY
+    }
     if not (uncounted or unlinked):
         return manifest
     out = dict(manifest)
     if uncounted:
-        counted = {row["graph"].value: (int(row["triples"].value), int(row["node"].value) == 1)
-                   for row in store.query(internal_query("graph-sizes").text)}
+        counted = {
+            row["graph"].value: (int(row["triples"].value), int(row["node"].value) == 1)
+            for row in store.query(internal_query("graph-sizes").text)
+        }
         for graph in uncounted:
             triples, node = counted.get(graph, (0, False))  # a graph with no triples left
             out[graph] = out[graph]._replace(triples=triples, node=node)

@@ -58,15 +58,21 @@ class LoadReport:
         removed = f", removed {len(self.removed)} graph(s) of deleted files" if self.removed else ""
         unchanged = self.files - self.changed
         skipped = f" ({unchanged} unchanged)" if unchanged else ""
-        rate = (f", {self.changed / self.seconds:,.0f} files/s"
-                if self.changed and self.seconds else "")
-        return (f"loaded {self.changed} of {self.files} file(s){skipped}, {self.triples} triples"
-                f"{removed} in {self.seconds:.2f} s{rate}, peak memory "
-                f"{self.peak_memory_mb:,.0f} MB")
+        rate = (
+            f", {self.changed / self.seconds:,.0f} files/s" if self.changed and self.seconds else ""
+        )
+        return (
+            f"loaded {self.changed} of {self.files} file(s){skipped}, {self.triples} triples"
+            f"{removed} in {self.seconds:.2f} s{rate}, peak memory "
+            f"{self.peak_memory_mb:,.0f} MB"
+        )
 
 
 def load_paths(
-    store: GraphStore, paths: Iterable[Path], base: str, progress: Progress | None = None,
+    store: GraphStore,
+    paths: Iterable[Path],
+    base: str,
+    progress: Progress | None = None,
     force: bool = False,
 ) -> LoadReport:
     """Validate every changed data file under ``paths`` and load them in one atomic step.
@@ -84,8 +90,14 @@ def load_paths(
             gc.enable()
 
 
-def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | None,
-          force: bool, started: float) -> LoadReport:
+def _load(
+    store: GraphStore,
+    paths: list[Path],
+    base: str,
+    progress: Progress | None,
+    force: bool,
+    started: float,
+) -> LoadReport:
     files = scan_data_files(paths)
     manifest = store.manifest()
     schema = schema_hash()
@@ -107,9 +119,11 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
     if force or not same_schema:
         changed = sorted(files)
     else:
-        changed = sorted(path for path, stat in files.items()
-                         if known.get(path) != stat and not _same_bytes(path, stat, manifest,
-                                                                         by_file))
+        changed = sorted(
+            path
+            for path, stat in files.items()
+            if known.get(path) != stat and not _same_bytes(path, stat, manifest, by_file)
+        )
     changed = _with_standing(changed, files)
     replaced = {g for f in changed for g in by_file.get(f, ())}
     changed = [Path(f) for f in changed]
@@ -133,16 +147,18 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
             problems += _ids_taken(outcomes, manifest, {str(f) for f in changed}, files)
             # Files not in the batch that point at a node the batch removes (a deleted
             # source, an artifact whose hash changed) are validated again, in the batch.
-            dependents = _dependents(store, removed, replaced, outcomes, by_file,
-                                     {str(f) for f in changed})
+            dependents = _dependents(
+                store, removed, replaced, outcomes, by_file, {str(f) for f in changed}
+            )
             if dependents:
                 staged.remove(g for f in dependents for g in by_file.get(str(f), ()))
                 more, more_problems = ingest(dependents, base, external_types, spool=spool)
                 outcomes += more
                 problems += more_problems
             if problems:
-                raise InvalidDataError(problems,
-                                       consequence="nothing was loaded; the store is unchanged")
+                raise InvalidDataError(
+                    problems, consequence="nothing was loaded; the store is unchanged"
+                )
             graphs = {g for o in outcomes for g, _ in o.graphs}
             # A graph the store holds that nothing dropped before its new content came in
             # (a renamed file loaded on its own): a staged write would merge old and new,
@@ -169,11 +185,11 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
                 graphs |= ontology_graph_names()
             # Validated under the new shapes only when every loaded file was: a partial load
             # keeps the old mark, so the next full load revalidates the rest.
-            if same_schema or all(e.file in files for g, e in manifest.items()
-                                  if g != SCHEMA_ENTRY):
+            if same_schema or all(
+                e.file in files for g, e in manifest.items() if g != SCHEMA_ENTRY
+            ):
                 manifest[SCHEMA_ENTRY] = ManifestEntry("shapes/ and ontology/", schema)
-            if not (outcomes or removed or stale or not same_schema or refigured
-                    or recounted):
+            if not (outcomes or removed or stale or not same_schema or refigured or recounted):
                 staged.abort()
             elif late and type(staged) is not StagedWrite:
                 staged.abort()
@@ -187,11 +203,20 @@ def _load(store: GraphStore, paths: list[Path], base: str, progress: Progress | 
             staged.abort()
             raise
 
-    peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-               resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
+    peak = (
+        max(
+            resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+            resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+        )
+        / 1024
+    )
     return LoadReport(
-        files=len(files), changed=len(outcomes), triples=sum(o.triples for o in outcomes),
-        removed=removed, seconds=time.perf_counter() - started, peak_memory_mb=peak,
+        files=len(files),
+        changed=len(outcomes),
+        triples=sum(o.triples for o in outcomes),
+        removed=removed,
+        seconds=time.perf_counter() - started,
+        peak_memory_mb=peak,
     )
 
 
@@ -238,8 +263,9 @@ class _ChunkSpool:
         self._cut()
 
 
-def _same_bytes(path: str, stat: tuple[int, int], manifest: Manifest,
-                by_file: dict[str, list[str]]) -> bool:
+def _same_bytes(
+    path: str, stat: tuple[int, int], manifest: Manifest, by_file: dict[str, list[str]]
+) -> bool:
     """A file with a new modification time but its old size: the hash settles it."""
     graph = next(iter(by_file.get(path, ())), None)
     if graph is None or manifest[graph].size != stat[0]:
@@ -247,8 +273,9 @@ def _same_bytes(path: str, stat: tuple[int, int], manifest: Manifest,
     return hashlib.sha256(Path(path).read_bytes()).hexdigest() == manifest[graph].sha256
 
 
-def _ids_taken(outcomes, manifest: Manifest, batch: set[str],
-               scanned: dict[str, tuple[int, int]]) -> list[Problem]:
+def _ids_taken(
+    outcomes, manifest: Manifest, batch: set[str], scanned: dict[str, tuple[int, int]]
+) -> list[Problem]:
     """A file that names a graph another file of the same data still holds (the same id in
     two files) is refused: it would silently replace the other file's graph. The same
     data: a file this load found, or one in the same folder. A copy of the data elsewhere
@@ -257,13 +284,24 @@ def _ids_taken(outcomes, manifest: Manifest, batch: set[str],
     for o in outcomes:
         for graph, label in o.graphs:
             owner = manifest.get(graph)
-            if (owner is None or owner.file == o.path or owner.file in batch
-                    or not (owner.file in scanned
-                            or os.path.dirname(owner.file) == os.path.dirname(o.path))
-                    or not os.path.exists(owner.file)):
+            if (
+                owner is None
+                or owner.file == o.path
+                or owner.file in batch
+                or not (
+                    owner.file in scanned or os.path.dirname(owner.file) == os.path.dirname(o.path)
+                )
+                or not os.path.exists(owner.file)
+            ):
                 continue
-            problems.append(Problem(o.name, label, "id", "the id is already used by "
-                                    f"{display_name(Path(owner.file))}"))
+            problems.append(
+                Problem(
+                    o.name,
+                    label,
+                    "id",
+                    f"the id is already used by {display_name(Path(owner.file))}",
+                )
+            )
     return problems
 
 
@@ -277,22 +315,30 @@ def _with_standing(changed: list[str], files: dict) -> list[str]:
     return sorted({*changed, *more})
 
 
-def _dependents(store: GraphStore, removed: list[str], replaced: set[str], outcomes,
-                by_file: dict[str, list[str]], batch: set[str]) -> list[Path]:
+def _dependents(
+    store: GraphStore,
+    removed: list[str],
+    replaced: set[str],
+    outcomes,
+    by_file: dict[str, list[str]],
+    batch: set[str],
+) -> list[Path]:
     """Unchanged files that refer to a node which the batch removes."""
     if all(file in batch for file in by_file):
         return []  # every loaded file is in the batch (a forced or first load): none is left
     old_nodes: set[str] = set()
     query = internal_query("graph-subjects").text
     for graph in (*removed, *replaced):
-        old_nodes |= {row["node"].value
-                      for row in store.query(query, {"graph": ox.NamedNode(graph)})}
+        old_nodes |= {
+            row["node"].value for row in store.query(query, {"graph": ox.NamedNode(graph)})
+        }
     new_nodes = {node for o in outcomes for node, _ in o.types}
     gone = set(removed) | replaced
     # A node other graphs still define has not gone (a model or benchmark that many
     # upstream files describe): its referrers need no second look.
-    vanished = {node for node in old_nodes - new_nodes
-                if not store_types(store, {node}, exclude=gone)}
+    vanished = {
+        node for node in old_nodes - new_nodes if not store_types(store, {node}, exclude=gone)
+    }
     if not vanished:
         return []
     file_of = {graph: file for file, graphs in by_file.items() for graph in graphs}

@@ -36,18 +36,23 @@ def read_manifest(version: Path) -> Manifest:
             counted = "triples, node" if "triples" in columns else "-1, 1"
             links = "links" if "links" in columns else "NULL"
             interned: dict[str, str] = {}  # graphs of one kind mostly link alike
-            return {row[0]: ManifestEntry(*row[1:6], bool(row[6]),
-                                          row[7] and interned.setdefault(row[7], row[7]))
-                    for row in db.execute(f"SELECT graph, file, sha256, size, mtime_ns, "
-                                          f"{counted}, {links} FROM manifest")}
+            return {
+                row[0]: ManifestEntry(
+                    *row[1:6], bool(row[6]), row[7] and interned.setdefault(row[7], row[7])
+                )
+                for row in db.execute(
+                    f"SELECT graph, file, sha256, size, mtime_ns, {counted}, {links} FROM manifest"
+                )
+            }
     legacy = _legacy_manifest_path(version)
     if legacy.exists():
         return manifest_from_json(legacy.read_text())
     return {}
 
 
-def write_manifest(version: Path, manifest: Manifest,
-                   previous: tuple[Path, Manifest] | None) -> None:
+def write_manifest(
+    version: Path, manifest: Manifest, previous: tuple[Path, Manifest] | None
+) -> None:
     """The load manifest of a version, beside it (written before the version goes live).
 
     A copy of the previous version's manifest with only the changed rows written: a
@@ -55,19 +60,21 @@ def write_manifest(version: Path, manifest: Manifest,
     """
     rows: Iterable[tuple[str, ...]]
     dropped: Iterable[str] = ()
-    with rewritten(_manifest_path(version),
-                   _manifest_path(previous[0]) if previous is not None else None) as (db, copied):
+    with rewritten(
+        _manifest_path(version), _manifest_path(previous[0]) if previous is not None else None
+    ) as (db, copied):
         if copied:
             assert previous is not None
             old = previous[1]
-            rows = [(graph, *entry) for graph, entry in manifest.items()
-                    if old.get(graph) != entry]
+            rows = [(graph, *entry) for graph, entry in manifest.items() if old.get(graph) != entry]
             dropped = [(graph,) for graph in old.keys() - manifest.keys()]
         else:
             rows = [(graph, *entry) for graph, entry in manifest.items()]
-        db.execute("CREATE TABLE IF NOT EXISTS manifest (graph TEXT PRIMARY KEY, file TEXT, "
-                   "sha256 TEXT, size INTEGER, mtime_ns INTEGER, triples INTEGER DEFAULT -1, "
-                   "node INTEGER DEFAULT 1, links TEXT)")
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS manifest (graph TEXT PRIMARY KEY, file TEXT, "
+            "sha256 TEXT, size INTEGER, mtime_ns INTEGER, triples INTEGER DEFAULT -1, "
+            "node INTEGER DEFAULT 1, links TEXT)"
+        )
         columns = _columns(db)  # copied from a version written before
         if "triples" not in columns:
             db.execute("ALTER TABLE manifest ADD COLUMN triples INTEGER DEFAULT -1")
@@ -76,8 +83,11 @@ def write_manifest(version: Path, manifest: Manifest,
             db.execute("ALTER TABLE manifest ADD COLUMN links TEXT")
         db.execute("BEGIN")
         db.executemany("DELETE FROM manifest WHERE graph = ?", dropped)
-        db.executemany("INSERT OR REPLACE INTO manifest (graph, file, sha256, size, mtime_ns, "
-                       "triples, node, links) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        db.executemany(
+            "INSERT OR REPLACE INTO manifest (graph, file, sha256, size, mtime_ns, "
+            "triples, node, links) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
         db.execute("COMMIT")
 
 

@@ -21,8 +21,10 @@ ONTOLOGY_GRAPHS = "https://w3id.org/claimgraph/ontology/"
 
 @cache
 def _ontology_files() -> tuple[tuple[str, bytes], ...]:
-    return tuple((f"{ONTOLOGY_GRAPHS}{path.stem}", path.read_bytes())
-                 for path in sorted(resource_dir("ontology").glob("*.ttl")))
+    return tuple(
+        (f"{ONTOLOGY_GRAPHS}{path.stem}", path.read_bytes())
+        for path in sorted(resource_dir("ontology").glob("*.ttl"))
+    )
 
 
 def ontology_graph_names() -> set[str]:
@@ -34,8 +36,10 @@ def ontology_nquads() -> bytes:
     quads = []
     for name, text in _ontology_files():
         graph = ox.NamedNode(name)
-        quads += [ox.Quad(t.subject, t.predicate, t.object, graph)
-                  for t in ox.parse(text, ox.RdfFormat.TURTLE)]
+        quads += [
+            ox.Quad(t.subject, t.predicate, t.object, graph)
+            for t in ox.parse(text, ox.RdfFormat.TURTLE)
+        ]
     return ox.serialize(quads, format=ox.RdfFormat.N_QUADS)
 
 

@@ -64,11 +64,13 @@ class SparqlFile:
         if unknown:
             raise UsageError(
                 f"query {self.name} has no parameter {', '.join(unknown)} "
-                f"(parameters: {', '.join(known) or 'none'})")
+                f"(parameters: {', '.join(known) or 'none'})"
+            )
         missing = [name for name in known if name not in values]
         if missing:
             raise UsageError(
-                f"query {self.name} needs --param " + ", ".join(f"{m}=..." for m in missing))
+                f"query {self.name} needs --param " + ", ".join(f"{m}=..." for m in missing)
+            )
         return {name: to_term(known[name].kind, value, base) for name, value in values.items()}
 
 
@@ -82,7 +84,9 @@ def to_term(kind: str, value: str, base: str) -> ox.NamedNode | ox.Literal:
             return ox.Literal(value)
         if kind == "decimal":
             float(value)
-            return ox.Literal(value, datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#decimal"))
+            return ox.Literal(
+                value, datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#decimal")
+            )
         if kind == "iri":
             return ox.NamedNode(value)
         if kind == "concept":
@@ -117,13 +121,18 @@ def read_sparql_file(path: Path) -> SparqlFile:
         if not match or match.group(2) not in PARAM_KINDS:
             raise UsageError(
                 f"{path}: '# param: {spec}' is not 'NAME (KIND) description' with KIND one of "
-                + ", ".join(PARAM_KINDS))
+                + ", ".join(PARAM_KINDS)
+            )
         params.append(Param(*match.groups()))
     if not header["title"]:
         raise UsageError(f"{path}: the header has no '# title:' line")
     return SparqlFile(
-        name=path.stem, path=path, text=text, title=header["title"][0],
-        description=" ".join(header["description"]), params=tuple(params),
+        name=path.stem,
+        path=path,
+        text=text,
+        title=header["title"][0],
+        description=" ".join(header["description"]),
+        params=tuple(params),
     )
 
 

@@ -29,15 +29,16 @@ def record_closure(store: GraphStore, base: str, ident: str) -> list[ox.Quad]:
     :raises NotFoundError: when no record has the id.
     """
     record = to_term("record", ident, base)
-    graphs = [row["graph"].value
-              for row in store.query(internal_query("record-closure").text, {"record": record})]
+    graphs = [
+        row["graph"].value
+        for row in store.query(internal_query("record-closure").text, {"record": record})
+    ]
     if not graphs:
         raise NotFoundError(f"no record with id {ident!r}")
     return list(store.quads(sorted(graphs)))
 
 
-def record_and_standing(store: GraphStore, base: str, ident: str
-                        ) -> tuple[list[ox.Quad], Standing]:
+def record_and_standing(store: GraphStore, base: str, ident: str) -> tuple[list[ox.Quad], Standing]:
     """:func:`record_closure` with the claim's derived standing as statements where it is
     not current (kg.store.standing.standing_quads): what a record's RDF, JSON-LD and
     ``kg show`` hold; and the standing itself.
@@ -80,21 +81,25 @@ def graphs_about(store: GraphStore, record: ox.NamedNode | None = None) -> dict[
             graphs.add(row["graph"].value)
         else:
             runs.add((row["graph"].value, row["run"].value))
-    return {node: About(tuple(sorted(graphs)), tuple(sorted(runs)))
-            for node, (graphs, runs) in found.items()}
+    return {
+        node: About(tuple(sorted(graphs)), tuple(sorted(runs)))
+        for node, (graphs, runs) in found.items()
+    }
 
 
-def _about(store: GraphStore, record: ox.NamedNode, about: Mapping[str, About] | None
-           ) -> About:
+def _about(store: GraphStore, record: ox.NamedNode, about: Mapping[str, About] | None) -> About:
     """What bears on ``record``: from ``about`` where given, else read for it alone."""
     if about is None:
         about = graphs_about(store, record)
     return about.get(record.value, NOTHING_ABOUT)
 
 
-def page_closure(store: GraphStore, base: str, ident: str,
-                 about: Mapping[str, About] | None = None,
-                 ) -> tuple[list[ox.Quad], list[tuple[str, str]]]:
+def page_closure(
+    store: GraphStore,
+    base: str,
+    ident: str,
+    about: Mapping[str, About] | None = None,
+) -> tuple[list[ox.Quad], list[tuple[str, str]]]:
     """What a record's page reads: the quads of :func:`record_closure` but the runs' (and
     the graphs only runs link to), and each run that reproduces the record as (graph,
     run), sorted.
@@ -114,16 +119,24 @@ def page_closure(store: GraphStore, base: str, ident: str,
     found_about = _about(store, record, about)
     graphs = {record.value, *found_about.graphs}
     quads = list(store.graph_quads(sorted(graphs)))
-    if not any(q.subject == record and q.object == CLAIM and q.graph_name == record
-               and q.predicate.value == TYPE for q in quads):
+    if not any(
+        q.subject == record
+        and q.object == CLAIM
+        and q.graph_name == record
+        and q.predicate.value == TYPE
+        for q in quads
+    ):
         raise NotFoundError(f"no record with id {ident!r}")
-    about_it = {q.subject for q in quads if q.object == record
-                and q.predicate.value in ABOUT}
+    about_it = {q.subject for q in quads if q.object == record and q.predicate.value in ABOUT}
     linked: dict[str, bool] = {}  # graph -> whether a record's graph may be one
     for q in quads:
         node = q.object
-        if (isinstance(node, ox.NamedNode) and node.value.startswith(base)
-                and "#" not in node.value and node.value not in graphs):
+        if (
+            isinstance(node, ox.NamedNode)
+            and node.value.startswith(base)
+            and "#" not in node.value
+            and node.value not in graphs
+        ):
             if q.graph_name == record:
                 linked[node.value] = True
             elif q.subject in about_it:
@@ -131,15 +144,19 @@ def page_closure(store: GraphStore, base: str, ident: str,
     for name, claims_too in sorted(linked.items()):
         node = ox.NamedNode(name)
         found = list(store.graph_quads([name]))
-        if any(q.subject == node for q in found) and (claims_too or not any(
-                q.subject == node and q.predicate.value == TYPE and q.object == CLAIM
-                for q in found)):
+        if any(q.subject == node for q in found) and (
+            claims_too
+            or not any(
+                q.subject == node and q.predicate.value == TYPE and q.object == CLAIM for q in found
+            )
+        ):
             quads += found
     return quads, list(found_about.runs)
 
 
-def record_runs(store: GraphStore, base: str, ident: str,
-                about: Mapping[str, About] | None = None) -> list[tuple[str, str]]:
+def record_runs(
+    store: GraphStore, base: str, ident: str, about: Mapping[str, About] | None = None
+) -> list[tuple[str, str]]:
     """Each run that reproduces record ``ident`` as (graph, run), sorted: from ``about``
     (:func:`graphs_about` of every record) where given, else read."""
     return list(_about(store, to_term("record", ident, base), about).runs)
@@ -148,8 +165,9 @@ def record_runs(store: GraphStore, base: str, ident: str,
 def quote_column(store: GraphStore, base: str, ident: str) -> list[ox.Triple]:
     """The statements of record ``ident``'s graph that a column of the claims of one
     sentence shows (``queries/internal/quote-column.rq``)."""
-    return list(store.query(internal_query("quote-column").text,
-                            {"record": to_term("record", ident, base)}))
+    return list(
+        store.query(internal_query("quote-column").text, {"record": to_term("record", ident, base)})
+    )
 
 
 def quote_siblings(store: GraphStore, base: str, ident: str) -> list[str]:
@@ -158,8 +176,11 @@ def quote_siblings(store: GraphStore, base: str, ident: str) -> list[str]:
     record = to_term("record", ident, base)
     rows = store.query(internal_query("quote-siblings").text, {"record": record})
     prefix = f"{base}record/"
-    return sorted(unquote(row["other"].value.removeprefix(prefix)) for row in rows
-                  if row["other"].value.startswith(prefix))
+    return sorted(
+        unquote(row["other"].value.removeprefix(prefix))
+        for row in rows
+        if row["other"].value.startswith(prefix)
+    )
 
 
 def describe(store: GraphStore, base: str, kind: str, ident: str) -> list[ox.Quad]:

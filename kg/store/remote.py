@@ -75,8 +75,9 @@ class RemoteStore(GraphStore):
     server makes that one transaction, else a stepwise write readers never see half of;
     readers always see the newest version."""
 
-    def __init__(self, settings: Settings, *, read_only: bool = False,
-                 timeout: float | None = None):
+    def __init__(
+        self, settings: Settings, *, read_only: bool = False, timeout: float | None = None
+    ):
         if not isinstance(settings.store, str):
             raise StoreError(f"not a store URL: {settings.store}")
         root = settings.store.rstrip("/") + "/"
@@ -102,7 +103,8 @@ class RemoteStore(GraphStore):
         """How this server is talked to (:mod:`kg.store.dialects`)."""
         if self._dialect is None:
             found = _DETECTED.get(self.query_url) or detect(
-                self.session, self.query_url, min(self.timeout, 30.0))
+                self.session, self.query_url, min(self.timeout, 30.0)
+            )
             if found is None:
                 return STANDARD  # unreachable: the request that follows says so
             self._dialect = _DETECTED[self.query_url] = found
@@ -110,9 +112,14 @@ class RemoteStore(GraphStore):
 
     # -- reading --------------------------------------------------------------------------
     def query(
-        self, sparql: str, bindings: Mapping[str, Term] | None = None, *,
-        default_graphs: Iterable[str] = (), named_graphs: Iterable[str] = (),
-        timeout: float | None = None, base_iri: str | None = None,
+        self,
+        sparql: str,
+        bindings: Mapping[str, Term] | None = None,
+        *,
+        default_graphs: Iterable[str] = (),
+        named_graphs: Iterable[str] = (),
+        timeout: float | None = None,
+        base_iri: str | None = None,
     ) -> QueryResult:
         """Run a query on the server; ``default_graphs``/``named_graphs`` set the dataset
         as the protocol's ``default-graph-uri``/``named-graph-uri`` do (when either is
@@ -132,8 +139,9 @@ class RemoteStore(GraphStore):
         if base_iri:
             text = with_base(text, base_iri)
         dialect = self.dialect
-        text, params = with_dataset(sparql, text, dialect, self.union, list(default_graphs),
-                                    list(named_graphs))
+        text, params = with_dataset(
+            sparql, text, dialect, self.union, list(default_graphs), list(named_graphs)
+        )
         run = self._asking(text, params, timeout)
         if dialect.atomic_updates or not self.read_only:
             # a writer reads without the check: it is the one that finishes an
@@ -141,28 +149,37 @@ class RemoteStore(GraphStore):
             return run()
         return stepwise.consistent(run, self.version, redact(self.url))
 
-    def _asking(self, text: str, params: dict[str, object],
-                timeout: float | None) -> Callable[[], QueryResult]:
+    def _asking(
+        self, text: str, params: dict[str, object], timeout: float | None
+    ) -> Callable[[], QueryResult]:
         """The request of one query, to send (again, when a stepwise write came between)."""
         dialect, form = self.dialect, query_form(text) or "SELECT"
         request = query_post(dialect, text, params, form)
 
         def run() -> QueryResult:
-            response = self._send("POST", self.query_url, timeout=timeout, what="query",
-                                  **request)
+            response = self._send("POST", self.query_url, timeout=timeout, what="query", **request)
             if response.headers.get("X-SQL-State"):
                 # Virtuoso's "anytime" answer: what it found before its time limit
-                raise QueryTimeout(f"the SPARQL store at {redact(self.query_url)} stopped "
-                                   "the query at its time limit and sent a partial answer "
-                                   f"({response.headers.get('X-SQL-Message', '').strip()})")
-            return query_result(response, redact(self.query_url), form,
-                                virtuoso=dialect.virtuoso_json)
+                raise QueryTimeout(
+                    f"the SPARQL store at {redact(self.query_url)} stopped "
+                    "the query at its time limit and sent a partial answer "
+                    f"({response.headers.get('X-SQL-Message', '').strip()})"
+                )
+            return query_result(
+                response, redact(self.query_url), form, virtuoso=dialect.virtuoso_json
+            )
+
         return run
 
     def _raw(self, name: str, graph: str) -> list:
         """An internal query about one of our own graphs, without the stepwise check."""
-        run = self._asking(self.dialect.prologue() + internal_query(name).text
-                           + values_clause({"graph": ox.NamedNode(graph)}), {}, None)
+        run = self._asking(
+            self.dialect.prologue()
+            + internal_query(name).text
+            + values_clause({"graph": ox.NamedNode(graph)}),
+            {},
+            None,
+        )
         return list(run())
 
     def version(self) -> str | None:
@@ -184,8 +201,9 @@ class RemoteStore(GraphStore):
 
     def named_graphs(self) -> set[str]:
         rows = self.query(internal_query(self.dialect.graph_listing).text)
-        return {row["graph"].value for row in rows
-                if isinstance(row["graph"], ox.NamedNode)} - BOOKKEEPING
+        return {
+            row["graph"].value for row in rows if isinstance(row["graph"], ox.NamedNode)
+        } - BOOKKEEPING
 
     def quads(self, graphs: Iterable[str] | None = None) -> Iterator[ox.Quad]:
         if graphs is None:
@@ -203,32 +221,46 @@ class RemoteStore(GraphStore):
         if self.dialect.form_posts:
             rows = self.query(internal_query("graph-triples").text, {"graph": graph})
             return [ox.Quad(row["s"], row["p"], row["o"], graph) for row in rows]
-        response = self._send("GET", self.graphs_url, what="graph read", missing_ok=True,
-                              **graph_get(name))
+        response = self._send(
+            "GET", self.graphs_url, what="graph read", missing_ok=True, **graph_get(name)
+        )
         if response.status_code == 404:
             return []
-        return [ox.Quad(t.subject, t.predicate, t.object, graph)
-                for t in graph_triples(response, redact(self.graphs_url))]
+        return [
+            ox.Quad(t.subject, t.predicate, t.object, graph)
+            for t in graph_triples(response, redact(self.graphs_url))
+        ]
 
     # -- writing --------------------------------------------------------------------------
     def replace_graphs(
-        self, graphs: Mapping[str, Iterable[ox.Quad]], remove: Iterable[str] = (),
+        self,
+        graphs: Mapping[str, Iterable[ox.Quad]],
+        remove: Iterable[str] = (),
         manifest: Manifest | None = None,
     ) -> None:
         self._write(list(graphs.items()), {*graphs, *remove}, manifest)
 
     def load_nquads(
-        self, nquads: Path, graphs: Iterable[str], remove: Iterable[str] = (),
+        self,
+        nquads: Path,
+        graphs: Iterable[str],
+        remove: Iterable[str] = (),
         manifest: Manifest | None = None,
     ) -> None:
         # Streamed from the file: consecutive quads of one graph make one GRAPH block.
         quads = ox.parse(path=str(nquads), format=ox.RdfFormat.N_QUADS)
-        content = ((graph.value, group) for graph, group in
-                   itertools.groupby(quads, key=lambda q: q.graph_name))
+        content = (
+            (graph.value, group)
+            for graph, group in itertools.groupby(quads, key=lambda q: q.graph_name)
+        )
         self._write(content, {*graphs, *remove}, manifest)
 
-    def _write(self, content: Iterable[tuple[str, Iterable[ox.Quad]]], drop: set[str],
-               manifest: Manifest | None) -> None:
+    def _write(
+        self,
+        content: Iterable[tuple[str, Iterable[ox.Quad]]],
+        drop: set[str],
+        manifest: Manifest | None,
+    ) -> None:
         if self.read_only:
             raise StoreError("the store was opened read-only")
         manifest = manifest if manifest is not None else self.manifest()
@@ -244,20 +276,29 @@ class RemoteStore(GraphStore):
             version = self._write_in_steps(content, drop, manifest)
         self._manifest, self._read_at = dict(manifest), version
 
-    def _write_at_once(self, content: Iterable[tuple[str, Iterable[ox.Quad]]],
-                       drop: set[str], manifest: Manifest) -> str:
+    def _write_at_once(
+        self, content: Iterable[tuple[str, Iterable[ox.Quad]]], drop: set[str], manifest: Manifest
+    ) -> str:
         version = stepwise.new_marker("v")
-        self._send("POST", self.update_url,
-                   data=atomic_write(content, drop, MANIFEST_GRAPH, manifest, version),
-                   headers={"Content-Type": UPDATE_TYPE}, what="update")
+        self._send(
+            "POST",
+            self.update_url,
+            data=atomic_write(content, drop, MANIFEST_GRAPH, manifest, version),
+            headers={"Content-Type": UPDATE_TYPE},
+            what="update",
+        )
         return version
 
-    def _write_in_steps(self, content: Iterable[tuple[str, Iterable[ox.Quad]]],
-                        drop: set[str], manifest: Manifest) -> str:
+    def _write_in_steps(
+        self, content: Iterable[tuple[str, Iterable[ox.Quad]]], drop: set[str], manifest: Manifest
+    ) -> str:
         """The steps of :mod:`kg.store.stepwise`; on failure the marker stays "writing"."""
         current = self._read_at
-        left = ({row["member"].value for row in self._raw("pending-graphs", PENDING_GRAPH)}
-                if stepwise.writing(current) else set())
+        left = (
+            {row["member"].value for row in self._raw("pending-graphs", PENDING_GRAPH)}
+            if stepwise.writing(current)
+            else set()
+        )
         # each graph's triples: those with blank nodes go in one POST (a blank node's
         # label is scoped to one request), the others in batched INSERT DATA requests
         batch = stepwise.Batches()
@@ -283,14 +324,18 @@ class RemoteStore(GraphStore):
             version = stepwise.new_marker("v")
             self._update(stepwise.flip(MANIFEST_GRAPH, version, marker))
         except StoreError as exc:
-            raise type(exc)(f"{exc}; the load stopped part-way, so readers of the store get "
-                            "503 until kg load runs again, which completes it") from None
+            raise type(exc)(
+                f"{exc}; the load stopped part-way, so readers of the store get "
+                "503 until kg load runs again, which completes it"
+            ) from None
         self._update(f"DROP SILENT GRAPH {ox.NamedNode(PENDING_GRAPH)}")
         return version
 
     def _stale(self) -> StoreError:
-        return StoreError(f"the store at {redact(self.url)} changed while this write was "
-                          "prepared (another writer?); nothing was written, run it again")
+        return StoreError(
+            f"the store at {redact(self.url)} changed while this write was "
+            "prepared (another writer?); nothing was written, run it again"
+        )
 
     def _update(self, text: str) -> None:
         self._send("POST", self.update_url, what="update", **update_post(self.dialect, text))
@@ -298,14 +343,30 @@ class RemoteStore(GraphStore):
     def _post(self, graph: str, ntriples: str) -> None:
         """Add triples to a graph by a Graph Store Protocol POST (which takes blank nodes and
         any number of triples)."""
-        self._send("POST", self.graphs_url, what=f"graph write of <{graph}>",
-                   **graph_post(graph, ntriples))
+        self._send(
+            "POST", self.graphs_url, what=f"graph write of <{graph}>", **graph_post(graph, ntriples)
+        )
 
     # -- the wire -------------------------------------------------------------------------
-    def _send(self, method: str, url: str, *, what: str, timeout: float | None = None,
-              missing_ok: bool = False, **kwargs) -> requests.Response:
-        return send(self.session, method, url, what=what, timeout=timeout or self.timeout,
-                    missing_ok=missing_ok, **kwargs)
+    def _send(
+        self,
+        method: str,
+        url: str,
+        *,
+        what: str,
+        timeout: float | None = None,
+        missing_ok: bool = False,
+        **kwargs,
+    ) -> requests.Response:
+        return send(
+            self.session,
+            method,
+            url,
+            what=what,
+            timeout=timeout or self.timeout,
+            missing_ok=missing_ok,
+            **kwargs,
+        )
 
     def close(self) -> None:
         self.session.close()

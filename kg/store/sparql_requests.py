@@ -66,13 +66,17 @@ def with_base(text: str, base_iri: str) -> str:
     try:
         return f"BASE {ox.NamedNode(base_iri)} {text}"
     except ValueError as exc:
-        raise QueryError(f"cannot resolve the query's IRIs against {base_iri}: {exc}") \
-            from None
+        raise QueryError(f"cannot resolve the query's IRIs against {base_iri}: {exc}") from None
 
 
-def with_dataset(sparql: str, text: str, dialect: Dialect, union_parameter: dict[str, str],
-                 default_graphs: list[str], named_graphs: list[str],
-                 ) -> tuple[str, dict[str, object]]:
+def with_dataset(
+    sparql: str,
+    text: str,
+    dialect: Dialect,
+    union_parameter: dict[str, str],
+    default_graphs: list[str],
+    named_graphs: list[str],
+) -> tuple[str, dict[str, object]]:
     """The text to send of the query ``sparql`` (``text`` once its values and base are in)
     and the protocol's parameters that set its dataset: ``default_graphs`` and
     ``named_graphs`` when either is given (exactly what they name), else the query's
@@ -97,16 +101,18 @@ def with_dataset(sparql: str, text: str, dialect: Dialect, union_parameter: dict
     return prologue + text, params
 
 
-def query_post(dialect: Dialect, text: str, params: dict[str, object], form: str
-               ) -> dict[str, Any]:
+def query_post(dialect: Dialect, text: str, params: dict[str, object], form: str) -> dict[str, Any]:
     """The parameters, body and headers of the POST of a query of the form ``form``."""
     if dialect.form_posts:
-        accept = (RDF_JSON if form in ("CONSTRUCT", "DESCRIBE")
-                  else "application/sparql-results+json")
+        accept = (
+            RDF_JSON if form in ("CONSTRUCT", "DESCRIBE") else "application/sparql-results+json"
+        )
         return {"data": {**params, "query": text}, "headers": {"Accept": accept}}
-    return {"params": params, "data": text.encode(),
-            "headers": {"Content-Type": "application/sparql-query; charset=utf-8",
-                        "Accept": ACCEPT}}
+    return {
+        "params": params,
+        "data": text.encode(),
+        "headers": {"Content-Type": "application/sparql-query; charset=utf-8", "Accept": ACCEPT},
+    }
 
 
 def update_post(dialect: Dialect, text: str) -> dict[str, Any]:
@@ -116,18 +122,29 @@ def update_post(dialect: Dialect, text: str) -> dict[str, Any]:
     return {"data": text.encode(), "headers": {"Content-Type": UPDATE_TYPE}}
 
 
-def atomic_write(content: Iterable[tuple[str, Iterable[ox.Quad]]], drop: set[str],
-                 manifest_graph: str, manifest: Manifest, version: str) -> Iterator[bytes]:
+def atomic_write(
+    content: Iterable[tuple[str, Iterable[ox.Quad]]],
+    drop: set[str],
+    manifest_graph: str,
+    manifest: Manifest,
+    version: str,
+) -> Iterator[bytes]:
     """The body of a write as one update request (one transaction: all of it or none):
     ``drop`` dropped, ``content`` inserted, and ``manifest_graph`` made the manifest as one
     JSON literal and ``version`` as its identifier."""
     node = ox.NamedNode(manifest_graph)
-    stamp = [ox.Quad(node, ox.NamedNode(RDF.value),
-                     ox.Literal(manifest_to_json(manifest),
-                                datatype=ox.NamedNode(JSON_DATATYPE)), node),
-             ox.Quad(node, ox.NamedNode(DCTERMS.identifier), ox.Literal(version), node)]
-    chunks = update_chunks(itertools.chain(content, [(manifest_graph, stamp)]),
-                           drop | {manifest_graph})
+    stamp = [
+        ox.Quad(
+            node,
+            ox.NamedNode(RDF.value),
+            ox.Literal(manifest_to_json(manifest), datatype=ox.NamedNode(JSON_DATATYPE)),
+            node,
+        ),
+        ox.Quad(node, ox.NamedNode(DCTERMS.identifier), ox.Literal(version), node),
+    ]
+    chunks = update_chunks(
+        itertools.chain(content, [(manifest_graph, stamp)]), drop | {manifest_graph}
+    )
     return (c.encode() for c in chunks)
 
 
@@ -139,5 +156,8 @@ def graph_get(graph: str) -> dict[str, Any]:
 def graph_post(graph: str, ntriples: str) -> dict[str, Any]:
     """The parameters, body and headers of a Graph Store Protocol POST that adds triples
     to ``graph``."""
-    return {"params": {"graph": graph}, "data": ntriples.encode(),
-            "headers": {"Content-Type": "application/n-triples"}}
+    return {
+        "params": {"graph": graph},
+        "data": ntriples.encode(),
+        "headers": {"Content-Type": "application/n-triples"},
+    }

@@ -64,8 +64,10 @@ def new_marker(kind: str) -> str:
 
 
 def busy(shown: str) -> StoreBusy:
-    return StoreBusy(f"the SPARQL store at {shown} is being written by a kg load (or one "
-                     "stopped part-way: run kg load again); try again when it is done")
+    return StoreBusy(
+        f"the SPARQL store at {shown} is being written by a kg load (or one "
+        "stopped part-way: run kg load again); try again when it is done"
+    )
 
 
 def consistent(run: Callable[[], T], version: Callable[[], str | None], shown: str) -> T:
@@ -107,16 +109,20 @@ def replace_manifest(graph: str, manifest_json: str) -> str:
     leaving its version token."""
     node, value = ox.NamedNode(graph), ox.NamedNode(RDF.value)
     literal = ox.Literal(manifest_json, datatype=ox.NamedNode(JSON_DATATYPE))
-    return (f"DELETE WHERE {{ GRAPH {node} {{ {node} {value} ?manifest }} }} ;\n"
-            f"INSERT DATA {{ GRAPH {node} {{ {node} {value} {literal} }} }}")
+    return (
+        f"DELETE WHERE {{ GRAPH {node} {{ {node} {value} ?manifest }} }} ;\n"
+        f"INSERT DATA {{ GRAPH {node} {{ {node} {value} {literal} }} }}"
+    )
 
 
 def drops(graphs: Iterable[str]) -> Iterator[str]:
     """Update requests that drop ``graphs``, :data:`DROPS_PER_REQUEST` at a time."""
     names = sorted(set(graphs))
     for start in range(0, len(names), DROPS_PER_REQUEST):
-        yield " ;\n".join(f"DROP SILENT GRAPH {ox.NamedNode(name)}"
-                          for name in names[start:start + DROPS_PER_REQUEST])
+        yield " ;\n".join(
+            f"DROP SILENT GRAPH {ox.NamedNode(name)}"
+            for name in names[start : start + DROPS_PER_REQUEST]
+        )
 
 
 class Batches:
@@ -135,8 +141,9 @@ class Batches:
         lines, blank = [], graph in self._blank
         for q in quads:
             lines.append(f"{q.subject} {q.predicate} {q.object} .\n")
-            blank = blank or isinstance(q.subject, ox.BlankNode) \
-                or isinstance(q.object, ox.BlankNode)
+            blank = (
+                blank or isinstance(q.subject, ox.BlankNode) or isinstance(q.object, ox.BlankNode)
+            )
         self.graphs.add(graph)
         if blank:
             self._blank.setdefault(graph, []).extend(self._plain.pop(graph, []))

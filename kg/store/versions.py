@@ -94,6 +94,7 @@ def remove_leftovers(root: Path, live: Path | None) -> None:
     its spool file (the copies it was adding were never committed).
     Only the holder of the write lock calls this, and only the lock holder writes, so
     nothing removed here is in use; readers only ever open the live version."""
+
     def newer(version: Path) -> bool:
         return live is None or _stamp(version) > _stamp(live)
 
@@ -124,8 +125,7 @@ def prune(root: Path, keep: set[Path]) -> None:
     Then the text copies no remaining version names go (:func:`.copies.collect`)."""
     versions = sorted((p for p in root.glob("v-*") if p.is_dir()), key=_stamp)
     held = leased(root)
-    removed = [old for old in versions[:-KEEP_VERSIONS] if old not in keep
-               and old.name not in held]
+    removed = [old for old in versions[:-KEEP_VERSIONS] if old not in keep and old.name not in held]
     for old in removed:
         remove_version(old)
     if removed:  # only what a version named can have become nobody's

@@ -37,8 +37,16 @@ def redact(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
-def send(session: requests.Session, method: str, url: str, *, what: str, timeout: float,
-         missing_ok: bool = False, **kwargs) -> requests.Response:
+def send(
+    session: requests.Session,
+    method: str,
+    url: str,
+    *,
+    what: str,
+    timeout: float,
+    missing_ok: bool = False,
+    **kwargs,
+) -> requests.Response:
     """One request; every way it can fail becomes one of our errors.
 
     :raises StoreUnreachable: refused, unknown host, connection lost.
@@ -50,17 +58,21 @@ def send(session: requests.Session, method: str, url: str, *, what: str, timeout
     try:
         response = session.request(method, url, timeout=timeout, **kwargs)
     except requests.ConnectTimeout:
-        raise StoreUnreachable(f"cannot reach the SPARQL store at {shown} "
-                               "(no answer to the connection)") from None
+        raise StoreUnreachable(
+            f"cannot reach the SPARQL store at {shown} (no answer to the connection)"
+        ) from None
     except requests.Timeout:
-        raise QueryTimeout(f"the SPARQL store at {shown} did not answer the {what} "
-                           f"within {timeout:g} s") from None
+        raise QueryTimeout(
+            f"the SPARQL store at {shown} did not answer the {what} within {timeout:g} s"
+        ) from None
     except requests.exceptions.ChunkedEncodingError:
-        raise BadStoreAnswer(f"the SPARQL store at {shown} cut its answer to the {what} "
-                             "short") from None
+        raise BadStoreAnswer(
+            f"the SPARQL store at {shown} cut its answer to the {what} short"
+        ) from None
     except requests.ConnectionError as exc:
-        raise StoreUnreachable(f"cannot reach the SPARQL store at {shown} ({reason(exc)})") \
-            from None
+        raise StoreUnreachable(
+            f"cannot reach the SPARQL store at {shown} ({reason(exc)})"
+        ) from None
     except requests.RequestException as exc:
         raise StoreError(f"the {what} to the SPARQL store at {shown} failed: {exc}") from None
     status = response.status_code
@@ -68,17 +80,23 @@ def send(session: requests.Session, method: str, url: str, *, what: str, timeout
         return response
     message = said(response)
     if any(state in message for state in TIMED_OUT):
-        raise QueryTimeout(f"the SPARQL store at {shown} stopped the {what} at its own time "
-                           f"limit (HTTP {status}: {message[:300]})")
+        raise QueryTimeout(
+            f"the SPARQL store at {shown} stopped the {what} at its own time "
+            f"limit (HTTP {status}: {message[:300]})"
+        )
     if status == 400 and what == "query":
-        raise QueryError(f"not a valid SPARQL query (the SPARQL store answered HTTP 400: "
-                         f"{message})")
+        raise QueryError(
+            f"not a valid SPARQL query (the SPARQL store answered HTTP 400: {message})"
+        )
     if status in (401, 403):
-        raise StoreError(f"the SPARQL store at {shown} refused the {what} (HTTP {status}): "
-                         "give credentials in the store URL (http://user:password@host/...), "
-                         "or grant them on the server (docs/deployment.md)")
-    raise BadStoreAnswer(f"the SPARQL store at {shown} answered the {what} with HTTP "
-                         f"{status}: {message}")
+        raise StoreError(
+            f"the SPARQL store at {shown} refused the {what} (HTTP {status}): "
+            "give credentials in the store URL (http://user:password@host/...), "
+            "or grant them on the server (docs/deployment.md)"
+        )
+    raise BadStoreAnswer(
+        f"the SPARQL store at {shown} answered the {what} with HTTP {status}: {message}"
+    )
 
 
 def said(response: requests.Response, limit: int = 500) -> str:
@@ -87,7 +105,8 @@ def said(response: requests.Response, limit: int = 500) -> str:
     text = response.text.strip()
     media_type = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
     if media_type in ("text/html", "application/xhtml+xml") or text[:15].lower().startswith(
-            ("<!doctype html", "<html")):
+        ("<!doctype html", "<html")
+    ):
         # the title, then the page's text (Virtuoso puts the SQL error under a generic
         # title)
         title = _TITLE.search(text)
@@ -100,8 +119,14 @@ def said(response: requests.Response, limit: int = 500) -> str:
 def reason(exc: Exception) -> str:
     """Why a connection failed, in a few words."""
     text = str(exc)
-    for known in ("Connection refused", "Name or service not known", "Connection reset",
-                  "Remote end closed connection", "No route to host", "timed out"):
+    for known in (
+        "Connection refused",
+        "Name or service not known",
+        "Connection reset",
+        "Remote end closed connection",
+        "No route to host",
+        "timed out",
+    ):
         if known in text:
             return known.lower()
     first = text.splitlines()[0] if text else type(exc).__name__

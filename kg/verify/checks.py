@@ -120,8 +120,10 @@ def run_checks(target: Target, path: Path, file: FileInfo | None = None) -> Outc
     if not target.sha256:
         reason = "the source pins no artifact SHA-256, so the file cannot be tied to it"
     elif file.sha256 != target.sha256:
-        reason = ("the file is not the pinned artifact (its SHA-256 differs); the text checks "
-                  "are made on the pinned file only")
+        reason = (
+            "the file is not the pinned artifact (its SHA-256 differs); the text checks "
+            "are made on the pinned file only"
+        )
     else:
         pdf = open_pdf(path)
         file.page_count = pdf.page_count
@@ -130,29 +132,43 @@ def run_checks(target: Target, path: Path, file: FileInfo | None = None) -> Outc
             result.checks += _text_checks(target, pdf)
             return result
     looked_for = {PAGE: str(target.page or ""), QUOTE: target.quote, VALUE: target.printed}
-    result.checks += [Check(kind, NOT_CHECKED, reason, expected=looked_for[kind],
-                            page=target.page) for kind in (PAGE, QUOTE, VALUE)]
+    result.checks += [
+        Check(kind, NOT_CHECKED, reason, expected=looked_for[kind], page=target.page)
+        for kind in (PAGE, QUOTE, VALUE)
+    ]
     return result
 
 
 def _hash(target: Target, file: FileInfo) -> Check:
-    check = Check(HASH, PASSED, "the file's SHA-256 is the one the source pins for its artifact",
-                  expected=target.sha256, found=file.sha256)
+    check = Check(
+        HASH,
+        PASSED,
+        "the file's SHA-256 is the one the source pins for its artifact",
+        expected=target.sha256,
+        found=file.sha256,
+    )
     if not target.sha256:
-        return replace(check, outcome=NOT_CHECKED,
-                       detail="the source pins no artifact SHA-256 to compare with")
+        return replace(
+            check, outcome=NOT_CHECKED, detail="the source pins no artifact SHA-256 to compare with"
+        )
     if file.sha256 != target.sha256:
-        return replace(check, outcome=FAILED,
-                       detail=f"the file's SHA-256 {file.sha256[:12]}... is not the pinned "
-                              f"{target.sha256[:12]}...: a different file")
+        return replace(
+            check,
+            outcome=FAILED,
+            detail=f"the file's SHA-256 {file.sha256[:12]}... is not the pinned "
+            f"{target.sha256[:12]}...: a different file",
+        )
     return check
 
 
 def _text_checks(target: Target, pdf: PdfText) -> list[Check]:
     finder = QuoteFinder(target.quote, target.printed) if target.quote.strip() else None
     hit = _search(finder, pdf, target.page) if finder is not None else None
-    return [_page(target, pdf, hit), _quote(target, pdf, finder, hit),
-            _value(target, pdf, finder, hit)]
+    return [
+        _page(target, pdf, hit),
+        _quote(target, pdf, finder, hit),
+        _value(target, pdf, finder, hit),
+    ]
 
 
 def _search(finder: QuoteFinder, pdf: PdfText, page: int | None) -> Hit | None:
@@ -189,19 +205,30 @@ def _page(target: Target, pdf: PdfText, hit: Hit | None) -> Check:
     if page is None:
         return replace(check, outcome=NOT_CHECKED, detail="the locator names no page" + elsewhere)
     if page > count:
-        return replace(check, outcome=NOT_CHECKED,
-                       detail=f"the locator names page {page}, but the file has {count} "
-                              f"page{'s' if count != 1 else ''}{elsewhere}")
+        return replace(
+            check,
+            outcome=NOT_CHECKED,
+            detail=f"the locator names page {page}, but the file has {count} "
+            f"page{'s' if count != 1 else ''}{elsewhere}",
+        )
     blank = _blank(pdf, page)
     if blank:
         return replace(check, outcome=NOT_CHECKED, detail=blank + elsewhere)
     if hit is not None and hit.exact and hit.page != page:
-        return replace(check, outcome=FAILED, found=str(hit.page), found_on_page=hit.page,
-                       detail=f"the quote is on page {hit.page}, not on page {page}")
+        return replace(
+            check,
+            outcome=FAILED,
+            found=str(hit.page),
+            found_on_page=hit.page,
+            detail=f"the quote is on page {hit.page}, not on page {page}",
+        )
     holds = hit is not None and hit.exact and hit.page == page
-    return replace(check, found=str(page) if holds else "", found_on_page=page if holds else None,
-                   detail=f"page {page} of {count} has text"
-                          + (" and holds the quote" if holds else ""))
+    return replace(
+        check,
+        found=str(page) if holds else "",
+        found_on_page=page if holds else None,
+        detail=f"page {page} of {count} has text" + (" and holds the quote" if holds else ""),
+    )
 
 
 def _quote(target: Target, pdf: PdfText, finder: QuoteFinder | None, hit: Hit | None) -> Check:
@@ -211,21 +238,30 @@ def _quote(target: Target, pdf: PdfText, finder: QuoteFinder | None, hit: Hit | 
     if hit is not None:
         check = replace(check, found=hit.text, found_on_page=hit.page)
         if hit.exact:
-            moved = (f" (the locator says page {target.page})"
-                     if target.page is not None and hit.page != target.page else "")
+            moved = (
+                f" (the locator says page {target.page})"
+                if target.page is not None and hit.page != target.page
+                else ""
+            )
             return replace(check, detail=f"found on page {hit.page}{moved}")
-        return replace(check, outcome=FAILED,
-                       detail=f"not found as quoted: page {hit.page} has the sentence with "
-                              f"{' and '.join(hit.values)} where the quote has {finder.value}")
+        return replace(
+            check,
+            outcome=FAILED,
+            detail=f"not found as quoted: page {hit.page} has the sentence with "
+            f"{' and '.join(hit.values)} where the quote has {finder.value}",
+        )
     blank = _blank(pdf, target.page)
     if blank:
-        return replace(check, outcome=NOT_CHECKED,
-                       detail=f"{blank}, and no other page holds the quote")
+        return replace(
+            check, outcome=NOT_CHECKED, detail=f"{blank}, and no other page holds the quote"
+        )
     if not any(pdf.text(n).strip() for n in range(1, pdf.page_count + 1)):
         return replace(check, outcome=NOT_CHECKED, detail="no page of the file has text")
-    where = (f"on page {target.page} nor on any other of the {pdf.page_count} pages"
-             if target.page is not None and target.page <= pdf.page_count
-             else f"on any of the {pdf.page_count} pages")
+    where = (
+        f"on page {target.page} nor on any other of the {pdf.page_count} pages"
+        if target.page is not None and target.page <= pdf.page_count
+        else f"on any of the {pdf.page_count} pages"
+    )
     return replace(check, outcome=FAILED, detail=f"not found {where}")
 
 
@@ -233,23 +269,36 @@ def _value(target: Target, pdf: PdfText, finder: QuoteFinder | None, hit: Hit | 
     value = target.printed
     check = Check(VALUE, PASSED, "", expected=value, page=target.page)
     if finder is None:
-        return replace(check, outcome=NOT_CHECKED,
-                       detail="the locator gives no quote to look for the value in")
+        return replace(
+            check, outcome=NOT_CHECKED, detail="the locator gives no quote to look for the value in"
+        )
     if not finder.value_in_quote:
-        return replace(check, outcome=FAILED,
-                       detail=f"the quote does not contain the printed value {value}")
+        return replace(
+            check, outcome=FAILED, detail=f"the quote does not contain the printed value {value}"
+        )
     if hit is not None and hit.exact:
-        return replace(check, found=value, found_on_page=hit.page,
-                       detail=f"{value} is printed inside the quote on page {hit.page}")
+        return replace(
+            check,
+            found=value,
+            found_on_page=hit.page,
+            detail=f"{value} is printed inside the quote on page {hit.page}",
+        )
     page = hit.page if hit is not None else target.page
     outside = ""
     if page is not None and 1 <= page <= pdf.page_count and finder.value_on(pdf.text(page)):
         outside = f"; {value} appears on page {page} outside the quote, which does not count"
     if hit is not None:
         printed = " and ".join(hit.values)
-        return replace(check, outcome=FAILED, found=printed, found_on_page=hit.page,
-                       detail=f"page {hit.page} prints {printed} inside the quoted sentence, "
-                              f"not {value}{outside}")
-    return replace(check, outcome=NOT_CHECKED,
-                   detail=f"the quote was not found, so the value cannot be looked for inside "
-                          f"it{outside}")
+        return replace(
+            check,
+            outcome=FAILED,
+            found=printed,
+            found_on_page=hit.page,
+            detail=f"page {hit.page} prints {printed} inside the quoted sentence, "
+            f"not {value}{outside}",
+        )
+    return replace(
+        check,
+        outcome=NOT_CHECKED,
+        detail=f"the quote was not found, so the value cannot be looked for inside it{outside}",
+    )

@@ -60,20 +60,31 @@ def check_json_file(name: str, raw: bytes, targets: list[JsonTarget]) -> JsonOut
     first = targets[0]
     out = JsonOutcome(first.evaluation, first.source, file, targets)
     same = file.sha256 == first.sha256
-    out.checks.append(Check(
-        HASH, PASSED if same else FAILED,
-        "the SHA-256 of the file is the one the records were made from" if same else
-        "the file is not the one the records were made from (another SHA-256)",
-        expected=first.sha256, found=file.sha256))
+    out.checks.append(
+        Check(
+            HASH,
+            PASSED if same else FAILED,
+            "the SHA-256 of the file is the one the records were made from"
+            if same
+            else "the file is not the one the records were made from (another SHA-256)",
+            expected=first.sha256,
+            found=file.sha256,
+        )
+    )
     try:
         doc = loads(raw)
     except JsonSyntaxError as exc:
         for target in targets:
             for check in (POINTER, JSON_VALUE):
-                out.checks.append(Check(check, NOT_CHECKED, f"the file cannot be read as "
-                                        f"JSON: {exc}", expected=target.pointer
-                                        if check == POINTER else target.printed,
-                                        record=target.record))
+                out.checks.append(
+                    Check(
+                        check,
+                        NOT_CHECKED,
+                        f"the file cannot be read as JSON: {exc}",
+                        expected=target.pointer if check == POINTER else target.printed,
+                        record=target.record,
+                    )
+                )
         return out
     for target in targets:
         out.checks += _record_checks(doc, target)
@@ -84,19 +95,58 @@ def _record_checks(doc: object, target: JsonTarget) -> list[Check]:
     try:
         value = resolve(doc, target.pointer)
     except KeyError as exc:
-        return [Check(POINTER, FAILED, f"the pointer does not resolve ({exc.args[0]})",
-                      expected=target.pointer, record=target.record),
-                Check(JSON_VALUE, NOT_CHECKED, "nothing to compare: the pointer does not "
-                      "resolve", expected=target.printed, record=target.record)]
+        return [
+            Check(
+                POINTER,
+                FAILED,
+                f"the pointer does not resolve ({exc.args[0]})",
+                expected=target.pointer,
+                record=target.record,
+            ),
+            Check(
+                JSON_VALUE,
+                NOT_CHECKED,
+                "nothing to compare: the pointer does not resolve",
+                expected=target.printed,
+                record=target.record,
+            ),
+        ]
     if not isinstance(value, JsonNumber):
-        return [Check(POINTER, FAILED, "the pointer resolves to something that is not a number",
-                      expected=target.pointer, found=str(value)[:80], record=target.record),
-                Check(JSON_VALUE, NOT_CHECKED, "nothing to compare: no number at the pointer",
-                      expected=target.printed, record=target.record)]
+        return [
+            Check(
+                POINTER,
+                FAILED,
+                "the pointer resolves to something that is not a number",
+                expected=target.pointer,
+                found=str(value)[:80],
+                record=target.record,
+            ),
+            Check(
+                JSON_VALUE,
+                NOT_CHECKED,
+                "nothing to compare: no number at the pointer",
+                expected=target.printed,
+                record=target.record,
+            ),
+        ]
     same = value.lexeme == target.printed
-    return [Check(POINTER, PASSED, "the pointer resolves to a number", expected=target.pointer,
-                  found=value.lexeme, record=target.record),
-            Check(JSON_VALUE, PASSED if same else FAILED,
-                  "the number is written exactly as the printed value" if same else
-                  "the number is not written as the printed value",
-                  expected=target.printed, found=value.lexeme, record=target.record)]
+    return [
+        Check(
+            POINTER,
+            PASSED,
+            "the pointer resolves to a number",
+            expected=target.pointer,
+            found=value.lexeme,
+            record=target.record,
+        ),
+        Check(
+            JSON_VALUE,
+            PASSED if same else FAILED,
+            "the number is written exactly as the printed value"
+            if same
+            else "the number is not written as the printed value",
+            expected=target.printed,
+            found=value.lexeme,
+            record=target.record,
+        ),
+    ]

@@ -45,14 +45,24 @@ def json_targets(registry: Registry, record: str | None = None) -> dict[str, lis
     rows = list(registry.store.query(internal_query("verify-json-targets").text, bindings))
     if record and rows:  # the record's whole file: the review covers its records
         evaluation = rows[0]["evaluation"]
-        rows = list(registry.store.query(internal_query("verify-json-targets").text,
-                                         {"evaluation": evaluation}))
+        rows = list(
+            registry.store.query(
+                internal_query("verify-json-targets").text, {"evaluation": evaluation}
+            )
+        )
     found: dict[str, list[JsonTarget]] = {}
     rows.sort(key=lambda r: (r["evaluationId"].value, r["id"].value))
     for row in rows:
-        target = JsonTarget(row["id"].value, row["evaluationId"].value, row["sourceId"].value,
-                            row["printed"].value, row["pointer"].value, row["sha256"].value,
-                            row["kept"].value, row["path"].value)
+        target = JsonTarget(
+            row["id"].value,
+            row["evaluationId"].value,
+            row["sourceId"].value,
+            row["printed"].value,
+            row["pointer"].value,
+            row["sha256"].value,
+            row["kept"].value,
+            row["path"].value,
+        )
         found.setdefault(target.evaluation, []).append(target)
     return found
 
@@ -62,10 +72,17 @@ def is_imported(registry: Registry, record: str) -> bool:
     return bool(json_targets(registry, record))
 
 
-def verify_json(registry: Registry, data: Path, *, record: str | None = None,
-                file: Path | None = None, upstream_dir: Path | None = None,
-                agent: str = VERIFIER, progress: Callable[[str, int], Progress] | None = None,
-                on_loaded: Callable[[LoadReport], None] | None = None) -> JsonBatch:
+def verify_json(
+    registry: Registry,
+    data: Path,
+    *,
+    record: str | None = None,
+    file: Path | None = None,
+    upstream_dir: Path | None = None,
+    agent: str = VERIFIER,
+    progress: Callable[[str, int], Progress] | None = None,
+    on_loaded: Callable[[LoadReport], None] | None = None,
+) -> JsonBatch:
     """Check the kept file of ``record`` (or ``file``, another copy of it), or every file of
     ``upstream_dir`` (an origin repository's folder, its ``data/``, or a kept folder).
 
@@ -79,8 +96,11 @@ def verify_json(registry: Registry, data: Path, *, record: str | None = None,
         raise UsageError(f"{data}: no such data directory")
     # The data is loaded first (the checks read the records as the store holds them), but
     # not the kept files: they are what is checked, against the records made from them.
-    folders = [p for p in sorted(data.iterdir()) if p.is_dir() and not p.name.startswith(".")
-               and p.name not in UPSTREAM_DIRECTORIES]
+    folders = [
+        p
+        for p in sorted(data.iterdir())
+        if p.is_dir() and not p.name.startswith(".") and p.name not in UPSTREAM_DIRECTORIES
+    ]
     batch = JsonBatch(load_paths(registry.store, folders, registry.base, step("loading", 50)))
     if on_loaded:
         on_loaded(batch.loaded)
@@ -89,8 +109,10 @@ def verify_json(registry: Registry, data: Path, *, record: str | None = None,
         targets = json_targets(registry, record)
         if not targets:
             pdf_targets(registry, record)  # NotFoundError when there is no such record at all
-            raise UsageError(f"record {record!r} was not imported: check it against its "
-                             "source's PDF with --pdf FILE")
+            raise UsageError(
+                f"record {record!r} was not imported: check it against its "
+                "source's PDF with --pdf FILE"
+            )
         [(_, group)] = targets.items()
         path = file or data / group[0].kept
         try:
@@ -109,16 +131,27 @@ def verify_json(registry: Registry, data: Path, *, record: str | None = None,
                 jobs.append((item.shown, item.raw, group))
         batch.evaluations_without_file = sorted(g[0].evaluation for g in by_path.values())
         if not jobs:
-            raise NotFoundError(f"no file in {upstream_dir} is the kept file of an imported "
-                                "record (files are matched by their path in the origin)")
+            raise NotFoundError(
+                f"no file in {upstream_dir} is the kept file of an imported "
+                "record (files are matched by their path in the origin)"
+            )
     checked = []
     wrap = step("verifying", 50)
-    for name, raw, group in (wrap(jobs, len(jobs)) if wrap else jobs):
+    for name, raw, group in wrap(jobs, len(jobs)) if wrap else jobs:
         started = datetime.now(UTC)
         checked.append((check_json_file(name, raw, group), started, datetime.now(UTC)))
-    paths = write_reviews(registry, data, agent, [
-        (ident := review_id(outcome.evaluation, started),
-         json_review_document(outcome, ident, agent, started, ended))
-        for outcome, started, ended in checked], load=folders)
+    paths = write_reviews(
+        registry,
+        data,
+        agent,
+        [
+            (
+                ident := review_id(outcome.evaluation, started),
+                json_review_document(outcome, ident, agent, started, ended),
+            )
+            for outcome, started, ended in checked
+        ],
+        load=folders,
+    )
     batch.done = [(outcome, path) for (outcome, _, _), path in zip(checked, paths, strict=True)]
     return batch

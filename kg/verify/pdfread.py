@@ -87,8 +87,10 @@ def open_pdf(path: Path) -> PdfText:
                 return pdf
             reader = PdfReader(path, strict=False)
             if reader.is_encrypted and not reader.decrypt(""):
-                pdf.error = ("the PDF is encrypted with a password (an empty one does not "
-                             "open it); its text cannot be read")
+                pdf.error = (
+                    "the PDF is encrypted with a password (an empty one does not "
+                    "open it); its text cannot be read"
+                )
                 return pdf
             pdf.page_count = len(reader.pages)
             pdf.reader = reader

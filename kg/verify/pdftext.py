@@ -19,11 +19,25 @@ from dataclasses import dataclass
 # Characters that print alike and mean the same in a sentence: hyphens and minus signs,
 # typographic quotes. NFKC has already turned ligatures, non-breaking spaces and
 # full-width forms into their plain letters.
-_SAME = str.maketrans({
-    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2212": "-",
-    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
-    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
-})
+_SAME = str.maketrans(
+    {
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2012": "-",
+        "\u2013": "-",
+        "\u2212": "-",
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+        "\u2033": '"',
+    }
+)
 _ARROW = re.compile(r"-{1,2}>|\u27f6")
 #: Between two letters of a word: nothing, or a line end (hyphenated or not).
 _BREAK = r"(?:-?[ \t]*\n\s*)?"
@@ -111,8 +125,12 @@ class QuoteFinder:
         if self._loose is not None:
             match = self._loose.search(text)
             if match:
-                return Hit(page, False, collapse(match.group(0)),
-                           tuple(v for v in match.groups() if v is not None))
+                return Hit(
+                    page,
+                    False,
+                    collapse(match.group(0)),
+                    tuple(v for v in match.groups() if v is not None),
+                )
         return None
 
     def value_on(self, text: str) -> bool:

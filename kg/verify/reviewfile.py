@@ -27,12 +27,14 @@ METHOD_NOTE = (
     "locator names (and of every page when the quote is not on it), normalized it (Unicode "
     "NFKC, ligatures, soft hyphens, words hyphenated across line ends, runs of white space, "
     "line breaks, arrows) and looked for the quoted sentence, and for the printed value "
-    "inside the quote only.")
+    "inside the quote only."
+)
 JSON_METHOD_NOTE = (
     "kg verify: the SHA-256 of the kept JSON file was computed and compared with the hash of "
     "the bytes the records were made from; in the file, parsed with its numbers as written, "
     "each record's JSON Pointer (RFC 6901) was resolved, and the number found there was "
-    "compared with the record's printed value, character for character.")
+    "compared with the record's printed value, character for character."
+)
 _OUTCOME_WORDS = {"failed": "failed", "not-checked": "could not be checked"}
 
 
@@ -46,7 +48,7 @@ def review_id(record: str, started: datetime) -> str:
     suffix = f"-verify-{started:%Y%m%dt%H%M%Sz}"
     if len(record) + len(suffix) > 200:
         digest = hashlib.sha256(record.encode()).hexdigest()[:8]
-        record = f"{record[:200 - len(suffix) - 9]}-{digest}"
+        record = f"{record[: 200 - len(suffix) - 9]}-{digest}"
     return record + suffix
 
 
@@ -62,14 +64,20 @@ def software() -> list[dict[str, str]]:
     return packages
 
 
-def review_document(result: Outcome, ident: str, agent: str, started: datetime,
-                    ended: datetime) -> dict[str, Any]:
+def review_document(
+    result: Outcome, ident: str, agent: str, started: datetime, ended: datetime
+) -> dict[str, Any]:
     """The review file of one verification."""
     target, file = result.target, result.file
     doc: dict[str, Any] = {
-        "kind": "review", "id": ident, "record": target.record, "source": target.source,
-        "agent": agent, "role": "verifier",
-        "started_at": stamp(started), "reviewed_at": stamp(ended),
+        "kind": "review",
+        "id": ident,
+        "record": target.record,
+        "source": target.source,
+        "agent": agent,
+        "role": "verifier",
+        "started_at": stamp(started),
+        "reviewed_at": stamp(ended),
     }
     if result.outcome == PASSED:
         doc["status"] = "source-checked"
@@ -87,15 +95,21 @@ def review_document(result: Outcome, ident: str, agent: str, started: datetime,
     return doc
 
 
-def json_review_document(result: JsonOutcome, ident: str, agent: str, started: datetime,
-                         ended: datetime) -> dict[str, Any]:
+def json_review_document(
+    result: JsonOutcome, ident: str, agent: str, started: datetime, ended: datetime
+) -> dict[str, Any]:
     """The review file of one kept JSON file checked against its records."""
     file = result.file
     pinned = result.targets[0].sha256
     doc: dict[str, Any] = {
-        "kind": "review", "id": ident, "records": [t.record for t in result.targets],
-        "source": result.source, "agent": agent, "role": "verifier",
-        "started_at": stamp(started), "reviewed_at": stamp(ended),
+        "kind": "review",
+        "id": ident,
+        "records": [t.record for t in result.targets],
+        "source": result.source,
+        "agent": agent,
+        "role": "verifier",
+        "started_at": stamp(started),
+        "reviewed_at": stamp(ended),
     }
     if result.outcome == PASSED:
         doc["status"] = "source-checked"
@@ -105,25 +119,35 @@ def json_review_document(result: JsonOutcome, ident: str, agent: str, started: d
     doc["method_note"] = JSON_METHOD_NOTE
     doc["note"] = summary(result.checks)
     doc["file"] = {"name": file.path.name, "sha256": file.sha256, "bytes": str(file.size)}
-    doc["software"] = [{"name": "claimgraph", "version": __version__},
-                       {"name": "python", "version": platform.python_version()}]
+    doc["software"] = [
+        {"name": "claimgraph", "version": __version__},
+        {"name": "python", "version": platform.python_version()},
+    ]
     doc["checks"] = [_check(c) for c in result.checks]
     return doc
 
 
 def summary(checks: list[Check]) -> str:
-    """"All 4 checks passed." or "2 of 4 checks passed; quote check failed; ..."."""
+    """ "All 4 checks passed." or "2 of 4 checks passed; quote check failed; ..."."""
     passed = sum(c.outcome == PASSED for c in checks)
     if passed == len(checks):
         return f"All {len(checks)} checks passed."
-    others = "; ".join(f"{c.check.replace('-', ' ')}{' of ' + c.record if c.record else ''} "
-                       f"{_OUTCOME_WORDS[c.outcome]}" for c in checks if c.outcome != PASSED)
+    others = "; ".join(
+        f"{c.check.replace('-', ' ')}{' of ' + c.record if c.record else ''} "
+        f"{_OUTCOME_WORDS[c.outcome]}"
+        for c in checks
+        if c.outcome != PASSED
+    )
     return f"{passed} of {len(checks)} checks passed; {others}."
 
 
 def _check(check: Check) -> dict[str, str]:
-    doc = {"check": check.check, "method": check.method, "outcome": check.outcome,
-           "detail": check.detail}
+    doc = {
+        "check": check.check,
+        "method": check.method,
+        "outcome": check.outcome,
+        "detail": check.detail,
+    }
     for key in ("expected", "found"):
         if getattr(check, key):
             doc[key] = getattr(check, key)
@@ -139,12 +163,17 @@ def _check(check: Check) -> dict[str, str]:
 def agent_document(ident: str = VERIFIER) -> dict[str, str]:
     """The agent file of claimgraph's verifier: real provenance of the tool itself."""
     return {
-        "kind": "agent", "id": ident, "agent_type": "software",
-        "label": f"claimgraph kg verify {__version__}", "version": __version__,
-        "note": ("claimgraph's own verifier (kg verify): it computes a file's SHA-256 and "
-                 "looks for a record's quote and value in the text pypdf extracts from the "
-                 "PDF. Automated checks only; no human review is claimed. Its reviews are "
-                 "claimgraph's, not the source registry's."),
+        "kind": "agent",
+        "id": ident,
+        "agent_type": "software",
+        "label": f"claimgraph kg verify {__version__}",
+        "version": __version__,
+        "note": (
+            "claimgraph's own verifier (kg verify): it computes a file's SHA-256 and "
+            "looks for a record's quote and value in the text pypdf extracts from the "
+            "PDF. Automated checks only; no human review is claimed. Its reviews are "
+            "claimgraph's, not the source registry's."
+        ),
     }
 
 

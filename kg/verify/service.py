@@ -61,15 +61,23 @@ def targets(registry: Registry, record: str | None = None) -> list[Target]:
 
     :raises NotFoundError: when ``record`` is given and no record has that id.
     """
-    bindings = ({"record": to_term("record", record, registry.base)}
-                if record is not None else None)
+    bindings = {"record": to_term("record", record, registry.base)} if record is not None else None
     found = []
     for row in registry.store.query(internal_query("verify-targets").text, bindings):
+
         def text(name: str, row=row) -> str:
             return row[name].value if row[name] is not None else ""
-        found.append(Target(record=text("id"), source=text("sourceId"), printed=text("printed"),
-                            page=int(text("page")) if text("page") else None,
-                            quote=text("quote"), sha256=text("sha256")))
+
+        found.append(
+            Target(
+                record=text("id"),
+                source=text("sourceId"),
+                printed=text("printed"),
+                page=int(text("page")) if text("page") else None,
+                quote=text("quote"),
+                sha256=text("sha256"),
+            )
+        )
     if record is not None and not found:
         raise NotFoundError(f"no record with id {record!r} (is its file in the data directory?)")
     return found
@@ -86,8 +94,10 @@ def check_agent(registry: Registry, agent: str, data: Path) -> None:
     query = internal_query("types-of").text
     types = {row["type"].value for row in registry.store.query(query, {"node": node})}
     if str(PROV.Agent) not in types:
-        raise UsageError(f"no agent file defines agent {agent!r} (add {data}/agents/"
-                         f"{agent}.yaml, or leave --agent out to record {VERIFIER})")
+        raise UsageError(
+            f"no agent file defines agent {agent!r} (add {data}/agents/"
+            f"{agent}.yaml, or leave --agent out to record {VERIFIER})"
+        )
 
 
 def load_data(registry: Registry, data: Path, progress: Progress | None = None) -> LoadReport:
@@ -100,8 +110,13 @@ def load_data(registry: Registry, data: Path, progress: Progress | None = None) 
     return load_paths(registry.store, [data], registry.base, progress)
 
 
-def verify(registry: Registry, data: Path, jobs: list[Job], agent: str = VERIFIER,
-           progress: Progress | None = None) -> list[Verified]:
+def verify(
+    registry: Registry,
+    data: Path,
+    jobs: list[Job],
+    agent: str = VERIFIER,
+    progress: Progress | None = None,
+) -> list[Verified]:
     """Run the checks of every job, write a review file for each, and load them.
 
     :raises InvalidDataError: when a review does not validate (the files written are
@@ -114,16 +129,30 @@ def verify(registry: Registry, data: Path, jobs: list[Job], agent: str = VERIFIE
         started = datetime.now(UTC)
         result = run_checks(job.target, job.pdf, job.file)
         done.append((job, result, started, datetime.now(UTC)))
-    paths = write_reviews(registry, data, agent, [
-        (ident := review_id(job.target.record, started),
-         review_document(result, ident, agent, started, ended))
-        for job, result, started, ended in done])
-    return [Verified(job, result, path)
-            for (job, result, _, _), path in zip(done, paths, strict=True)]
+    paths = write_reviews(
+        registry,
+        data,
+        agent,
+        [
+            (
+                ident := review_id(job.target.record, started),
+                review_document(result, ident, agent, started, ended),
+            )
+            for job, result, started, ended in done
+        ],
+    )
+    return [
+        Verified(job, result, path) for (job, result, _, _), path in zip(done, paths, strict=True)
+    ]
 
 
-def write_reviews(registry: Registry, data: Path, agent: str,
-                  documents: list[tuple[str, dict]], load: list[Path] | None = None) -> list[Path]:
+def write_reviews(
+    registry: Registry,
+    data: Path,
+    agent: str,
+    documents: list[tuple[str, dict]],
+    load: list[Path] | None = None,
+) -> list[Path]:
     """Write each (id, review document) to ``data/reviews/`` (and the default verifier's
     agent file where it is missing), then load the data directory (or the folders of it in
     ``load``).
@@ -161,11 +190,18 @@ class Batch:
     matching: Matching | None  # None for one record checked against one PDF
 
 
-def verify_records(registry: Registry, data: Path, *, record: str | None = None,
-                   pdf: Path | None = None, pdf_dir: Path | None = None,
-                   name_map: Path | None = None, agent: str = VERIFIER,
-                   progress: Callable[[str, int], Progress] | None = None,
-                   on_loaded: Callable[[LoadReport], None] | None = None) -> Batch:
+def verify_records(
+    registry: Registry,
+    data: Path,
+    *,
+    record: str | None = None,
+    pdf: Path | None = None,
+    pdf_dir: Path | None = None,
+    name_map: Path | None = None,
+    agent: str = VERIFIER,
+    progress: Callable[[str, int], Progress] | None = None,
+    on_loaded: Callable[[LoadReport], None] | None = None,
+) -> Batch:
     """Verify ``record`` against ``pdf``, or every record whose source has a PDF in ``pdf_dir``.
 
     The data directory is loaded first (the checks read records as the store holds them);
@@ -192,14 +228,20 @@ def verify_records(registry: Registry, data: Path, *, record: str | None = None,
         matching = match_pdfs(pdf_dir, targets(registry), name_map, step("hashing PDFs", 2))
         jobs = matching.jobs
         if not jobs:
-            raise NotFoundError(f"no PDF in {pdf_dir} is the file of a record's source "
-                                "(by the SHA-256 it pins, or by --name-map)")
+            raise NotFoundError(
+                f"no PDF in {pdf_dir} is the file of a record's source "
+                "(by the SHA-256 it pins, or by --name-map)"
+            )
     done = verify(registry, data, jobs, agent, step("verifying", 2))
     return Batch(loaded, done, matching)
 
 
-def match_pdfs(pdf_dir: Path, all_targets: list[Target], name_map: Path | None = None,
-               progress: Progress | None = None) -> Matching:
+def match_pdfs(
+    pdf_dir: Path,
+    all_targets: list[Target],
+    name_map: Path | None = None,
+    progress: Progress | None = None,
+) -> Matching:
     """Pair records with the PDFs of ``pdf_dir``: by the SHA-256 their sources pin, else by
     ``name_map`` (a YAML mapping of file names, relative to ``pdf_dir``, to source ids).
 
@@ -234,8 +276,10 @@ def _read_name_map(path: Path | None, pdf_dir: Path, sources: set[str]) -> dict[
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise UsageError(f"{path}: cannot read the name map ({exc})") from None
     if not isinstance(content, dict) or not all(isinstance(v, str) for v in content.values()):
-        raise UsageError(f"{path}: the name map must map PDF file names to source ids "
-                         "('paper.pdf: source-id', one a line)")
+        raise UsageError(
+            f"{path}: the name map must map PDF file names to source ids "
+            "('paper.pdf: source-id', one a line)"
+        )
     out = {}
     for name, source in content.items():
         pdf = pdf_dir / name

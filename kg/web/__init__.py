@@ -67,11 +67,21 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         process reads and its response cache's figures (a process each: ``--workers``)."""
         app_state = app.extensions["kg"]
         app_state.store  # noqa: B018 (opening the store is the readiness check)
-        if negotiate(request.headers.get("Accept"), ["text/plain", JSON],
-                     params().get("format")) == JSON:
-            return Response(json.dumps({
-                "status": "ok", "process": os.getpid(), "version": app_state.version,
-                "response_cache": app_state.response_cache.stats()}), mimetype=JSON)
+        if (
+            negotiate(request.headers.get("Accept"), ["text/plain", JSON], params().get("format"))
+            == JSON
+        ):
+            return Response(
+                json.dumps(
+                    {
+                        "status": "ok",
+                        "process": os.getpid(),
+                        "version": app_state.version,
+                        "response_cache": app_state.response_cache.stats(),
+                    }
+                ),
+                mimetype=JSON,
+            )
         return Response("ok\n", mimetype="text/plain")
 
     return app

@@ -63,9 +63,10 @@ def page(entries: Sequence[Entry], size: int, number: int | None) -> FeedPage:
         return FeedPage(newest[::-1], None, previous, None)
     if not 1 <= number <= archives:
         raise NotFoundError(f"this feed has {archives} archive page(s); no page {number}")
-    held = list(entries[(number - 1) * size:number * size])
-    return FeedPage(held[::-1], number, number - 1 or None,
-                    number + 1 if number < archives else None)
+    held = list(entries[(number - 1) * size : number * size])
+    return FeedPage(
+        held[::-1], number, number - 1 or None, number + 1 if number < archives else None
+    )
 
 
 @dataclass(frozen=True)

@@ -36,12 +36,29 @@ HTML = media_type_of("html")
 PAGE_OFFERED = media_types("html", *RDF_SYNTAXES)
 #: Rows of a leaderboard's table per page (the chart shows them all).
 BOARD_PAGE = 100
-TABLE_FORMATS = dict(zip(("csv", "json", "jsonld"), media_types("csv", "json", "jsonld"),
-                         strict=True))
-TABLE_COLUMNS = ("rank", "tied", "model", "model_rows", "printed_value", "value", "record",
-                 "id", "source", "source_title", "evaluation", "evaluator_relationship",
-                 "developer", "params_billions", "precision", "review_status", "verification",
-                 "standing")
+TABLE_FORMATS = dict(
+    zip(("csv", "json", "jsonld"), media_types("csv", "json", "jsonld"), strict=True)
+)
+TABLE_COLUMNS = (
+    "rank",
+    "tied",
+    "model",
+    "model_rows",
+    "printed_value",
+    "value",
+    "record",
+    "id",
+    "source",
+    "source_title",
+    "evaluation",
+    "evaluator_relationship",
+    "developer",
+    "params_billions",
+    "precision",
+    "review_status",
+    "verification",
+    "standing",
+)
 #: How many records a comparison takes.
 MOST_COMPARED = 12
 DISAGREEMENTS_PAGE = 50
@@ -60,8 +77,10 @@ def _html_wanted(name: str) -> bool:
     if params().get("release"):
         return False
     suffix = split_suffix(name)[1]
-    return negotiate(request.headers.get("Accept"), PAGE_OFFERED,
-                     suffix or params().get("format")) == HTML
+    return (
+        negotiate(request.headers.get("Accept"), PAGE_OFFERED, suffix or params().get("format"))
+        == HTML
+    )
 
 
 @boards.get("/benchmark/<path:name>")
@@ -75,15 +94,27 @@ def benchmark(name: str) -> Response:
     # A link to one record on the board opens the page of the table that holds it.
     place = next((i for i, r in enumerate(board.shown) if r.row.record == current_iri), 0)
     start = int_param("start", place - place % BOARD_PAGE, 0, max(len(board.shown), 0))
-    page = board.shown[start:start + BOARD_PAGE]
-    return respond(render_template(
-        "benchmark.html", b=board, page=page, start=start, page_size=BOARD_PAGE,
-        chart=board_chart(board.shown, board.label, board.lower_is_better, current_iri,
-                          record_href),
-        facet_titles={k: v[0] for k, v in BOARD_FACETS.items()}, args=args, current=current,
-        with_args=lambda **changes: with_changes(args, **changes), node_path=node_path,
-        record_href=record_href, formats=TABLE_FORMATS,
-    ), HTML)
+    page = board.shown[start : start + BOARD_PAGE]
+    return respond(
+        render_template(
+            "benchmark.html",
+            b=board,
+            page=page,
+            start=start,
+            page_size=BOARD_PAGE,
+            chart=board_chart(
+                board.shown, board.label, board.lower_is_better, current_iri, record_href
+            ),
+            facet_titles={k: v[0] for k, v in BOARD_FACETS.items()},
+            args=args,
+            current=current,
+            with_args=lambda **changes: with_changes(args, **changes),
+            node_path=node_path,
+            record_href=record_href,
+            formats=TABLE_FORMATS,
+        ),
+        HTML,
+    )
 
 
 @boards.get("/benchmark/<ident>/leaderboard.<fmt>")
@@ -99,12 +130,18 @@ def benchmark_table(ident: str, fmt: str) -> Response:
         writer.writerows(rows)
         return respond(out.getvalue(), TABLE_FORMATS[fmt])
     if fmt == "json":
-        body = {"benchmark": iri, "label": board.label,
-                "lower_is_better": board.lower_is_better, "filter": board.filter.args(),
-                "total": len(board.shown), "rows": rows}
+        body = {
+            "benchmark": iri,
+            "label": board.label,
+            "lower_is_better": board.lower_is_better,
+            "filter": board.filter.args(),
+            "total": len(board.shown),
+            "rows": rows,
+        }
         return respond(json.dumps(body, ensure_ascii=False, indent=1), TABLE_FORMATS[fmt])
-    return respond(json.dumps(_jsonld(board, iri), ensure_ascii=False, indent=1),
-                    TABLE_FORMATS[fmt])
+    return respond(
+        json.dumps(_jsonld(board, iri), ensure_ascii=False, indent=1), TABLE_FORMATS[fmt]
+    )
 
 
 def _board(name: str) -> tuple[BoardView, str]:
@@ -119,13 +156,23 @@ def _board(name: str) -> tuple[BoardView, str]:
 def _table_row(entry: Ranked) -> dict[str, Any]:
     row = entry.row
     return {
-        "rank": entry.rank, "tied": entry.tied, "model": row.model,
-        "model_rows": entry.model_rows, "printed_value": row.printed,
-        "value": str(row.value) if row.value is not None else None, "record": row.record,
-        "id": row.id, "source": row.source, "source_title": row.source_title,
-        "evaluation": row.evaluation, "evaluator_relationship": row.evaluator_label,
-        "developer": row.developer, "params_billions": row.params, "precision": row.precision,
-        "review_status": row.status_label, "verification": row.verification_label,
+        "rank": entry.rank,
+        "tied": entry.tied,
+        "model": row.model,
+        "model_rows": entry.model_rows,
+        "printed_value": row.printed,
+        "value": str(row.value) if row.value is not None else None,
+        "record": row.record,
+        "id": row.id,
+        "source": row.source,
+        "source_title": row.source_title,
+        "evaluation": row.evaluation,
+        "evaluator_relationship": row.evaluator_label,
+        "developer": row.developer,
+        "params_billions": row.params,
+        "precision": row.precision,
+        "review_status": row.status_label,
+        "verification": row.verification_label,
         "standing": row.standing,
     }
 
@@ -136,11 +183,16 @@ def _jsonld(board: BoardView, iri: str) -> dict[str, Any]:
     for entry in board.shown:
         row = entry.row
         item: dict[str, Any] = {
-            "@id": row.record, "identifier": row.id, "title": row.title,
-            "benchmark": iri, "quotedFrom": row.source,
-            "reportedValue": {"printedValue": row.printed,
-                              **({"numericValue": str(row.value)}
-                                 if row.value is not None else {})}}
+            "@id": row.record,
+            "identifier": row.id,
+            "title": row.title,
+            "benchmark": iri,
+            "quotedFrom": row.source,
+            "reportedValue": {
+                "printedValue": row.printed,
+                **({"numericValue": str(row.value)} if row.value is not None else {}),
+            },
+        }
         if row.model_node:
             item["evaluatedModel"] = row.model_node
         if row.evaluation:
@@ -149,9 +201,14 @@ def _jsonld(board: BoardView, iri: str) -> dict[str, Any]:
         if entry.rank is not None:
             listed["rank"] = entry.rank
         items.append(listed)
-    return {"@context": context(), "@type": "ItemList", "about": iri,
-            "title": f"{board.label}: leaderboard", "numberOfItems": len(items),
-            "itemListElement": items}
+    return {
+        "@context": context(),
+        "@type": "ItemList",
+        "about": iri,
+        "title": f"{board.label}: leaderboard",
+        "numberOfItems": len(items),
+        "itemListElement": items,
+    }
 
 
 @boards.get("/model/<path:name>")
@@ -173,23 +230,47 @@ def model(name: str) -> Response:
         board = catalog_boards.ranked[benchmark]
         numbers = [r.row.value for r in board if r.row.value is not None]
         entries = [catalog_boards.entry[r.record] for r in members]
-        sections.append({"benchmark": benchmark, "label": members[0].benchmark_label,
-                         "size": len(board), "entries": entries})
+        sections.append(
+            {
+                "benchmark": benchmark,
+                "label": members[0].benchmark_label,
+                "size": len(board),
+                "entries": entries,
+            }
+        )
         for entry in entries:
             if entry.row.value is not None and numbers:
-                points.append(ModelPoint(
-                    label=f"{entry.row.benchmark_label} ({entry.row.source_title})",
-                    href=record_href(entry.row), value=entry.row.value,
-                    printed=entry.row.printed, low=min(numbers), high=max(numbers),
-                    rank=entry.rank, of=len(board),
-                    lower_is_better=entry.row.lower_is_better))
+                points.append(
+                    ModelPoint(
+                        label=f"{entry.row.benchmark_label} ({entry.row.source_title})",
+                        href=record_href(entry.row),
+                        value=entry.row.value,
+                        printed=entry.row.printed,
+                        low=min(numbers),
+                        high=max(numbers),
+                        rank=entry.rank,
+                        of=len(board),
+                        lower_is_better=entry.row.lower_is_better,
+                    )
+                )
     sources = sorted({r.source_title for r in rows})
-    return respond(render_template(
-        "model.html", ident=ident, iri=iri, sections=sections, sources=sources, rows=rows,
-        chart=model_chart(points, ident), node_path=node_path, record_href=record_href,
-        alternates={fmt: f"/model/{quote(ident, safe='')}.{fmt}"
-                    for fmt in ("ttl", "jsonld", "nt")},
-    ), HTML)
+    return respond(
+        render_template(
+            "model.html",
+            ident=ident,
+            iri=iri,
+            sections=sections,
+            sources=sources,
+            rows=rows,
+            chart=model_chart(points, ident),
+            node_path=node_path,
+            record_href=record_href,
+            alternates={
+                fmt: f"/model/{quote(ident, safe='')}.{fmt}" for fmt in ("ttl", "jsonld", "nt")
+            },
+        ),
+        HTML,
+    )
 
 
 @boards.get("/compare")
@@ -199,8 +280,10 @@ def compare(suffix: str | None = None) -> Response:
         raise NotFoundError(f"no comparison format {suffix!r} (csv)")
     ids = [i for i in dict.fromkeys(params().getlist("record")) if i]
     if not 2 <= len(ids) <= MOST_COMPARED:
-        raise UsageError(f"a comparison takes 2 to {MOST_COMPARED} records "
-                         f"(?record=ID&record=ID...; got {len(ids)})")
+        raise UsageError(
+            f"a comparison takes 2 to {MOST_COMPARED} records "
+            f"(?record=ID&record=ID...; got {len(ids)})"
+        )
     app = state()
     view = compare_records(app.registry(), ids, app.terms.graph)
     if suffix == "csv":
@@ -210,19 +293,33 @@ def compare(suffix: str | None = None) -> Response:
         for line in view.lines:
             writer.writerow([line.label, *line.values, "yes" if line.differs else ""])
         return respond(out.getvalue(), TABLE_FORMATS["csv"])
-    return respond(render_template("compare.html", c=view, ids=ids,
-                                    csv_url=url_for("boards.compare", suffix="csv",
-                                                    record=ids)), HTML)
+    return respond(
+        render_template(
+            "compare.html",
+            c=view,
+            ids=ids,
+            csv_url=url_for("boards.compare", suffix="csv", record=ids),
+        ),
+        HTML,
+    )
 
 
 @boards.get("/disagreements")
 def disagreements() -> Response:
     found = state().catalog.boards.disagreements
     start = int_param("start", 0, 0, max(len(found), 0))
-    return respond(render_template(
-        "disagreements.html", found=found[start:start + DISAGREEMENTS_PAGE], total=len(found),
-        start=start, page_size=DISAGREEMENTS_PAGE, node_path=node_path,
-        record_href=record_href), HTML)
+    return respond(
+        render_template(
+            "disagreements.html",
+            found=found[start : start + DISAGREEMENTS_PAGE],
+            total=len(found),
+            start=start,
+            page_size=DISAGREEMENTS_PAGE,
+            node_path=node_path,
+            record_href=record_href,
+        ),
+        HTML,
+    )
 
 
 __all__ = ["boards"]

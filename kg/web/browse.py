@@ -41,8 +41,10 @@ RDF_OFFERED = media_types("html", *RDF_SYNTAXES)
 CITABLE = segments(citable=True)
 CITABLE_OFFERED = [*RDF_OFFERED, *media_types(*CITATIONS)]
 #: A record, or an evaluation's records, also as an Every Eval Ever file (/record/ID.eee.json).
-UPSTREAM_FORMAT = {"record": media_types("every-eval-ever"),
-                   "evaluation": media_types("every-eval-ever")}
+UPSTREAM_FORMAT = {
+    "record": media_types("every-eval-ever"),
+    "evaluation": media_types("every-eval-ever"),
+}
 #: A record, also as a W3C Web Annotation (/record/ID.wa.jsonld, or Accept: application/ld+json
 #: with the Web Annotation profile); plain application/ld+json stays the framed record.
 ANNOTATION_FORMAT = {"record": media_types("wa.jsonld")}
@@ -65,8 +67,9 @@ def respond(body: str | bytes, media_type: str) -> Response:
 def index(suffix: str | None = None) -> Response:
     if suffix is not None and suffix not in LISTING_FORMATS:
         raise NotFoundError(f"no listing format {suffix!r} ({', '.join(LISTING_FORMATS)})")
-    media_type = negotiate(request.headers.get("Accept"), LISTING_OFFERED,
-                           suffix or params().get("format"))
+    media_type = negotiate(
+        request.headers.get("Accept"), LISTING_OFFERED, suffix or params().get("format")
+    )
     listing = by_media_type(media_type).name
     app = state()
     catalog = app.catalog
@@ -75,18 +78,32 @@ def index(suffix: str | None = None) -> Response:
     limit = int_param("limit", PAGE_SIZE, 1, 1000)
     sort = params().get("sort", "")
     if sort and sort.removeprefix("-") not in SORTS:
-        raise UsageError(f"?sort= takes one of {', '.join(SORTS)} (a '-' first for "
-                         f"descending), not {sort!r}")
+        raise UsageError(
+            f"?sort= takes one of {', '.join(SORTS)} (a '-' first for descending), not {sort!r}"
+        )
     page = catalog.page(query, filters, params().get("after") or None, limit, sort)
     if listing == "json":
-        next_url = (url_for("browse.index", suffix="json", **_args(after=page.next_after))
-                    if page.next_after else None)
-        return respond(json.dumps({
-            "total": page.total, "rows": [r.as_dict() for r in page.rows],
-            "next": next_url, "facets": {
-                name: [{"value": v, "label": label, "count": n} for v, label, n in values]
-                for name, values in catalog.facets(query, filters).items()},
-        }, ensure_ascii=False, indent=1), media_type)
+        next_url = (
+            url_for("browse.index", suffix="json", **_args(after=page.next_after))
+            if page.next_after
+            else None
+        )
+        return respond(
+            json.dumps(
+                {
+                    "total": page.total,
+                    "rows": [r.as_dict() for r in page.rows],
+                    "next": next_url,
+                    "facets": {
+                        name: [{"value": v, "label": label, "count": n} for v, label, n in values]
+                        for name, values in catalog.facets(query, filters).items()
+                    },
+                },
+                ensure_ascii=False,
+                indent=1,
+            ),
+            media_type,
+        )
     if listing == "csv":
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=LISTING_FIELDS)
@@ -97,20 +114,37 @@ def index(suffix: str | None = None) -> Response:
             writer.writerow(values)
         return respond(out.getvalue(), media_type)
     link = _index_link()
-    return respond(render_template(
-        "index.html", page=page, query=query, filters=filters,
-        facets=catalog.facets(query, filters), facet_names=FACET_TITLES,
-        args=_args, link=link, sort=sort, path=lambda iri: path_of(iri, app.settings.base),
-        next_url=link(after=page.next_after) if page.next_after else None,
-    ), HTML)
+    return respond(
+        render_template(
+            "index.html",
+            page=page,
+            query=query,
+            filters=filters,
+            facets=catalog.facets(query, filters),
+            facet_names=FACET_TITLES,
+            args=_args,
+            link=link,
+            sort=sort,
+            path=lambda iri: path_of(iri, app.settings.base),
+            next_url=link(after=page.next_after) if page.next_after else None,
+        ),
+        HTML,
+    )
 
 
 FACET_TITLES = {
-    "metric": "Metric", "model": "Model", "evidence_kind": "Evidence kind",
-    "review_status": "Review status", "source": "Source", "method": "Review method",
-    "verification": "Source verification", "benchmark": "Benchmark",
-    "evaluator": "Evaluator relationship", "developer": "Model developer",
-    "precision": "Precision", "standing": "Standing",
+    "metric": "Metric",
+    "model": "Model",
+    "evidence_kind": "Evidence kind",
+    "review_status": "Review status",
+    "source": "Source",
+    "method": "Review method",
+    "verification": "Source verification",
+    "benchmark": "Benchmark",
+    "evaluator": "Evaluator relationship",
+    "developer": "Model developer",
+    "precision": "Precision",
+    "standing": "Standing",
 }
 
 
@@ -127,8 +161,12 @@ def _index_link() -> Callable[..., str]:
     current = _kept()
 
     def link(**changes: Any) -> str:
-        args = with_changes({k: v for k, v in current.items() if k != "after"}
-                            if "after" not in changes else current, **changes)
+        args = with_changes(
+            {k: v for k, v in current.items() if k != "after"}
+            if "after" not in changes
+            else current,
+            **changes,
+        )
         return f"{base}?{urlencode(list(args.items()), safe=URL_SAFE)}" if args else base
 
     return link
@@ -137,8 +175,7 @@ def _index_link() -> Callable[..., str]:
 def _kept() -> dict[str, str]:
     """The query arguments links carry on: not the rule's own variable (``suffix``) nor a
     name ``url_for`` reads itself (``_anchor``, ...), which a link cannot pass on."""
-    return {k: v for k, v in params().items()
-            if v and k != "suffix" and not k.startswith("_")}
+    return {k: v for k, v in params().items() if v and k != "suffix" and not k.startswith("_")}
 
 
 def _args(**changes: Any) -> dict[str, str]:
@@ -166,9 +203,13 @@ def resource(kind: str, name: str) -> Response:
     try:
         media_type = negotiate(
             request.headers.get("Accept"),
-            [*(CITABLE_OFFERED if kind in CITABLE else RDF_OFFERED),
-             *UPSTREAM_FORMAT.get(kind, []), *ANNOTATION_FORMAT.get(kind, [])],
-            suffix or params().get("format"))
+            [
+                *(CITABLE_OFFERED if kind in CITABLE else RDF_OFFERED),
+                *UPSTREAM_FORMAT.get(kind, []),
+                *ANNOTATION_FORMAT.get(kind, []),
+            ],
+            suffix or params().get("format"),
+        )
     except KgError as exc:  # answered once the id is known: an unknown id is 404 before 406
         media_type, refused = "", exc
     page = None
@@ -188,39 +229,63 @@ def resource(kind: str, name: str) -> Response:
     if media_type != HTML:
         return rdf_response(registry, kind, ident, quads, media_type, at)
 
-    stem = request.path[:-len(suffix) - 1] if suffix else request.path
+    stem = request.path[: -len(suffix) - 1] if suffix else request.path
     same_release = f"?release={release}" if release else ""
-    alternates = {name: f"{stem}.{name}{same_release}"
-                  for name in ("ttl", "jsonld", "nt", "nq", "rdf")}
-    citations = ({name: f"{stem}.{name}{same_release}" for name in CITATIONS}
-                 if kind in CITABLE else {})
+    alternates = {
+        name: f"{stem}.{name}{same_release}" for name in ("ttl", "jsonld", "nt", "nq", "rdf")
+    }
+    citations = (
+        {name: f"{stem}.{name}{same_release}" for name in CITATIONS} if kind in CITABLE else {}
+    )
     if page is not None:
-        return respond(page.render(
-            url_root=request.url_root, alternates=alternates, citations=citations,
-            annotation=f"{stem}.wa.jsonld{same_release}", at=at), HTML)
+        return respond(
+            page.render(
+                url_root=request.url_root,
+                alternates=alternates,
+                citations=citations,
+                annotation=f"{stem}.wa.jsonld{same_release}",
+                at=at,
+            ),
+            HTML,
+        )
     facts = Facts(quads, app.terms.graph)
     iri = ox.NamedNode(f"{settings.base}{kind}/{_quote(ident)}")
     rows, title, source = node_rows(facts, iri, settings.base, store, release)
-    return respond(render_template(
-        "node.html", kind=kind, ident=ident, iri=iri.value, title=title, rows=rows,
-        alternates=alternates, citations=citations, meta=citation_meta(source) if source else [],
-        schema=None, at_release=at,
-    ), HTML)
+    return respond(
+        render_template(
+            "node.html",
+            kind=kind,
+            ident=ident,
+            iri=iri.value,
+            title=title,
+            rows=rows,
+            alternates=alternates,
+            citations=citations,
+            meta=citation_meta(source) if source else [],
+            schema=None,
+            at_release=at,
+        ),
+        HTML,
+    )
 
 
-def rdf_response(registry: Registry, kind: str, ident: str, quads: list[ox.Quad],
-                 media_type: str, at: ReleaseInfo | None = None) -> Response:
+def rdf_response(
+    registry: Registry,
+    kind: str,
+    ident: str,
+    quads: list[ox.Quad],
+    media_type: str,
+    at: ReleaseInfo | None = None,
+) -> Response:
     """The node as ``media_type``: an RDF syntax, JSON-LD (a record framed, anything else
     compacted, our context inline), or a citation format (a download named for it, citing
     release ``at`` when one is read, else the newest release holding the record)."""
     fmt = by_media_type(media_type)
     if media_type in EXPORT_MEDIA_TYPES:
-        response = respond(render(registry, kind, ident, quads, media_type, at=at),
-                           media_type)
+        response = respond(render(registry, kind, ident, quads, media_type, at=at), media_type)
         if fmt.citation:  # a download, named for the record
             response.mimetype_params["charset"] = "utf-8"
-            response.headers["Content-Disposition"] = (
-                f'attachment; filename="{ident}.{fmt.name}"')
+            response.headers["Content-Disposition"] = f'attachment; filename="{ident}.{fmt.name}"'
         return response
     out = io.BytesIO()
     write_graph(quads, fmt.name, out, registry.base)

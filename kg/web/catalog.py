@@ -89,8 +89,12 @@ class Page:
 class Catalog:
     """Every record's index row, sorted by id."""
 
-    def __init__(self, rows: Iterable[Row], standings: Mapping[str, Standing] | None = None,
-                 about: Mapping[str, About] | None = None):
+    def __init__(
+        self,
+        rows: Iterable[Row],
+        standings: Mapping[str, Standing] | None = None,
+        about: Mapping[str, About] | None = None,
+    ):
         self.rows = sorted(rows, key=lambda r: r.id)
         #: The standing of every claim anything bears on, by IRI, where it was read with
         #: the rows (None: not read); a claim not in it is current. Record pages read
@@ -110,8 +114,9 @@ class Catalog:
                 for value in _values(row, key):
                     members.setdefault(value, []).append(i)
                     labels.setdefault(value, _label(row, label_key, value))
-            self._values[name] = {value: (labels[value], bitset(indices))
-                                  for value, indices in members.items()}
+            self._values[name] = {
+                value: (labels[value], bitset(indices)) for value, indices in members.items()
+            }
         # Every row's search text, joined: a word is found by one C search, not one per row.
         self._starts: list[int] = []
         offset = 0
@@ -124,11 +129,17 @@ class Catalog:
         self._columns: dict[str, tuple[list[str], array[int]]] = {}
         for name, (key, _) in FACETS.items():
             if len(self._values[name]) >= COLUMN_FROM and not any(
-                    isinstance(getattr(row, key), list) for row in self.rows):
+                isinstance(getattr(row, key), list) for row in self.rows
+            ):
                 names = ["", *self._values[name]]
                 code = {value: i for i, value in enumerate(names)}
-                self._columns[name] = (names, array("H" if len(names) < 2**16 else "L", [
-                    code[getattr(row, key) or ""] for row in self.rows]))
+                self._columns[name] = (
+                    names,
+                    array(
+                        "H" if len(names) < 2**16 else "L",
+                        [code[getattr(row, key) or ""] for row in self.rows],
+                    ),
+                )
         self._texts = [r.text.replace(SEPARATOR, " ") for r in self.rows]
         self._text = SEPARATOR.join(self._texts)
         self._words: OrderedDict[str, int] = OrderedDict()
@@ -138,10 +149,12 @@ class Catalog:
         self._orders: dict[str, tuple[list[int], list[int]]] = {}
         #: facet -> (value, label, count) over every row, most frequent first
         self._totals = {
-            name: sorted(((value, label, members.bit_count())
-                          for value, (label, members) in values.items()),
-                         key=lambda c: (-c[2], c[1]))
-            for name, values in self._values.items()}
+            name: sorted(
+                ((value, label, members.bit_count()) for value, (label, members) in values.items()),
+                key=lambda c: (-c[2], c[1]),
+            )
+            for name, values in self._values.items()
+        }
 
     @classmethod
     def from_store(cls, store: GraphStore) -> Catalog:
@@ -222,8 +235,12 @@ class Catalog:
         return [self.rows[i] for i in bit_indices(self._selected(query, filters or {}))]
 
     def page(
-        self, query: str = "", filters: Mapping[str, str] | None = None,
-        after: str | None = None, limit: int = 50, sort: str = "",
+        self,
+        query: str = "",
+        filters: Mapping[str, str] | None = None,
+        after: str | None = None,
+        limit: int = 50,
+        sort: str = "",
     ) -> Page:
         """One page of matching rows after the id ``after`` (keyset paging: by id, or in
         the order ``sort`` names, one of :data:`SORTS`, ``-`` first for descending).
@@ -246,8 +263,9 @@ class Catalog:
                         break
         more = len(chunk) > limit
         chunk = chunk[:limit]
-        return Page(rows=chunk, total=selected.bit_count(),
-                    next_after=chunk[-1].id if more else None)
+        return Page(
+            rows=chunk, total=selected.bit_count(), next_after=chunk[-1].id if more else None
+        )
 
     def _order(self, sort: str) -> tuple[list[int], list[int]]:
         """The rows' indices in ``sort``'s order (ties by id), and each row's place in it:
@@ -258,8 +276,11 @@ class Catalog:
             key = SORTS[sort.removeprefix("-")]
             keys = [key(row) for row in self.rows]
             # Stable both ways (reverse keeps equal keys in id order); no value comes last.
-            order = sorted((i for i, k in enumerate(keys) if k is not None),
-                           key=keys.__getitem__, reverse=sort.startswith("-"))
+            order = sorted(
+                (i for i, k in enumerate(keys) if k is not None),
+                key=keys.__getitem__,
+                reverse=sort.startswith("-"),
+            )
             order += [i for i, k in enumerate(keys) if k is None]
             place = [0] * len(order)
             for position, i in enumerate(order):
@@ -270,7 +291,9 @@ class Catalog:
         return made
 
     def facets(
-        self, query: str = "", filters: Mapping[str, str] | None = None,
+        self,
+        query: str = "",
+        filters: Mapping[str, str] | None = None,
         limit: int = FACET_LIMIT,
     ) -> dict[str, list[tuple[str, str, int]]]:
         """For each facet, (value, label, count) over the rows matching the query and the
@@ -290,8 +313,9 @@ class Catalog:
                 self._facets.popitem(last=False)
         return out
 
-    def _count_facets(self, query: str, filters: dict[str, str], limit: int
-                      ) -> dict[str, list[tuple[str, str, int]]]:
+    def _count_facets(
+        self, query: str, filters: dict[str, str], limit: int
+    ) -> dict[str, list[tuple[str, str, int]]]:
         out: dict[str, list[tuple[str, str, int]]] = {}
         for name, values in self._values.items():
             rows = self._selected(query, filters, skip=name)
@@ -299,11 +323,13 @@ class Catalog:
             if rows == self._all:
                 counts = self._totals[name]
             elif name in self._columns and selected * COLUMN_ROWS_PER_TALLIED_ROW > len(
-                    self.rows):  # many rows, many values: count them all at once, in C
+                self.rows
+            ):  # many rows, many values: count them all at once, in C
                 names, codes = self._columns[name]
                 picked = Counter(compress(codes, selector(rows)))
-                counts = [(names[code], values[names[code]][0], n)
-                          for code, n in picked.items() if code]
+                counts = [
+                    (names[code], values[names[code]][0], n) for code, n in picked.items() if code
+                ]
             elif selected * BITS_PER_TALLIED_ROW < len(values) * len(self.rows):
                 # few rows, many values (sources): count the rows' own values
                 tally: dict[str, int] = {}
@@ -313,8 +339,10 @@ class Catalog:
                         tally[value] = tally.get(value, 0) + 1
                 counts = [(value, values[value][0], n) for value, n in tally.items()]
             else:  # one AND and popcount per value
-                counts = [(value, label, (rows & members).bit_count())
-                          for value, (label, members) in values.items()]
+                counts = [
+                    (value, label, (rows & members).bit_count())
+                    for value, (label, members) in values.items()
+                ]
             counts = sorted((c for c in counts if c[2]), key=lambda c: (-c[2], c[1]))
             shown = counts[:limit]
             chosen = filters.get(name)
@@ -335,4 +363,3 @@ def _label(row: Row, key: str, value: str) -> str:
     if isinstance(label, dict):
         return label.get(value, value)
     return label or value
-

@@ -42,8 +42,9 @@ def jsonld_context() -> Response:
 def dump(name: str) -> Response:
     """A bulk dump of the live store version (made on first request), or its manifest."""
     if name not in DUMPS and name not in (MANIFEST, SUMS):
-        raise NotFoundError(f"no dump named {name!r} (there are: "
-                            f"{', '.join([*DUMPS, MANIFEST, SUMS])})")
+        raise NotFoundError(
+            f"no dump named {name!r} (there are: {', '.join([*DUMPS, MANIFEST, SUMS])})"
+        )
     app = state()
     folder = _ensure(app, [DUMPS[name]] if name in DUMPS else list(DUMPS.values()))
     path = folder / name
@@ -51,8 +52,14 @@ def dump(name: str) -> Response:
         mimetype = media_type_of("json") if name == MANIFEST else "text/plain"
         return send_file(path, mimetype=mimetype, conditional=True)
     entry = read_manifest(folder)["files"][name]
-    response = send_file(path, mimetype="application/gzip", as_attachment=True,
-                         download_name=name, conditional=True, etag=entry["sha256"])
+    response = send_file(
+        path,
+        mimetype="application/gzip",
+        as_attachment=True,
+        download_name=name,
+        conditional=True,
+        etag=entry["sha256"],
+    )
     digest = base64.b64encode(bytes.fromhex(entry["sha256"])).decode()
     response.headers["Repr-Digest"] = f"sha-256=:{digest}:"
     return response

@@ -16,8 +16,9 @@ _OFFERED = media_types("html", "json")
 HTML, JSON = _OFFERED
 
 
-def _answer(status: int, title: str, message: str,
-            details: list[tuple[str, str, str | None]] | None = None) -> Response:
+def _answer(
+    status: int, title: str, message: str, details: list[tuple[str, str, str | None]] | None = None
+) -> Response:
     # A page asked for as data (".json", "?format=json") gets its error as JSON too.
     _, suffix = split_suffix(request.path.rsplit("/", 1)[-1])
     override = suffix or request.args.get("format")
@@ -30,13 +31,17 @@ def _answer(status: int, title: str, message: str,
     if media_type == JSON:
         answer = {"status": status, "error": title, "message": message}
         if details:
-            answer["details"] = [{"what": what, "text": text, "link": link}
-                                 for what, text, link in details]
+            answer["details"] = [
+                {"what": what, "text": text, "link": link} for what, text, link in details
+            ]
         response = jsonify(answer)
     elif media_type == HTML:
-        response = Response(render_template("error.html", status=status, title=title,
-                                            message=message, details=details or []),
-                            mimetype=HTML)
+        response = Response(
+            render_template(
+                "error.html", status=status, title=title, message=message, details=details or []
+            ),
+            mimetype=HTML,
+        )
     else:
         response = Response(f"{status} {title}: {message}\n", mimetype="text/plain")
     response.status_code = status
@@ -47,9 +52,16 @@ def _answer(status: int, title: str, message: str,
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(KgError)
     def kg_error(exc: KgError) -> Response:
-        title = {400: "Bad request", 403: "Forbidden", 404: "Not found", 406: "Not acceptable",
-                 410: "Gone", 413: "Too large", 415: "Unsupported media type",
-                 503: "Unavailable"}.get(exc.http_status, "Error")
+        title = {
+            400: "Bad request",
+            403: "Forbidden",
+            404: "Not found",
+            406: "Not acceptable",
+            410: "Gone",
+            413: "Too large",
+            415: "Unsupported media type",
+            503: "Unavailable",
+        }.get(exc.http_status, "Error")
         if exc.http_status >= 500:
             log.error("%s", exc)
         if isinstance(exc, GoneError):  # a tombstone: what it was, when and why it went

@@ -37,16 +37,23 @@ SUFFIX = ".atom"
 def registry_feed() -> Response:
     app = state()
     timeline = app.timeline
-    return _feed(timeline.entries, "claimgraph: what changed", url_for("feeds.registry_feed"),
-                 "/", f"{app.settings.base}feed.atom")
+    return _feed(
+        timeline.entries,
+        "claimgraph: what changed",
+        url_for("feeds.registry_feed"),
+        "/",
+        f"{app.settings.base}feed.atom",
+    )
 
 
 @feeds.get("/feed/<kind>/<path:name>")
 def node_feed(kind: str, name: str) -> Response:
     if kind not in FEED_KINDS or not name.endswith(SUFFIX):
-        raise NotFoundError(f"no feed at /feed/{kind}/{name} (feeds: /feed.atom, "
-                            f"/feed/{{{','.join(FEED_KINDS)}}}/ID{SUFFIX})")
-    ident = name[:-len(SUFFIX)]
+        raise NotFoundError(
+            f"no feed at /feed/{kind}/{name} (feeds: /feed.atom, "
+            f"/feed/{{{','.join(FEED_KINDS)}}}/ID{SUFFIX})"
+        )
+    ident = name[: -len(SUFFIX)]
     app = state()
     base = app.settings.base
     iri = minted_iri(base, kind, ident)
@@ -58,9 +65,13 @@ def node_feed(kind: str, name: str) -> Response:
     else:
         describe(app.store, base, kind, ident)
         records = {row.record for row in app.catalog.rows if getattr(row, kind) == iri}
-    return _feed(timeline.about(records), f"claimgraph: {kind} {ident}",
-                 url_for("feeds.node_feed", kind=kind, name=name), path_of(iri, base),
-                 f"{base}feed/{iri[len(base):]}{SUFFIX}")
+    return _feed(
+        timeline.about(records),
+        f"claimgraph: {kind} {ident}",
+        url_for("feeds.node_feed", kind=kind, name=name),
+        path_of(iri, base),
+        f"{base}feed/{iri[len(base) :]}{SUFFIX}",
+    )
 
 
 @feeds.app_context_processor
@@ -78,13 +89,13 @@ def page_feeds() -> dict[str, str]:
     kind, _, name = request.path.lstrip("/").partition("/")
     ident = split_suffix(name)[0]
     if kind in FEED_KINDS and ident and "/" not in ident:
-        found[f"claimgraph: {kind} {ident}"] = url_for("feeds.node_feed", kind=kind,
-                                                       name=f"{ident}{SUFFIX}")
+        found[f"claimgraph: {kind} {ident}"] = url_for(
+            "feeds.node_feed", kind=kind, name=f"{ident}{SUFFIX}"
+        )
     return found
 
 
-def _feed(entries: list[Entry], title: str, path: str, alternate: str,
-          feed_id: str) -> Response:
+def _feed(entries: list[Entry], title: str, path: str, alternate: str, feed_id: str) -> Response:
     app = state()
     number = int_param("archive", 0, 1, 10**9) or None
     document = atom.page(entries, app.settings.feed_page, number)
@@ -95,9 +106,14 @@ def _feed(entries: list[Entry], title: str, path: str, alternate: str,
         return f"{root}{path}" + (f"?archive={n}" if n else "")
 
     links = atom.FeedLinks(
-        feed_id=feed_id, title=title, document=document_url, alternate=f"{root}{alternate}",
+        feed_id=feed_id,
+        title=title,
+        document=document_url,
+        alternate=f"{root}{alternate}",
         url=lambda iri: f"{root}{path_of(iri, base)}" if iri.startswith(base) else iri,
-        author="claimgraph", home=f"{root}/")
+        author="claimgraph",
+        home=f"{root}/",
+    )
     response = Response(atom.write(document, links, _store_time()), mimetype=atom.MEDIA_TYPE)
     response.mimetype_params["charset"] = "utf-8"
     # an archive page of released entries never changes; the rest follows each load
@@ -118,7 +134,7 @@ def sitemap() -> Response:
         return _xml(_urlset(urls))
     index = ET.Element("sitemapindex", xmlns=SITEMAP)
     for n in range(1, (len(urls) - 1) // size + 2):
-        part = urls[(n - 1) * size:n * size]
+        part = urls[(n - 1) * size : n * size]
         entry = ET.SubElement(index, "sitemap")
         ET.SubElement(entry, "loc").text = f"{root}/sitemap-{n}.xml"
         newest = max((at for _, at in part if at), default=None)
@@ -133,9 +149,10 @@ def sitemap_part(number: int) -> Response:
     size = state().settings.sitemap_urls
     parts = (len(urls) - 1) // size + 1 if len(urls) > size else 0
     if not 1 <= number <= parts:
-        raise NotFoundError(f"no sitemap part {number} (the sitemap has {parts} parts; "
-                            "see /sitemap.xml)")
-    return _xml(_urlset(urls[(number - 1) * size:number * size]))
+        raise NotFoundError(
+            f"no sitemap part {number} (the sitemap has {parts} parts; see /sitemap.xml)"
+        )
+    return _xml(_urlset(urls[(number - 1) * size : number * size]))
 
 
 @feeds.get("/robots.txt")

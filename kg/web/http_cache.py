@@ -47,16 +47,26 @@ YEAR = 365 * 24 * 3600
 #: Endpoints whose answers are files sent with their own validators (and Range).
 FILES = frozenset({"static", "healthz", "downloads.dump", "downloads.jsonld_context"})
 #: Endpoints that read ``?release=`` (their non-HTML answers come from that release alone).
-RELEASE_READERS = frozenset({"browse.resource", "boards.benchmark", "boards.model",
-                             "sparql.endpoint"})
+RELEASE_READERS = frozenset(
+    {"browse.resource", "boards.benchmark", "boards.model", "sparql.endpoint"}
+)
 CITATION_TYPES = frozenset(fmt.media_type for fmt in FORMATS if fmt.citation)
 #: Bodies shorter than this are sent as they are: gzip would add more than it saves.
 GZIP_FROM = 256
 COMPRESSED_SUFFIXES = ("+json", "+xml")
-COMPRESSED_TYPES = frozenset({
-    "application/json", "application/xml", "application/javascript", "application/n-triples",
-    "application/n-quads", "application/trig", "application/x-bibtex",
-    "application/x-research-info-systems", "application/sparql-results+json"})
+COMPRESSED_TYPES = frozenset(
+    {
+        "application/json",
+        "application/xml",
+        "application/javascript",
+        "application/n-triples",
+        "application/n-quads",
+        "application/trig",
+        "application/x-bibtex",
+        "application/x-research-info-systems",
+        "application/sparql-results+json",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -104,8 +114,11 @@ def register_http_cache(app: Flask) -> None:
 def answer_early() -> Response | None:
     """A 304 when the client's tag still holds, the kept answer when there is one, else
     None (the view runs)."""
-    if request.method not in ("GET", "HEAD") or request.endpoint in FILES \
-            or request.endpoint is None:
+    if (
+        request.method not in ("GET", "HEAD")
+        or request.endpoint in FILES
+        or request.endpoint is None
+    ):
         return None
     app = state()
     asked = _asked(app)
@@ -136,14 +149,24 @@ def finish(response: Response) -> Response:
     asked: Asked | None = g.get("kg_asked")
     if asked is not None and request.if_none_match.star_tag and response.status_code == 200:
         return _not_modified(asked, _kind_of(response), state().settings)  # "*": it exists
-    if asked is None or g.get("kg_answered") or response.status_code != 200 \
-            or response.direct_passthrough or response.is_streamed or "ETag" in response.headers:
+    if (
+        asked is None
+        or g.get("kg_answered")
+        or response.status_code != 200
+        or response.direct_passthrough
+        or response.is_streamed
+        or "ETag" in response.headers
+    ):
         return response
     app = state()
     kind = _kind_of(response)
     body = response.get_data()
-    if asked.gzip and len(body) >= GZIP_FROM and _compressible(response.mimetype) \
-            and "Content-Encoding" not in response.headers:
+    if (
+        asked.gzip
+        and len(body) >= GZIP_FROM
+        and _compressible(response.mimetype)
+        and "Content-Encoding" not in response.headers
+    ):
         # level 1 (nginx's default): a quarter of level 6's CPU for 15 % more bytes on a
         # record page; mtime 0: the same bytes each time
         body = gzip.compress(body, compresslevel=1, mtime=0)
@@ -153,8 +176,11 @@ def finish(response: Response) -> Response:
     modified = asked.last_modified(kind)
     if app.response_cache.limit:
         headers = [(k, v) for k, v in response.headers.items() if k != "Content-Length"]
-        app.response_cache.put(asked.basis, cache_key(asked),
-                               Stored(response.status_code, headers, body, modified, kind))
+        app.response_cache.put(
+            asked.basis,
+            cache_key(asked),
+            Stored(response.status_code, headers, body, modified, kind),
+        )
     response.headers["X-Cache"] = "miss"
     since = request.if_modified_since
     if not request.if_none_match and since and modified and modified <= since:
@@ -191,15 +217,21 @@ def _cache_control(asked: Asked, kind: str, settings: Settings) -> str:
 def _kind_of(response: Response) -> str:
     if response.mimetype in CITATION_TYPES:
         return DATED
-    if request.args.get("release") and request.endpoint in RELEASE_READERS \
-            and response.mimetype != "text/html":
+    if (
+        request.args.get("release")
+        and request.endpoint in RELEASE_READERS
+        and response.mimetype != "text/html"
+    ):
         return IMMUTABLE
     return LIVE
 
 
 def _compressible(media_type: str) -> bool:
-    return (media_type.startswith("text/") or media_type in COMPRESSED_TYPES
-            or media_type.endswith(COMPRESSED_SUFFIXES))
+    return (
+        media_type.startswith("text/")
+        or media_type in COMPRESSED_TYPES
+        or media_type.endswith(COMPRESSED_SUFFIXES)
+    )
 
 
 def _asked(app: AppState) -> Asked:
@@ -207,16 +239,23 @@ def _asked(app: AppState) -> Asked:
     head = app.archive_head
     archive = head.name if head is not None else ""
     # whole seconds: what Last-Modified can say, so If-Modified-Since compares equal
-    times = [t.replace(microsecond=0)
-             for t in (version_time(view.version), version_time(archive)) if t]
+    times = [
+        t.replace(microsecond=0) for t in (version_time(view.version), version_time(archive)) if t
+    ]
     gzip_ok = request.accept_encodings["gzip"] > 0
     accept = "".join(request.headers.get("Accept", "").split()).lower()
     origin = f"{request.scheme}://{request.host}{request.script_root}"  # what url_root says
-    key = "\n".join([origin, request.path,
-                     request.query_string.decode("latin-1"), accept, "gzip" * gzip_ok])
-    return Asked((code_identity(app.settings), view.version or "", archive), key,
-                 max(times) if times else None, gzip_ok, datetime.now(UTC).date(),
-                 _released(app, request.args.get("release")))
+    key = "\n".join(
+        [origin, request.path, request.query_string.decode("latin-1"), accept, "gzip" * gzip_ok]
+    )
+    return Asked(
+        (code_identity(app.settings), view.version or "", archive),
+        key,
+        max(times) if times else None,
+        gzip_ok,
+        datetime.now(UTC).date(),
+        _released(app, request.args.get("release")),
+    )
 
 
 def _released(app: AppState, release: str | None) -> datetime | None:

@@ -82,14 +82,23 @@ class Row:
     def as_dict(self) -> dict[str, object]:
         """The row for JSON and CSV listings (keys: :data:`LISTING_FIELDS`)."""
         return {
-            "record": self.record, "id": self.id, "title": self.title, "metric": self.metric,
-            "model": self.model, "printed_value": self.printed, "unit": self.unit,
-            "evidence_kind": self.evidence_kind_label, "review_status": self.status_label,
-            "source": self.source, "source_title": self.source_title,
-            "benchmark": self.benchmark, "evaluator_relationship": self.evaluator_label,
+            "record": self.record,
+            "id": self.id,
+            "title": self.title,
+            "metric": self.metric,
+            "model": self.model,
+            "printed_value": self.printed,
+            "unit": self.unit,
+            "evidence_kind": self.evidence_kind_label,
+            "review_status": self.status_label,
+            "source": self.source,
+            "source_title": self.source_title,
+            "benchmark": self.benchmark,
+            "evaluator_relationship": self.evaluator_label,
             "developer": self.developer,
             "methods": sorted(self.method_labels.get(m, m) for m in self.methods),
-            "verification": self.verification_label, "standing": self.standing,
+            "verification": self.verification_label,
+            "standing": self.standing,
         }
 
     @property
@@ -98,9 +107,25 @@ class Row:
 
 
 #: The columns of the JSON and CSV listings.
-LISTING_FIELDS = ("record", "id", "title", "metric", "model", "printed_value", "unit",
-                  "evidence_kind", "review_status", "source", "source_title", "benchmark",
-                  "evaluator_relationship", "developer", "methods", "verification", "standing")
+LISTING_FIELDS = (
+    "record",
+    "id",
+    "title",
+    "metric",
+    "model",
+    "printed_value",
+    "unit",
+    "evidence_kind",
+    "review_status",
+    "source",
+    "source_title",
+    "benchmark",
+    "evaluator_relationship",
+    "developer",
+    "methods",
+    "verification",
+    "standing",
+)
 
 
 def read_rows(store: GraphStore, found: dict[str, Standing] | None = None) -> list[Row]:
@@ -130,27 +155,40 @@ def read_rows(store: GraphStore, found: dict[str, Standing] | None = None) -> li
         source, unit, evaluation = first("source"), first("unit"), first("evaluation")
         about = fields.get(evaluation, {})  # what the record's file says of its model
         row = Row(
-            record=record, id=first("id"), title=first("title"),
-            metric=first("metric"), metric_label=first("metricLabel") or first("metric"),
-            model=first("model"), dataset=first("dataset"), quote=first("quote"),
-            printed=first("printed"), unit=label(unit, RDFS_LABEL) if unit else "",
+            record=record,
+            id=first("id"),
+            title=first("title"),
+            metric=first("metric"),
+            metric_label=first("metricLabel") or first("metric"),
+            model=first("model"),
+            dataset=first("dataset"),
+            quote=first("quote"),
+            printed=first("printed"),
+            unit=label(unit, RDFS_LABEL) if unit else "",
             evidence_kind=first("evidenceKind"),
             evidence_kind_label=label(first("evidenceKind")),
-            status=first("status"), status_label=label(first("status")),
-            source=source, source_title=fields.get(source, {}).get("title", [""])[0],
+            status=first("status"),
+            status_label=label(first("status")),
+            source=source,
+            source_title=fields.get(source, {}).get("title", [""])[0],
             methods=got.get("method", []),
             method_labels={m: label(m) or m for m in got.get("method", [])},
-            benchmark=first("benchmark"), evaluator=first("evaluator"),
-            evaluator_label=label(first("evaluator")), developer=first("developer"),
+            benchmark=first("benchmark"),
+            evaluator=first("evaluator"),
+            evaluator_label=label(first("evaluator")),
+            developer=first("developer"),
             value=decimal_or_none(first("value")),
             lower_is_better=first("direction") == LOWER_IS_BETTER,
-            model_node=first("modelNode"), evaluation=evaluation,
-            params=about.get("params", [""])[0], precision=about.get("precision", [""])[0],
+            model_node=first("modelNode"),
+            evaluation=evaluation,
+            params=about.get("params", [""])[0],
+            precision=about.get("precision", [""])[0],
         )
         if row.benchmark:  # what the record says it measures: its own words, no lookup
             name, dataset = row.metric_label, row.dataset
-            row.benchmark_label = name if not dataset or dataset == name else (
-                f"{name} ({dataset})")
+            row.benchmark_label = (
+                name if not dataset or dataset == name else (f"{name} ({dataset})")
+            )
         row.shares_quote = any(quoted[pair] > 1 for pair in _quote_pairs(got))
         row.text = " ".join(getattr(row, name) for name in SEARCHED).casefold()
         rows.append(row)
@@ -159,8 +197,10 @@ def read_rows(store: GraphStore, found: dict[str, Standing] | None = None) -> li
     for record, standing in (standings(store) if found is None else found).items():
         if record in by_record:
             row = by_record[record]
-            row.standing, row.standing_label = standing.standing, label(
-                str(KGV[standing.standing])) or standing.standing
+            row.standing, row.standing_label = (
+                standing.standing,
+                label(str(KGV[standing.standing])) or standing.standing,
+            )
     return rows
 
 
@@ -185,6 +225,7 @@ def decimal_or_none(text: str) -> Decimal | None:
 def _add_verification(rows: dict[str, Row], store: GraphStore) -> None:
     """Each record's state of source verification: the worst outcome of the checks of its
     latest review that has checks (kg verify)."""
+
     def text(row, name: str) -> str:
         term = row[name]
         return term.value if term is not None else ""

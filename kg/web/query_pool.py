@@ -40,8 +40,16 @@ from .query_run import (
     term_of,
 )
 
-__all__ = ["Busy", "QueryAnswer", "QueryPool", "QueryRequest", "QueryRunner",
-           "RemoteQueryRunner", "VersionGone", "open_query_runner"]
+__all__ = [
+    "Busy",
+    "QueryAnswer",
+    "QueryPool",
+    "QueryRequest",
+    "QueryRunner",
+    "RemoteQueryRunner",
+    "VersionGone",
+    "open_query_runner",
+]
 
 
 class Busy(KgError):
@@ -64,8 +72,12 @@ def open_query_runner(settings: Settings) -> QueryRunner:
     """Worker processes over the embedded store, or the remote store itself."""
     if settings.remote:
         return RemoteQueryRunner(settings)
-    return QueryPool(settings.store, settings.query_workers,  # type: ignore[arg-type]
-                     settings.query_timeout, settings.query_inline_ms / 1000)
+    return QueryPool(
+        settings.store,
+        settings.query_workers,  # type: ignore[arg-type]
+        settings.query_timeout,
+        settings.query_inline_ms / 1000,
+    )
 
 
 class RemoteQueryRunner:
@@ -87,9 +99,13 @@ class RemoteQueryRunner:
         from ..rdf.results import write
 
         bindings = {name: term_of(spec) for name, spec in request.bindings.items()}
-        result = self.store.query(request.text, bindings, default_graphs=request.default_graphs,
-                                  named_graphs=request.named_graphs,
-                                  base_iri=request.base_iri or None)
+        result = self.store.query(
+            request.text,
+            bindings,
+            default_graphs=request.default_graphs,
+            named_graphs=request.named_graphs,
+            base_iri=request.base_iri or None,
+        )
         written = write(result, request.media_type, request.max_rows)
         return QueryAnswer(written.body, written.truncated, written.rows)
 
@@ -109,8 +125,9 @@ STARTUP_LIMIT = 120.0
 class _Worker:
     def __init__(self, context, store: Path):
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=worker_main, args=(child, str(store)),
-                                       daemon=True, name="kg-query-worker")
+        self.process = context.Process(
+            target=worker_main, args=(child, str(store)), daemon=True, name="kg-query-worker"
+        )
         self.process.start()
         child.close()
         self.ready = False
@@ -224,7 +241,8 @@ class QueryPool:
             worker.conn.send(request)
             if not worker.conn.poll(self.timeout):
                 raise QueryTimeout(
-                    f"the query ran longer than the limit of {self.timeout:g} s and was stopped")
+                    f"the query ran longer than the limit of {self.timeout:g} s and was stopped"
+                )
             outcome = worker.conn.recv()
             healthy = True
         except (EOFError, OSError) as exc:
@@ -265,7 +283,19 @@ def worker_main(conn: Connection, store_path: str) -> None:
 def _digest(request: QueryRequest) -> bytes:
     """What makes two requests the same work on one store version (the version itself
     included: a load makes another)."""
-    return hashlib.blake2b(repr((
-        request.store, request.version, request.text, request.media_type, request.max_rows,
-        sorted(request.bindings.items()), request.default_graphs, request.named_graphs,
-        request.base_iri)).encode(), digest_size=16).digest()
+    return hashlib.blake2b(
+        repr(
+            (
+                request.store,
+                request.version,
+                request.text,
+                request.media_type,
+                request.max_rows,
+                sorted(request.bindings.items()),
+                request.default_graphs,
+                request.named_graphs,
+                request.base_iri,
+            )
+        ).encode(),
+        digest_size=16,
+    ).digest()

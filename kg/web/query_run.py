@@ -98,8 +98,10 @@ def run_query(handles: StoreHandles, default_root: Path, request: QueryRequest) 
         if version is None:
             raise OSError(f"no store at {root}")
         if not version.is_dir():
-            return ("gone", "the store version this server reads was replaced by newer "
-                            "loads; try again")
+            return (
+                "gone",
+                "the store version this server reads was replaced by newer loads; try again",
+            )
         store = handles.open(root, version)
         started = time.perf_counter()
         body, truncated, rows = _execute(store, request)
@@ -137,8 +139,11 @@ def _execute(store: ox.Store, request: QueryRequest) -> tuple[bytes, bool, int]:
         options["named_graphs"] = [ox.NamedNode(g) for g in request.named_graphs]
     else:  # the union, or the query's own FROM and FROM NAMED
         options["use_default_graph_as_union"] = union_default(request.text)
-    limited = (with_row_limit(request.text, request.max_rows + 1)
-               if _writes_json(request.media_type) else None)
+    limited = (
+        with_row_limit(request.text, request.max_rows + 1)
+        if _writes_json(request.media_type)
+        else None
+    )
     if limited is not None:
         try:
             result = store.query(limited, **options)

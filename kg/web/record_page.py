@@ -53,7 +53,10 @@ KEPT_MOST = 20_000
 #: (graph, run); the other claims of each record's sentence by record id; what the
 #: sentence's table shows of each claim (its column's statements) by record id.
 KEPT_RUNS, KEPT_SIBLINGS, KEPT_COLUMNS = (
-    "record-page-runs", "record-page-siblings", "record-page-columns")
+    "record-page-runs",
+    "record-page-siblings",
+    "record-page-columns",
+)
 
 
 class RecordPage:
@@ -90,8 +93,9 @@ class RecordPage:
 
         def read(pair: tuple[str, str]) -> RunFacts:
             facts = Facts(self.store.quads([pair[0]]), self.facts.terms)
-            return run_facts(ViewBase(facts, self.registry.base, self.release),
-                             ox.NamedNode(pair[1]))
+            return run_facts(
+                ViewBase(facts, self.registry.base, self.release), ox.NamedNode(pair[1])
+            )
 
         return [_once(kept, pair, read) for pair in pairs]
 
@@ -105,33 +109,55 @@ class RecordPage:
             if row is not None and not row.shares_quote:  # no other claim of its sentence
                 return None
         # kept for the version: the pages of one sentence's claims read each other's
-        siblings = _once(self._kept(KEPT_SIBLINGS), self.ident,
-                         lambda ident: quote_siblings(self.store, base, ident))
+        siblings = _once(
+            self._kept(KEPT_SIBLINGS),
+            self.ident,
+            lambda ident: quote_siblings(self.store, base, ident),
+        )
         if not siblings:
             return None
         closures = [(self.iri, self.facts)]
         runs = {self.iri.value: self.runs}
         columns = self._kept(KEPT_COLUMNS)
         # A sentence prints a few numbers; a page reads at most MAX_SIBLINGS of them.
-        for other in siblings[:QuoteView.MAX_SIBLINGS]:
+        for other in siblings[: QuoteView.MAX_SIBLINGS]:
             iri = ox.NamedNode(self.registry.iri("record", other))
             column = _once(columns, other, lambda ident: quote_column(self.store, base, ident))
             closures.append((iri, Facts(column, self.facts.terms)))
             runs[iri.value] = self._runs(record_runs(self.store, base, other, self.about))
-        return QuoteView(self.iri, closures, base, self.release,
-                         left_out=max(0, len(siblings) - QuoteView.MAX_SIBLINGS), runs=runs)
+        return QuoteView(
+            self.iri,
+            closures,
+            base,
+            self.release,
+            left_out=max(0, len(siblings) - QuoteView.MAX_SIBLINGS),
+            runs=runs,
+        )
 
-    def render(self, *, url_root: str, alternates: dict[str, str],
-               citations: dict[str, str], annotation: str, at: ReleaseInfo | None) -> str:
+    def render(
+        self,
+        *,
+        url_root: str,
+        alternates: dict[str, str],
+        citations: dict[str, str],
+        annotation: str,
+        at: ReleaseInfo | None,
+    ) -> str:
         """The page's HTML."""
         base, release = self.registry.base, self.release
         view = RecordView(self.facts, self.iri, base, release, self.runs)
         return render_template(
-            "record.html", r=view, alternates=alternates, citations=citations,
-            meta=citation_meta(view.quoted_from), schema=schema_org(view, url_root),
-            evidence_filters=_evidence_filters(view), history=self.app.history(self.iri.value),
+            "record.html",
+            r=view,
+            alternates=alternates,
+            citations=citations,
+            meta=citation_meta(view.quoted_from),
+            schema=schema_org(view, url_root),
+            evidence_filters=_evidence_filters(view),
+            history=self.app.history(self.iri.value),
             standing=standing_view(self.standing, base, release),
-            at_release=at, quote=self.quote_view(),
+            at_release=at,
+            quote=self.quote_view(),
             placement=None if release else _placement(self.app, self.iri.value),
             annotation=annotation,
         )
@@ -156,24 +182,39 @@ def _placement(app: AppState, record: str) -> dict[str, Any] | None:
     if entry is None:
         return None
     row, base = entry.row, app.settings.base
-    same = [(other, f"{other.value - row.value:+}"
-             if other.value is not None and row.value is not None else "")
-            for other in boards.same_quantity(row)]
-    return {"entry": entry, "size": len(boards.ranked[row.benchmark]), "same": same,
-            "disagree": any(other.value != row.value for other, _ in same),
-            "board_href": f"{path_of(row.benchmark, base)}?record={quote(row.id, safe='')}"
-                          f"#{quote(row.id, safe='')}",
-            "path": lambda iri: path_of(iri, base)}
+    same = [
+        (
+            other,
+            f"{other.value - row.value:+}"
+            if other.value is not None and row.value is not None
+            else "",
+        )
+        for other in boards.same_quantity(row)
+    ]
+    return {
+        "entry": entry,
+        "size": len(boards.ranked[row.benchmark]),
+        "same": same,
+        "disagree": any(other.value != row.value for other, _ in same),
+        "board_href": f"{path_of(row.benchmark, base)}?record={quote(row.id, safe='')}"
+        f"#{quote(row.id, safe='')}",
+        "path": lambda iri: path_of(iri, base),
+    }
 
 
 def _evidence_filters(view: RecordView) -> dict[str, Any]:
     """The evidence table's filters (by property and by citation type), applied server-side."""
     prop = params().get("evidence_property", "")
     citation = params().get("evidence_citation", "")
-    rows = [r for r in view.rows if (not prop or r.property_id == prop)
-            and (not citation or r.citation_id == citation)]
+    rows = [
+        r
+        for r in view.rows
+        if (not prop or r.property_id == prop) and (not citation or r.citation_id == citation)
+    ]
     return {
-        "rows": rows, "property": prop, "citation": citation,
+        "rows": rows,
+        "property": prop,
+        "citation": citation,
         "properties": sorted({(r.property_id, r.property) for r in view.rows}),
         "citations": sorted({(r.citation_id, r.citation) for r in view.rows}),
     }

@@ -19,8 +19,11 @@ from .state import state
 releases = Blueprint("releases", __name__)
 
 #: The files of a release that can be downloaded, with their media types.
-FILES = {"dump.nq.gz": "application/gzip", "manifest.json": "application/json",
-         "release.ttl": "text/turtle"}
+FILES = {
+    "dump.nq.gz": "application/gzip",
+    "manifest.json": "application/json",
+    "release.ttl": "text/turtle",
+}
 #: Members listed on a release's page (all of them are in its manifest and dump).
 LISTED = 500
 
@@ -34,14 +37,19 @@ def release(name: str) -> Response:
         if file not in FILES:
             raise NotFoundError(f"a release has no file {file!r} ({', '.join(FILES)})")
         archive.release(ident)  # an unknown or malformed id is 404
-        response = send_file(archive.release_dir(ident) / file, mimetype=FILES[file],
-                             download_name=f"claimgraph-{ident}-{file}", max_age=YEAR)
+        response = send_file(
+            archive.release_dir(ident) / file,
+            mimetype=FILES[file],
+            download_name=f"claimgraph-{ident}-{file}",
+            max_age=YEAR,
+        )
         response.cache_control.immutable = True  # a release's files never change
         return response
     ident, suffix = split_suffix(ident)
     info = archive.release(ident)
-    media_type = negotiate(request.headers.get("Accept"), RDF_OFFERED,
-                           suffix or params().get("format"))
+    media_type = negotiate(
+        request.headers.get("Accept"), RDF_OFFERED, suffix or params().get("format")
+    )
     base = app.settings.base
     if media_type != "text/html":
         index = archive.index
@@ -51,18 +59,28 @@ def release(name: str) -> Response:
         index_registry = Registry(app.settings, read_only=True, store=index, archive=archive)
         return rdf_response(index_registry, "release", ident, quads, media_type)
     manifest = archive.manifest(ident)
-    members = [(*kind_and_id(graph, base), digest)
-               for graph, digest in manifest["graphs"].items()]
+    members = [(*kind_and_id(graph, base), digest) for graph, digest in manifest["graphs"].items()]
     order = [r.id for r in archive.releases()]
     position = order.index(ident)
     following = order[position + 1] if position + 1 < len(order) else None
-    changes = (diff_releases(app.registry(), info.previous, ident, details=False)
-               if info.previous else None)
-    response = Response(render_template(
-        "release.html", info=info, manifest=manifest, following=following, changes=changes,
-        kinds=sorted(Counter(kind for kind, _, _ in members).items()),
-        members=members[:LISTED], more=max(0, len(members) - LISTED),
-        alternates={fmt: f"/release/{ident}.{fmt}" for fmt in ("ttl", "jsonld", "nt", "nq")},
-    ), mimetype="text/html")
+    changes = (
+        diff_releases(app.registry(), info.previous, ident, details=False)
+        if info.previous
+        else None
+    )
+    response = Response(
+        render_template(
+            "release.html",
+            info=info,
+            manifest=manifest,
+            following=following,
+            changes=changes,
+            kinds=sorted(Counter(kind for kind, _, _ in members).items()),
+            members=members[:LISTED],
+            more=max(0, len(members) - LISTED),
+            alternates={fmt: f"/release/{ident}.{fmt}" for fmt in ("ttl", "jsonld", "nt", "nq")},
+        ),
+        mimetype="text/html",
+    )
     response.vary.add("Accept")
     return response

@@ -72,8 +72,10 @@ RULES: dict[str, Rules] = {
     "sparql.endpoint": Rules(
         exclusive=(frozenset({"query", "canned"}),),
         bodies={FORM: "", SPARQL_QUERY: "query"},
-        refused={name: READ_ONLY for name in (
-            "update", "using-graph-uri", "using-named-graph-uri", SPARQL_UPDATE)},
+        refused={
+            name: READ_ONLY
+            for name in ("update", "using-graph-uri", "using-named-graph-uri", SPARQL_UPDATE)
+        },
     ),
 }
 DEFAULT = Rules()
@@ -127,8 +129,9 @@ class Params(MultiDict):
             raise KeyError(name)
         same = AGREEING.get(name)
         if len(given) > 1 and (same is None or len({same(value) for value in given}) > 1):
-            raise UsageError(f"the parameter {name} is given {len(given)} times; it takes one "
-                             "value")
+            raise UsageError(
+                f"the parameter {name} is given {len(given)} times; it takes one value"
+            )
         return given[0]
 
 
@@ -177,12 +180,15 @@ def _body_parameters(asked: Request, rules: Rules) -> list[tuple[str, str]]:
             return []  # a POST with nothing in it: the query string is the request
         raise UnsupportedMediaType(
             f"a POST to {asked.path} says what its body is: Content-Type "
-            f"{rules.describe_bodies()} (this request has no Content-Type)")
+            f"{rules.describe_bodies()} (this request has no Content-Type)"
+        )
     if media_type in rules.refused:
         raise Refused(f"{rules.refused[media_type]} ({media_type} body)")
     if media_type not in rules.bodies:
-        raise UnsupportedMediaType(f"a POST to {asked.path} takes a body of type "
-                                   f"{rules.describe_bodies()}, not {media_type}")
+        raise UnsupportedMediaType(
+            f"a POST to {asked.path} takes a body of type "
+            f"{rules.describe_bodies()}, not {media_type}"
+        )
     charset = asked.mimetype_params.get("charset", "utf-8").lower()
     if charset not in ("utf-8", "utf8"):
         raise UnsupportedMediaType(f"a {media_type} body must be UTF-8, not {charset}")
@@ -194,8 +200,9 @@ def _body_parameters(asked: Request, rules: Rules) -> list[tuple[str, str]]:
 def _pairs(raw: bytes, what: str) -> list[tuple[str, str]]:
     """``name=value&...`` (percent-encoded UTF-8, ``+`` for a space) as pairs."""
     try:
-        return parse_qsl(_text(raw, what), keep_blank_values=True, encoding="utf-8",
-                         errors="strict")
+        return parse_qsl(
+            _text(raw, what), keep_blank_values=True, encoding="utf-8", errors="strict"
+        )
     except UnicodeDecodeError:
         raise UsageError(f"{what} is not percent-encoded UTF-8") from None
 

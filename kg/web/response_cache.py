@@ -104,5 +104,11 @@ class ResponseCache:
     def stats(self) -> dict[str, int]:
         """Entries, bytes held, hits, misses and entries dropped for room, so far."""
         with self._lock:
-            return {"entries": len(self._entries), "bytes": self._bytes, "limit": self.limit,
-                    "hits": self.hits, "misses": self.misses, "dropped": self.dropped}
+            return {
+                "entries": len(self._entries),
+                "bytes": self._bytes,
+                "limit": self.limit,
+                "hits": self.hits,
+                "misses": self.misses,
+                "dropped": self.dropped,
+            }

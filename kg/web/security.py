@@ -27,16 +27,18 @@ if TYPE_CHECKING:
 def content_security_policy(style_hashes: tuple[str, ...] = ()) -> str:
     """The policy; ``style_hashes`` (SHA-256, base64) allow those ``<style>`` elements alone."""
     styles = " ".join(["'self'", *(f"'sha256-{h}'" for h in style_hashes)])
-    return "; ".join([
-        "default-src 'self'",
-        "script-src 'self'",
-        f"style-src {styles}",
-        "img-src 'self' data:",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ])
+    return "; ".join(
+        [
+            "default-src 'self'",
+            "script-src 'self'",
+            f"style-src {styles}",
+            "img-src 'self' data:",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ]
+    )
 
 
 CONTENT_SECURITY_POLICY = content_security_policy()
@@ -79,8 +81,9 @@ class SecureHeaders:
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse):
         method = environ.get("REQUEST_METHOD", "GET")
-        readable = method in READ_ONLY or (
-            environ.get("PATH_INFO", ""), method) in READ_ONLY_ELSEWHERE
+        readable = (
+            method in READ_ONLY or (environ.get("PATH_INFO", ""), method) in READ_ONLY_ELSEWHERE
+        )
 
         def start(status: str, headers: list[tuple[str, str]], exc_info=None):
             return start_response(status, secured(headers, readable), exc_info)
@@ -110,8 +113,11 @@ def secured(headers: list[tuple[str, str]], readable: bool) -> list[tuple[str, s
         if "access-control-allow-origin" not in present:
             out.append(("Access-Control-Allow-Origin", "*"))
     else:
-        out = [(name, value) for name, value in headers
-               if not name.lower().startswith("access-control-")]
+        out = [
+            (name, value)
+            for name, value in headers
+            if not name.lower().startswith("access-control-")
+        ]
     # No type: a 304, whose headers a browser merges into the response it kept, which may
     # be a page; the page's set fits both (it is what data had before).
     own = PAGE_HEADERS if media_type in PAGES or not media_type else DATA_HEADERS

@@ -59,8 +59,13 @@ def reserve(host: str, port: int) -> socket.socket:
     return holder
 
 
-def serve(make_app: Callable[[], Flask], holder: socket.socket, threads: int, workers: int,
-          announce: Callable[[str], None]) -> None:
+def serve(
+    make_app: Callable[[], Flask],
+    holder: socket.socket,
+    threads: int,
+    workers: int,
+    announce: Callable[[str], None],
+) -> None:
     """Serve on the address ``holder`` holds (:func:`reserve`) until interrupted (Ctrl-C or
     SIGTERM), announcing the URL once a worker listens. ``make_app`` runs in each worker
     process."""
@@ -72,15 +77,26 @@ def serve(make_app: Callable[[], Flask], holder: socket.socket, threads: int, wo
     # The workers are forked: they share what this process built (the index) instead of
     # each building its own (the start method Python >= 3.14 picks, forkserver, would not).
     multiprocessing.set_start_method("fork", force=True)
-    server = Granian("kg.web:create_app", address=host, port=port,
-                     interface=Interfaces.WSGI, workers=workers, blocking_threads=threads,
-                     # no backpressure=threads: it caps open connections, not requests,
-                     # and a keep-alive client beyond it would wait forever
-                     respawn_failed_workers=True,
-                     workers_kill_timeout=KILL_SECONDS, log_level=LogLevels.error)
+    server = Granian(
+        "kg.web:create_app",
+        address=host,
+        port=port,
+        interface=Interfaces.WSGI,
+        workers=workers,
+        blocking_threads=threads,
+        # no backpressure=threads: it caps open connections, not requests,
+        # and a keep-alive client beyond it would wait forever
+        respawn_failed_workers=True,
+        workers_kill_timeout=KILL_SECONDS,
+        log_level=LogLevels.error,
+    )
     url = f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
-    threading.Thread(target=_announce_when_listening, args=(host, port, url, announce),
-                     daemon=True, name="kg-announce").start()
+    threading.Thread(
+        target=_announce_when_listening,
+        args=(host, port, url, announce),
+        daemon=True,
+        name="kg-announce",
+    ).start()
     try:
         server.serve(target_loader=lambda _target: _worker_app(make_app))
     finally:
@@ -96,8 +112,9 @@ def _worker_app(make_app: Callable[[], Flask]) -> Flask:
     return app
 
 
-def _announce_when_listening(host: str, port: int, url: str,
-                             announce: Callable[[str], None]) -> None:
+def _announce_when_listening(
+    host: str, port: int, url: str, announce: Callable[[str], None]
+) -> None:
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
         try:
@@ -106,4 +123,3 @@ def _announce_when_listening(host: str, port: int, url: str,
                 return
         except OSError:
             time.sleep(0.02)
-

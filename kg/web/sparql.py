@@ -51,8 +51,10 @@ HTML, SPARQL_JSON, TURTLE = media_types("html", "srj", "ttl")
 # the preflight's answer (the only one a browser reads it from: Fetch, "CORS protocol").
 # Access-Control-Allow-Origin is kg.web.security's, on every answer that only reads.
 CORS = {"Access-Control-Expose-Headers": "X-Truncated, X-Rows"}
-PREFLIGHT = {"Access-Control-Allow-Methods": "GET, POST, OPTIONS",
-             "Access-Control-Allow-Headers": "Content-Type, Accept"}
+PREFLIGHT = {
+    "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+    "Access-Control-Allow-Headers": "Content-Type, Accept",
+}
 
 
 def pool(release: str | None = None, app_state: AppState | None = None) -> QueryRunner:
@@ -64,9 +66,12 @@ def pool(release: str | None = None, app_state: AppState | None = None) -> Query
     with app_state.lock:
         if release and settings.remote:
             if app_state.release_pool is None:
-                app_state.release_pool = QueryPool(settings.archive_dir, settings.query_workers,
-                                                   settings.query_timeout,
-                                                   settings.query_inline_ms / 1000)
+                app_state.release_pool = QueryPool(
+                    settings.archive_dir,
+                    settings.query_workers,
+                    settings.query_timeout,
+                    settings.query_inline_ms / 1000,
+                )
             return app_state.release_pool
         if app_state.query_pool is None:
             app_state.query_pool = open_query_runner(settings)
@@ -93,8 +98,9 @@ def endpoint() -> Response:
     values = params()
     planned = plan(values, request.headers.get("Accept"), endpoint_url(request), app_state)
     if planned is None:
-        media_type = negotiate(request.headers.get("Accept"), DESCRIPTION_OFFERED,
-                               values.get("format"))
+        media_type = negotiate(
+            request.headers.get("Accept"), DESCRIPTION_OFFERED, values.get("format")
+        )
         if media_type == HTML:
             return _page(render_template("sparql.html", **_form_context()), HTML)
         return _page(service_description(media_type), media_type)
@@ -103,13 +109,22 @@ def endpoint() -> Response:
     if planned.media_type != HTML:
         return Response(answer.body, headers=answer_head(planned.media_type, answer))
     settings = app_state.settings
-    table = (_table(json.loads(answer.body), settings.base)
-             if planned.request.media_type != TURTLE else None)
-    html = render_template("sparql.html", **_form_context(planned.text), query=planned.text,
-                           canned_name=planned.canned, table=table,
-                           graph=None if table else answer.body.decode(),
-                           truncated=answer.truncated, rows=answer.rows,
-                           max_rows=settings.max_rows)
+    table = (
+        _table(json.loads(answer.body), settings.base)
+        if planned.request.media_type != TURTLE
+        else None
+    )
+    html = render_template(
+        "sparql.html",
+        **_form_context(planned.text),
+        query=planned.text,
+        canned_name=planned.canned,
+        table=table,
+        graph=None if table else answer.body.decode(),
+        truncated=answer.truncated,
+        rows=answer.rows,
+        max_rows=settings.max_rows,
+    )
     return _page(html, HTML, answer_headers(answer))
 
 
@@ -145,20 +160,31 @@ def plan(values: Params, accept: str | None, url: str, app_state: AppState) -> P
     check_query(text)
     offered = GRAPH_OFFERED if _is_graph_query(text) else SELECT_OFFERED
     media_type = negotiate(accept, offered, values.get("format"))
-    worker_type = SPARQL_JSON if (media_type == HTML and offered is SELECT_OFFERED) else (
-        TURTLE if media_type == HTML else media_type)
+    worker_type = (
+        SPARQL_JSON
+        if (media_type == HTML and offered is SELECT_OFFERED)
+        else (TURTLE if media_type == HTML else media_type)
+    )
     # ?release=ID: the query runs over that release's store (from the archive), in the same
     # workers and under the same time limit as every other query.
     release = values.get("release")
-    return Planned(text, canned, media_type, release, QueryRequest(
-        text=run_text, media_type=worker_type, max_rows=settings.max_rows,
-        default_graphs=tuple(values.getlist("default-graph-uri")),
-        named_graphs=tuple(values.getlist("named-graph-uri")),
-        # relative IRIs in a query without BASE resolve against the endpoint's URL
-        base_iri=url,
-        store=str(app_state.archive.store_path(release)) if release else "",
-        version="" if release else app_state.version,
-    ))
+    return Planned(
+        text,
+        canned,
+        media_type,
+        release,
+        QueryRequest(
+            text=run_text,
+            media_type=worker_type,
+            max_rows=settings.max_rows,
+            default_graphs=tuple(values.getlist("default-graph-uri")),
+            named_graphs=tuple(values.getlist("named-graph-uri")),
+            # relative IRIs in a query without BASE resolve against the endpoint's URL
+            base_iri=url,
+            store=str(app_state.archive.store_path(release)) if release else "",
+            version="" if release else app_state.version,
+        ),
+    )
 
 
 def endpoint_url(asked: Request) -> str:
@@ -175,15 +201,21 @@ def _url(scheme: str, host: str, root_path: str, path: str) -> str:
 
 def answer_headers(answer: QueryAnswer) -> dict[str, str]:
     """What an answer to a query says of itself in headers, besides its type."""
-    return {**CORS, "X-Truncated": "true" if answer.truncated else "false",
-            "X-Rows": str(answer.rows)}
+    return {
+        **CORS,
+        "X-Truncated": "true" if answer.truncated else "false",
+        "X-Rows": str(answer.rows),
+    }
 
 
 def answer_head(media_type: str, answer: QueryAnswer) -> list[tuple[str, str]]:
     """The headers of an answer written as ``media_type`` (results or RDF, not the page),
     but its length: the view's and :mod:`kg.web.sparql_lane`'s alike."""
-    return [("Content-Type", get_content_type(media_type, "utf-8")),
-            *answer_headers(answer).items(), ("Vary", "Accept")]
+    return [
+        ("Content-Type", get_content_type(media_type, "utf-8")),
+        *answer_headers(answer).items(),
+        ("Vary", "Accept"),
+    ]
 
 
 def _query_text(values: Params, base: str) -> tuple[str | None, str, str | None]:
@@ -227,12 +259,19 @@ def _form_context(query: str | None = None) -> dict[str, Any]:
     # prefixes, the canned queries as examples, the query of the form.
     endpoint = "/sparql" + (f"?release={quote(release, safe='')}" if release else "")
     start = query or DEFAULT_QUERY
-    return {"canned": canned, "values": params(), "settings": state().settings,
-            "release": state().archive.release(release) if release else None,
-            "default_query": DEFAULT_QUERY,
-            "editor": {"endpoint": endpoint, "prefixes": url_for("sparql.prefixes"),
-                       "query": start,
-                       "canned": {q.name: q.text for q in canned}}}
+    return {
+        "canned": canned,
+        "values": params(),
+        "settings": state().settings,
+        "release": state().archive.release(release) if release else None,
+        "default_query": DEFAULT_QUERY,
+        "editor": {
+            "endpoint": endpoint,
+            "prefixes": url_for("sparql.prefixes"),
+            "query": start,
+            "canned": {q.name: q.text for q in canned},
+        },
+    }
 
 
 def _table(doc: dict[str, Any], base: str) -> dict[str, Any]:
@@ -250,8 +289,13 @@ def _table(doc: dict[str, Any], base: str) -> dict[str, Any]:
             elif term["type"] == "uri":
                 value = term["value"]
                 # Only web IRIs become links: a query can make any IRI ("javascript:...").
-                href = ("/" + value[len(base):] if value.startswith(base)
-                        else value if value.startswith(("http://", "https://")) else "")
+                href = (
+                    "/" + value[len(base) :]
+                    if value.startswith(base)
+                    else value
+                    if value.startswith(("http://", "https://"))
+                    else ""
+                )
                 row.append((value, href))
             else:
                 row.append((term["value"], ""))
@@ -282,15 +326,26 @@ def service_description(media_type: str) -> bytes:
     default_graph = BNode()
     graph.add((dataset, SD.defaultGraph, default_graph))
     graph.add((default_graph, RDF.type, SD.Graph))
-    graph.add((default_graph, RDFS.comment, Literal(
-        "The union of the registry's named graphs: one per data file.")))
-    graph.add((service, RDFS.comment, Literal(
-        f"Read-only: updates and SERVICE are refused. A query may run "
-        f"{settings.query_timeout:g} s and return {settings.max_rows} rows; a cut result is "
-        "marked (header X-Truncated: true). With release=<release id> a query runs over that "
-        "claimgraph release instead of the live registry.")))
+    graph.add(
+        (
+            default_graph,
+            RDFS.comment,
+            Literal("The union of the registry's named graphs: one per data file."),
+        )
+    )
+    graph.add(
+        (
+            service,
+            RDFS.comment,
+            Literal(
+                f"Read-only: updates and SERVICE are refused. A query may run "
+                f"{settings.query_timeout:g} s and return {settings.max_rows} rows; a cut "
+                "result is marked (header X-Truncated: true). With release=<release id> a "
+                "query runs over that claimgraph release instead of the live registry."
+            ),
+        )
+    )
     graph.add((service, KG.maxRows, Literal(settings.max_rows, datatype=XSD.integer)))
     graph.add((service, KG.queryTimeout, Literal(settings.query_timeout, datatype=XSD.decimal)))
     # rdflib knows its serializers by media type too
     return graph.serialize(format=media_type, encoding="utf-8")
-

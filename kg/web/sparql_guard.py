@@ -8,8 +8,9 @@ from __future__ import annotations
 from ..errors import KgError
 from ..rdf.sparqltext import keywords, tokens
 
-_UPDATE = keywords("INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY",
-                   "WITH")
+_UPDATE = keywords(
+    "INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH"
+)
 _QUERY_FORM = keywords("SELECT", "CONSTRUCT", "DESCRIBE", "ASK")
 _SERVICE = keywords("SERVICE")
 
@@ -29,7 +30,8 @@ def check_query(text: str) -> None:
     update = _UPDATE.search(bare)
     form = _QUERY_FORM.search(bare)
     if update and (form is None or update.start() < form.start()):
-        raise Refused(f"this endpoint is read-only: SPARQL updates ({update.group(1).upper()}) "
-                      "are refused")
+        raise Refused(
+            f"this endpoint is read-only: SPARQL updates ({update.group(1).upper()}) are refused"
+        )
     if _SERVICE.search(bare):
         raise Refused("SERVICE is refused: this endpoint sends no request to other hosts")

@@ -51,8 +51,16 @@ PATH, ENDPOINT = "/sparql", "sparql.endpoint"
 #: Plans are kept for bodies of at most this many bytes, this many plans at most (8 MiB).
 PLAN_BODY, PLANS = 8192, 1024
 #: What a request is made of, besides its body (the WSGI environ's keys).
-REQUEST_KEYS = ("CONTENT_TYPE", "QUERY_STRING", "HTTP_ACCEPT", "wsgi.url_scheme",
-                "HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "SCRIPT_NAME")
+REQUEST_KEYS = (
+    "CONTENT_TYPE",
+    "QUERY_STRING",
+    "HTTP_ACCEPT",
+    "wsgi.url_scheme",
+    "HTTP_HOST",
+    "SERVER_NAME",
+    "SERVER_PORT",
+    "SCRIPT_NAME",
+)
 
 
 class KnownQueryLane:
@@ -64,16 +72,17 @@ class KnownQueryLane:
         self._plans: OrderedDict[tuple, Planned] = OrderedDict()
         self._lock = threading.Lock()
 
-    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse
-                 ) -> Iterable[bytes]:
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("PATH_INFO") != PATH or environ.get("REQUEST_METHOD") != "POST":
             return self.app(environ, start_response)
         answered = self._answer(environ)
         if answered is None:
             return self.app(environ, start_response)
         planned, answer = answered
-        start_response("200 OK", [*answer_head(planned.media_type, answer),
-                                  ("Content-Length", str(len(answer.body)))])
+        start_response(
+            "200 OK",
+            [*answer_head(planned.media_type, answer), ("Content-Length", str(len(answer.body)))],
+        )
         return [answer.body]
 
     def _answer(self, environ: WSGIEnvironment) -> tuple[Planned, QueryAnswer] | None:
@@ -108,8 +117,9 @@ class KnownQueryLane:
             environ["wsgi.input"] = io.BytesIO(body)  # for Flask, should it answer instead
         return None if answer is None else (planned, answer)
 
-    def _planned(self, environ: WSGIEnvironment, body: bytes, app_state: AppState
-                 ) -> Planned | None:
+    def _planned(
+        self, environ: WSGIEnvironment, body: bytes, app_state: AppState
+    ) -> Planned | None:
         """What the request plans to: kept, or made as the view makes it.
 
         :raises KgError: what the request rules or the plan refuse.
@@ -122,8 +132,12 @@ class KnownQueryLane:
                 return planned
         environ["wsgi.input"] = io.BytesIO(body)
         asked = self.flask_app.request_class(environ, populate_request=False)
-        planned = plan(checked_params(asked, rules_for(ENDPOINT)), asked.headers.get("Accept"),
-                       endpoint_url(asked), app_state)
+        planned = plan(
+            checked_params(asked, rules_for(ENDPOINT)),
+            asked.headers.get("Accept"),
+            endpoint_url(asked),
+            app_state,
+        )
         if planned is not None and len(body) <= PLAN_BODY:
             with self._lock:
                 self._plans[key] = planned

@@ -114,8 +114,11 @@ class AppState:
                         self._view = View(store, version)
                     else:
                         self._preparing = threading.Thread(
-                            target=self._prepare, args=(store, version), daemon=True,
-                            name="kg-catalog")
+                            target=self._prepare,
+                            args=(store, version),
+                            daemon=True,
+                            name="kg-catalog",
+                        )
                         self._preparing.start()
             return self._view
 
@@ -126,7 +129,8 @@ class AppState:
             base = self.settings.base
             # the kinds of node many records link to: their graphs are kept once read
             store = SharedGraphCache(
-                store, [iri_prefix(base, segment) for segment in segments(shared=True)])
+                store, [iri_prefix(base, segment) for segment in segments(shared=True)]
+            )
         return store, version
 
     def _prepare(self, store: GraphStore, version: str | None) -> None:
@@ -187,8 +191,9 @@ class AppState:
         """The registry a request reads: the live store (or ``release``'s copy from the
         archive) and the archive, both kept between requests (closing it closes neither)."""
         store = self.archive.release_store(release) if release else self.store
-        return Registry(self.settings, read_only=True, release=release, store=store,
-                        archive=self.archive)
+        return Registry(
+            self.settings, read_only=True, release=release, store=store, archive=self.archive
+        )
 
     def history(self, graph: str) -> list[HistoryEntry]:
         """The releases that hold ``graph``, with what changed (kept until a new release)."""
@@ -222,8 +227,12 @@ class AppState:
         key = self.archive_head
         with self._timeline_lock:  # one build at a time: it reads the whole store
             if view.timeline is None or view.timeline[0] != key:
-                view.timeline = (key, Timeline.build(view.store, self.archive, catalog.rows,
-                                                     self.settings.base, view.version))
+                view.timeline = (
+                    key,
+                    Timeline.build(
+                        view.store, self.archive, catalog.rows, self.settings.base, view.version
+                    ),
+                )
             return view.timeline[1]
 
     @property

@@ -29,9 +29,14 @@ from .index_rows import Row
 #: Kinds of entry, in the order entries of one time are listed.
 KINDS = ("release", "import", "record", "review", "run", "standing", "removal")
 #: What a kind of graph is called in a release's summary, singular and plural.
-NOUNS = {"record": ("record", "records"), "source": ("source", "sources"),
-         "agent": ("agent", "agents"), "evaluation": ("evaluation", "evaluations"),
-         "activity": ("activity", "activities"), "import": ("import", "imports")}
+NOUNS = {
+    "record": ("record", "records"),
+    "source": ("source", "sources"),
+    "agent": ("agent", "agents"),
+    "evaluation": ("evaluation", "evaluations"),
+    "activity": ("activity", "activities"),
+    "import": ("import", "imports"),
+}
 
 
 @dataclass(frozen=True)
@@ -87,8 +92,14 @@ class Timeline:
         return [e for e in self.entries if not e.records.isdisjoint(records)]
 
     @classmethod
-    def build(cls, store: GraphStore, archive: Archive, rows: Iterable[Row], base: str,
-              version: str | None) -> Timeline:
+    def build(
+        cls,
+        store: GraphStore,
+        archive: Archive,
+        rows: Iterable[Row],
+        base: str,
+        version: str | None,
+    ) -> Timeline:
         rows = list(rows)
         releases = archive.releases()
         members = _members(archive, releases)
@@ -106,26 +117,49 @@ class Timeline:
             at = _release_time(releases, first, row.record) or seen.get(row.record) or loaded
             if at is None:  # a store without versions and a record nothing dates
                 continue
-            entries.append(Entry(
-                row.record, "record", at, f"New record: {row.title}",
-                f"{row.printed} {row.unit}".strip() + f" ({row.source_title})",
-                row.record, frozenset([row.record]), first.get(row.record, unreleased)))
+            entries.append(
+                Entry(
+                    row.record,
+                    "record",
+                    at,
+                    f"New record: {row.title}",
+                    f"{row.printed} {row.unit}".strip() + f" ({row.source_title})",
+                    row.record,
+                    frozenset([row.record]),
+                    first.get(row.record, unreleased),
+                )
+            )
         live = {row.record for row in rows}
         tombstones = _tombstones(releases, members, live, base, loaded)
         for stone in tombstones.values():
             # its first appearance keeps its place (an archive page does not lose it)
             title, value = what_it_was(archive, stone)
-            entries.append(Entry(
-                stone.record, "record", _release_time(releases, first, stone.record) or stone.at,
-                f"New record: {title}", value, stone.record, frozenset([stone.record]),
-                first.get(stone.record, unreleased)))
-            entries.append(Entry(
-                f"{stone.record}#removed-after-{stone.last.id}", "removal", stone.at,
-                f"Removed: record {stone.ident}",
-                f"The record is no longer in the registry's data; release {stone.last.id} "
-                "was the last to hold it.", stone.record, frozenset([stone.record]),
-                releases.index(stone.removed_in) if stone.removed_in else unreleased,
-                deletes=stone.record))
+            entries.append(
+                Entry(
+                    stone.record,
+                    "record",
+                    _release_time(releases, first, stone.record) or stone.at,
+                    f"New record: {title}",
+                    value,
+                    stone.record,
+                    frozenset([stone.record]),
+                    first.get(stone.record, unreleased),
+                )
+            )
+            entries.append(
+                Entry(
+                    f"{stone.record}#removed-after-{stone.last.id}",
+                    "removal",
+                    stone.at,
+                    f"Removed: record {stone.ident}",
+                    f"The record is no longer in the registry's data; release {stone.last.id} "
+                    "was the last to hold it.",
+                    stone.record,
+                    frozenset([stone.record]),
+                    releases.index(stone.removed_in) if stone.removed_in else unreleased,
+                    deletes=stone.record,
+                )
+            )
         entries.sort(key=lambda e: e.key)
         changed: dict[str, str] = {}
         for entry in entries:
@@ -141,8 +175,14 @@ def what_it_was(archive: Archive, stone: Tombstone) -> tuple[str, str]:
     quads = list(archive.release_store(stone.last.id).quads([stone.record]))
 
     def first(subject: str, predicate: str) -> str:
-        return next((q.object.value for q in quads if q.subject.value == subject
-                     and q.predicate.value == predicate), "")
+        return next(
+            (
+                q.object.value
+                for q in quads
+                if q.subject.value == subject and q.predicate.value == predicate
+            ),
+            "",
+        )
 
     title = first(stone.record, str(DCTERMS.title)) or stone.ident
     node = first(stone.record, str(KG.reportedValue))
@@ -183,15 +223,18 @@ def _release_time(releases: list[ReleaseInfo], first: dict[str, int], graph: str
     return utc(releases[position].issued) if position is not None else None
 
 
-def _release_entries(releases: list[ReleaseInfo], members: dict[str, dict[str, str]],
-                     base: str) -> list[Entry]:
+def _release_entries(
+    releases: list[ReleaseInfo], members: dict[str, dict[str, str]], base: str
+) -> list[Entry]:
     """A release each, with counts of what it added, changed and removed by kind."""
     entries, before = [], {}
     for position, info in enumerate(releases):
         now = members[info.id]
         changes: dict[str, set[str]] = {
-            "added": set(now) - set(before), "removed": set(before) - set(now),
-            "changed": {g for g in set(now) & set(before) if now[g] != before[g]}}
+            "added": set(now) - set(before),
+            "removed": set(before) - set(now),
+            "changed": {g for g in set(now) & set(before) if now[g] != before[g]},
+        }
         counts: dict[tuple[str, str], int] = defaultdict(int)
         touched: set[str] = set()
         for status, graphs in changes.items():
@@ -203,10 +246,18 @@ def _release_entries(releases: list[ReleaseInfo], members: dict[str, dict[str, s
         parts = [f"{n} {_noun(kind, n)} {status}" for (kind, status), n in sorted(counts.items())]
         summary = "; ".join(parts) if parts else "no change"
         note = f" {info.note}" if info.note else ""
-        entries.append(Entry(info.iri, "release", utc(info.issued),
-                             f"Release {info.id}{':' if note else ''}{note}",
-                             f"{len(now)} graphs: {summary}.", info.iri, frozenset(touched),
-                             position))
+        entries.append(
+            Entry(
+                info.iri,
+                "release",
+                utc(info.issued),
+                f"Release {info.id}{':' if note else ''}{note}",
+                f"{len(now)} graphs: {summary}.",
+                info.iri,
+                frozenset(touched),
+                position,
+            )
+        )
         before = now
     return entries
 
@@ -216,8 +267,9 @@ def _noun(kind: str, n: int) -> str:
     return one if n == 1 else many
 
 
-def _activities(store: GraphStore, first: dict[str, int],
-                unreleased: int) -> tuple[list[Entry], dict[str, str]]:
+def _activities(
+    store: GraphStore, first: dict[str, int], unreleased: int
+) -> tuple[list[Entry], dict[str, str]]:
     """An entry per review, run, change of standing and import; and each record's earliest
     activity time."""
     found: dict[str, dict] = {}
@@ -226,9 +278,17 @@ def _activities(store: GraphStore, first: dict[str, int],
         activity = row["activity"].value
         at = utc(row["at"].value)
         record = row["record"].value
-        entry = found.setdefault(activity, {
-            "kind": row["kind"].value, "at": at, "graph": row["graph"].value,
-            "records": set(), "what": {}, "note": _value(row, "note")})
+        entry = found.setdefault(
+            activity,
+            {
+                "kind": row["kind"].value,
+                "at": at,
+                "graph": row["graph"].value,
+                "records": set(),
+                "what": {},
+                "note": _value(row, "note"),
+            },
+        )
         entry["records"].add(record)
         what = _value(row, "what")
         if what:
@@ -238,9 +298,18 @@ def _activities(store: GraphStore, first: dict[str, int],
     entries = []
     for activity, e in found.items():
         title, summary = _describe(activity, e)
-        entries.append(Entry(activity, e["kind"], e["at"], title, summary,
-                             activity, frozenset(e["records"]),
-                             first.get(e["graph"], unreleased)))
+        entries.append(
+            Entry(
+                activity,
+                e["kind"],
+                e["at"],
+                title,
+                summary,
+                activity,
+                frozenset(e["records"]),
+                first.get(e["graph"], unreleased),
+            )
+        )
     return entries, earliest
 
 
@@ -255,20 +324,22 @@ def _describe(activity: str, e: dict) -> tuple[str, str]:
     many = f"{len(records)} records" if len(records) != 1 else "1 record"
     whats = sorted(set(e["what"].values()))
     if e["kind"] == "review":
-        return (f"Review {ident}: {', '.join(whats) or 'no status'}",
-                f"A review of {many}.")
+        return (f"Review {ident}: {', '.join(whats) or 'no status'}", f"A review of {many}.")
     if e["kind"] == "run":
-        verdicts = ", ".join(f"{record.rsplit('/', 1)[-1]}: {e['what'].get(record, 'no verdict')}"
-                             for record in sorted(records))
-        return (f"Reproduction run {ident}: {', '.join(whats) or 'no verdict'}",
-                f"Measured again on real hardware; verdicts {verdicts}.")
+        verdicts = ", ".join(
+            f"{record.rsplit('/', 1)[-1]}: {e['what'].get(record, 'no verdict')}"
+            for record in sorted(records)
+        )
+        return (
+            f"Reproduction run {ident}: {', '.join(whats) or 'no verdict'}",
+            f"Measured again on real hardware; verdicts {verdicts}.",
+        )
     if e["kind"] == "standing":
         return (f"Standing changed: {', '.join(whats)} ({many})", e["note"])
     return (f"Import {ident}: {many}", e["note"] or f"{many} imported.")
 
 
-def tombstone(archive: Archive, record: str, base: str,
-              version: str | None) -> Tombstone | None:
+def tombstone(archive: Archive, record: str, base: str, version: str | None) -> Tombstone | None:
     """The tombstone of ``record``, which the live data does not hold: None when no
     release held it either (it never was in the registry)."""
     last = archive.latest_holding(record)
@@ -285,8 +356,13 @@ def loaded_at(version: str | None) -> str | None:
     return _text(moment) if moment else None
 
 
-def _tombstones(releases: list[ReleaseInfo], members: dict[str, dict[str, str]],
-                live: set[str], base: str, loaded_at: str | None) -> dict[str, Tombstone]:
+def _tombstones(
+    releases: list[ReleaseInfo],
+    members: dict[str, dict[str, str]],
+    live: set[str],
+    base: str,
+    loaded_at: str | None,
+) -> dict[str, Tombstone]:
     last: dict[str, int] = {}
     for position, info in enumerate(releases):
         for graph in members[info.id]:
@@ -301,8 +377,9 @@ def _tombstones(releases: list[ReleaseInfo], members: dict[str, dict[str, str]],
     return stones
 
 
-def _stone(releases: list[ReleaseInfo], last: int, record: str, base: str,
-           loaded_at: str | None) -> Tombstone | None:
+def _stone(
+    releases: list[ReleaseInfo], last: int, record: str, base: str, loaded_at: str | None
+) -> Tombstone | None:
     """``record``, last held by release ``last``: removed by the next release, or by a
     load since (dated by the load, where the store's version says when)."""
     removed_in = releases[last + 1] if last + 1 < len(releases) else None

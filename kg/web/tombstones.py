@@ -27,12 +27,13 @@ def gone(app: AppState, stone: Tombstone) -> GoneError:
     title, value = what_it_was(app.archive, stone)
     was = standing(store, stone.record)
     if stone.removed_in is not None:
-        when = (f"in release {stone.removed_in.id}, issued {stone.removed_in.issued} "
-                f"({stone.at})")
+        when = f"in release {stone.removed_in.id}, issued {stone.removed_in.issued} ({stone.at})"
         when_link = f"/release/{stone.removed_in.id}"
     else:
-        when = (f"from the data loaded at {stone.at}, after release {last.id}; the next "
-                "release will no longer hold it")
+        when = (
+            f"from the data loaded at {stone.at}, after release {last.id}; the next "
+            "release will no longer hold it"
+        )
         when_link = None
     why = []
     if not was.is_current:
@@ -40,13 +41,13 @@ def gone(app: AppState, stone: Tombstone) -> GoneError:
     if stone.removed_in is not None and stone.removed_in.note:
         why.append(f"release {stone.removed_in.id} says: {stone.removed_in.note}")
     details = [
-        ("What it was", f"{title}{f' ({value})' if value else ''}",
-         f"{path_of(stone.record, app.settings.base)}?release={last.id}"),
+        (
+            "What it was",
+            f"{title}{f' ({value})' if value else ''}",
+            f"{path_of(stone.record, app.settings.base)}?release={last.id}",
+        ),
         ("When it went", when, when_link),
-        ("Why", "; ".join(why) or "no reason was recorded: its data file was removed",
-         None),
-        ("Last release that held it", f"{last.id}, issued {last.issued}",
-         f"/release/{last.id}"),
+        ("Why", "; ".join(why) or "no reason was recorded: its data file was removed", None),
+        ("Last release that held it", f"{last.id}, issued {last.issued}", f"/release/{last.id}"),
     ]
     return GoneError(f"record {stone.ident} was removed from the registry", details)
-

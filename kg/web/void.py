@@ -35,12 +35,14 @@ void = Blueprint("void", __name__)
 OFFERED = media_types("ttl", *(name for name in RDF_SYNTAXES if name != "ttl"))
 PATH = "/.well-known/void"
 #: What the stats query counts, and the class each count is VoID's entities of.
-COUNTED = {"records": "https://w3id.org/claimgraph/ns#Claim",
-           "sources": "https://w3id.org/claimgraph/ns#SourceDocument",
-           "agents": "http://www.w3.org/ns/prov#Agent",
-           "evaluations": "https://w3id.org/claimgraph/ns#Evaluation",
-           "reviews": "https://w3id.org/claimgraph/ns#Review",
-           "runs": "https://w3id.org/claimgraph/ns#ReproductionRun"}
+COUNTED = {
+    "records": "https://w3id.org/claimgraph/ns#Claim",
+    "sources": "https://w3id.org/claimgraph/ns#SourceDocument",
+    "agents": "http://www.w3.org/ns/prov#Agent",
+    "evaluations": "https://w3id.org/claimgraph/ns#Evaluation",
+    "reviews": "https://w3id.org/claimgraph/ns#Review",
+    "runs": "https://w3id.org/claimgraph/ns#ReproductionRun",
+}
 
 
 @void.get(PATH)
@@ -63,12 +65,25 @@ class VoidFigures:
     def __init__(self, store: GraphStore, base: str):
         [row] = list(store.query(canned_query("stats").text))
         # graphs and triples are unbound in a store no load has counted (kg.store.figures)
-        self.stats = {name: int(row[name].value) for name in
-                      ("records", "sources", "agents", "evaluations", "reviews", "runs",
-                       "graphs", "triples") if row[name] is not None}
-        self.classes = {r["class"].value: int(r["entities"].value)
-                        for r in store.query(internal_query("void-classes").text)
-                        if isinstance(r["class"], ox.NamedNode)}
+        self.stats = {
+            name: int(row[name].value)
+            for name in (
+                "records",
+                "sources",
+                "agents",
+                "evaluations",
+                "reviews",
+                "runs",
+                "graphs",
+                "triples",
+            )
+            if row[name] is not None
+        }
+        self.classes = {
+            r["class"].value: int(r["entities"].value)
+            for r in store.query(internal_query("void-classes").text)
+            if isinstance(r["class"], ox.NamedNode)
+        }
         counted = Figures.read(store, base)
         self.links = (counted.links or ()) if counted is not None else ()
 
@@ -94,10 +109,15 @@ def _quads(figures: VoidFigures) -> Iterator[ox.Quad]:
     yield t(page, FOAF.primaryTopic, dataset)
     yield t(dataset, RDF.type, iri(VOID.Dataset))
     yield t(dataset, DCTERMS.title, ox.Literal("claimgraph"))
-    yield t(dataset, DCTERMS.description, ox.Literal(
-        "Published research results as records: each claim with its source document and "
-        "the place in it, the reviews that checked it, reproduction runs and its standing, "
-        "as PROV-O."))
+    yield t(
+        dataset,
+        DCTERMS.description,
+        ox.Literal(
+            "Published research results as records: each claim with its source document and "
+            "the place in it, the reviews that checked it, reproduction runs and its standing, "
+            "as PROV-O."
+        ),
+    )
     yield t(dataset, FOAF.homepage, iri(root))
     yield t(dataset, VOID.uriSpace, ox.Literal(settings.base))
     yield t(dataset, VOID.sparqlEndpoint, iri(f"{root}sparql"))
@@ -144,5 +164,4 @@ def _quads(figures: VoidFigures) -> Iterator[ox.Quad]:
 def _namespace(iri: str) -> str:
     """The namespace of a term: up to its last ``#`` or ``/``."""
     cut = max(iri.rfind("#"), iri.rfind("/"))
-    return iri[:cut + 1]
-
+    return iri[: cut + 1]

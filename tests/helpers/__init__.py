@@ -35,8 +35,10 @@ SEED_ID = (
 )
 SEED_RECORD = f"records/{SEED_ID}.yaml"
 #: The other number of the seed's sentence (33.88 GB), a record claimgraph transcribed itself.
-OTHER_ID = ("saadat-fellay-claimgraph-20261201-result-nt-2-5b-training-peak-memory-"
-            "flashattention-checkpointing")
+OTHER_ID = (
+    "saadat-fellay-claimgraph-20261201-result-nt-2-5b-training-peak-memory-"
+    "flashattention-checkpointing"
+)
 #: The YAML files claimgraph's people and tools wrote (everything outside ``upstream/``).
 YAML_FILES = sorted(p for p in DATA.rglob("*.yaml") if "upstream" not in p.relative_to(DATA).parts)
 #: The files the bundled import kept from Every Eval Ever, as the origin published them.
@@ -125,8 +127,15 @@ def write_values(store: Path, values: list[str]) -> str:
 
     import pyoxigraph as ox
 
-    quads = [ox.Quad(ox.NamedNode(f"urn:s{i}"), ox.NamedNode("urn:p"), ox.Literal(value),
-                     ox.NamedNode("urn:g")) for i, value in enumerate(values)]
+    quads = [
+        ox.Quad(
+            ox.NamedNode(f"urn:s{i}"),
+            ox.NamedNode("urn:p"),
+            ox.Literal(value),
+            ox.NamedNode("urn:g"),
+        )
+        for i, value in enumerate(values)
+    ]
     with open_test_store(store) as writer:
         writer.replace_graphs({"urn:g": quads})
     return os.readlink(store / "live")
@@ -137,9 +146,14 @@ def sha256(path: Path) -> str:
 
 
 #: A value for each canned query's parameter that the bundled data has.
-SAMPLE_PARAMS = {"model": "NT 2.5B", "status": "source-checked", "method": "pdf-text-parse",
-                 "sha256": "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60",
-                 "benchmark": "ifeval-ccb018", "since": "2026-11-30"}
+SAMPLE_PARAMS = {
+    "model": "NT 2.5B",
+    "status": "source-checked",
+    "method": "pdf-text-parse",
+    "sha256": "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60",
+    "benchmark": "ifeval-ccb018",
+    "since": "2026-11-30",
+}
 #: Where a parameter's name means another thing in one query: model-results takes a model's
 #: id (of the imported results), results-for-model the name a record prints.
 SAMPLE_FOR = {"model-results": {"model": "mistralai/mistral-7b-instruct-v0.3"}}
@@ -150,8 +164,9 @@ EMPTY_IN_BUNDLED = {"context-only-evidence"}
 
 def sample_params(name: str, query) -> dict[str, str]:
     """The sample value of each parameter of canned query ``name``."""
-    return {p.name: SAMPLE_FOR.get(name, {}).get(p.name, SAMPLE_PARAMS[p.name])
-            for p in query.params}
+    return {
+        p.name: SAMPLE_FOR.get(name, {}).get(p.name, SAMPLE_PARAMS[p.name]) for p in query.params
+    }
 
 
 def copy_sampled(target: Path) -> Path:

@@ -52,8 +52,11 @@ def assert_context_names_every_term(mapped) -> None:
     """The JSON-LD context has a short name for every predicate and class ``mapped`` uses."""
     named = set()
     for value in CONTEXT["@context"].values():
-        curie = value if isinstance(value, str) else (
-            value.get("@id") if isinstance(value, dict) else None)
+        curie = (
+            value
+            if isinstance(value, str)
+            else (value.get("@id") if isinstance(value, dict) else None)
+        )
         if curie and re.match(r"^[a-z]+:", curie):
             named.add(_expand(curie))
     predicates = {str(p) for m in mapped for _, p, _ in m.triples if p != RDF.type}

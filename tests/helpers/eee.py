@@ -31,13 +31,13 @@ PREFIX spdx: <http://spdx.org/rdf/terms#>
 
 def kept_files(folder: Path = KEPT) -> dict[str, bytes]:
     """The kept files by their path in the origin."""
-    return {p.relative_to(folder).as_posix(): p.read_bytes()
-            for p in sorted(folder.rglob("*.json"))}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*.json"))
+    }
 
 
 def run(runner: CliRunner, store: Path, data: Path, *args: str):
-    return runner.invoke(main, ["--store", str(store), "--data", str(data), "--base", BASE,
-                                *args])
+    return runner.invoke(main, ["--store", str(store), "--data", str(data), "--base", BASE, *args])
 
 
 def dump(store: Path) -> str:
@@ -47,8 +47,11 @@ def dump(store: Path) -> str:
 
 def tree(folder: Path) -> dict[str, str]:
     """Every file under ``folder`` with its SHA-256 (what "the data is unchanged" means)."""
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def origin_copy(root: Path, files: dict[str, bytes]) -> Path:
@@ -72,9 +75,12 @@ def query(store: Path, sparql: str) -> list[dict[str, str]]:
 #: parameters in billions, precision) per file, one result each. "tiny/alpha" is submitted
 #: twice with different scores; two models tie.
 LOWER_IS_BETTER = (
-    ("tiny/alpha", 0.50, 1.5, "float16"), ("tiny/beta", 0.20, 7, "bfloat16"),
-    ("tiny/gamma", 0.20, 13, "bfloat16"), ("tiny/delta", 0.90, 70, "float16"),
-    ("Tiny/Alpha", 0.35, 1.5, "float16"), ("tiny/epsilon", 0.05, 0.5, "bfloat16"),
+    ("tiny/alpha", 0.50, 1.5, "float16"),
+    ("tiny/beta", 0.20, 7, "bfloat16"),
+    ("tiny/gamma", 0.20, 13, "bfloat16"),
+    ("tiny/delta", 0.90, 70, "float16"),
+    ("Tiny/Alpha", 0.35, 1.5, "float16"),
+    ("tiny/epsilon", 0.05, 0.5, "bfloat16"),
 )
 LOWER_IS_BETTER_SUITE = "tiny_latency"
 
@@ -87,22 +93,37 @@ def lower_is_better_files() -> dict[str, bytes]:
             "schema_version": "0.2.0",
             "evaluation_id": f"{LOWER_IS_BETTER_SUITE}/{model}/{n}",
             "retrieved_timestamp": f"17700000{n:02d}.5",
-            "source_metadata": {"source_name": "Tiny latency board", "source_type": "documentation",
-                                "source_organization_name": "Test bench",
-                                "evaluator_relationship": "third_party"},
-            "model_info": {"name": model.split("/")[1], "id": model, "developer": "tiny",
-                           "inference_platform": "unknown",
-                           "additional_details": {"precision": precision,
-                                                  "params_billions": params}},
-            "evaluation_results": [{
-                "evaluation_name": "Latency",
-                "source_data": {"dataset_name": "TinyBench", "source_type": "url",
-                                "url": ["https://example.org/tinybench"]},
-                "metric_config": {"evaluation_description": "Seconds per answer on TinyBench",
-                                  "lower_is_better": True, "score_type": "continuous",
-                                  "min_score": 0, "max_score": 100},
-                "score_details": {"score": score},
-            }],
+            "source_metadata": {
+                "source_name": "Tiny latency board",
+                "source_type": "documentation",
+                "source_organization_name": "Test bench",
+                "evaluator_relationship": "third_party",
+            },
+            "model_info": {
+                "name": model.split("/")[1],
+                "id": model,
+                "developer": "tiny",
+                "inference_platform": "unknown",
+                "additional_details": {"precision": precision, "params_billions": params},
+            },
+            "evaluation_results": [
+                {
+                    "evaluation_name": "Latency",
+                    "source_data": {
+                        "dataset_name": "TinyBench",
+                        "source_type": "url",
+                        "url": ["https://example.org/tinybench"],
+                    },
+                    "metric_config": {
+                        "evaluation_description": "Seconds per answer on TinyBench",
+                        "lower_is_better": True,
+                        "score_type": "continuous",
+                        "min_score": 0,
+                        "max_score": 100,
+                    },
+                    "score_details": {"score": score},
+                }
+            ],
         }
         path = f"data/{LOWER_IS_BETTER_SUITE}/{model.casefold()}/{n:08d}-0000-4000-8000-000000000000.json"
         files[path] = json.dumps(doc, indent=2).encode()
@@ -114,8 +135,17 @@ def with_lower_is_better_board(root: Path) -> Path:
     ``root/store``); returns ``root``."""
     shutil.copytree(DATA, root / "data")
     origin = origin_copy(root / "origin", lower_is_better_files())
-    result = run(CliRunner(), root / "store", root / "data", "import", "every-eval-ever",
-                 str(origin), "--origin", ORIGIN, "--merge")
+    result = run(
+        CliRunner(),
+        root / "store",
+        root / "data",
+        "import",
+        "every-eval-ever",
+        str(origin),
+        "--origin",
+        ORIGIN,
+        "--merge",
+    )
     assert result.exit_code == 0, result.output
     return root
 
@@ -123,5 +153,8 @@ def with_lower_is_better_board(root: Path) -> Path:
 #: HELM Lite's and HELM Classic's "EM on MMLU": one benchmark (docs/imports.md)
 MMLU = benchmark_id("MMLU", "MMLU", benchmark_key("MMLU", "MMLU", "EM on MMLU", False))
 #: The generated lower-is-better board
-TINY = benchmark_id("TinyBench", "Latency", benchmark_key(
-    "TinyBench", "Latency", "Seconds per answer on TinyBench", True))
+TINY = benchmark_id(
+    "TinyBench",
+    "Latency",
+    benchmark_key("TinyBench", "Latency", "Seconds per answer on TinyBench", True),
+)

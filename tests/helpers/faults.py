@@ -22,11 +22,23 @@ import requests
 from helpers.servers import free_port
 
 #: What a reverse proxy answers when the store behind it failed.
-HTML_ERROR = (b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
-              b"<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n"
-              b"</body>\r\n</html>\r\n")
-_HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "te", "trailer",
-        "upgrade", "proxy-authorization", "proxy-authenticate", "content-encoding"}
+HTML_ERROR = (
+    b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
+    b"<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n"
+    b"</body>\r\n</html>\r\n"
+)
+_HOP = {
+    "connection",
+    "keep-alive",
+    "transfer-encoding",
+    "content-length",
+    "te",
+    "trailer",
+    "upgrade",
+    "proxy-authorization",
+    "proxy-authenticate",
+    "content-encoding",
+}
 
 
 def is_write(method: str, content_type: str, body: bytes) -> bool:
@@ -95,8 +107,7 @@ def _handler(proxy: FaultyProxy) -> type[BaseHTTPRequestHandler]:
 
         def _forward(self) -> None:
             body = self._body()
-            mode = proxy.decide(is_write(self.command, self.headers.get("Content-Type", ""),
-                                         body))
+            mode = proxy.decide(is_write(self.command, self.headers.get("Content-Type", ""), body))
             if mode == "down":
                 return self._drop()
             if mode == "html":
@@ -108,11 +119,19 @@ def _handler(proxy: FaultyProxy) -> type[BaseHTTPRequestHandler]:
                 return None
             if mode == "slow":
                 time.sleep(proxy.delay)
-            headers = {k: v for k, v in self.headers.items()
-                       if k.lower() not in _HOP and k.lower() != "host"}
+            headers = {
+                k: v
+                for k, v in self.headers.items()
+                if k.lower() not in _HOP and k.lower() != "host"
+            }
             try:
-                answer = proxy.session.request(self.command, proxy.upstream + self.path,
-                                               data=body, headers=headers, timeout=600)
+                answer = proxy.session.request(
+                    self.command,
+                    proxy.upstream + self.path,
+                    data=body,
+                    headers=headers,
+                    timeout=600,
+                )
             except requests.RequestException:
                 return self._drop()
             self.send_response_only(answer.status_code)  # the store's own Server header

@@ -68,7 +68,10 @@ def running_oxigraph(location: Path, *args: str) -> Iterator[str]:
         url = f"http://127.0.0.1:{free_port()}"
         proc = subprocess.Popen(
             [command, "serve", "--location", str(location), "--bind", url[7:], *args],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         try:
             deadline = time.monotonic() + START_S
             while proc.poll() is None and time.monotonic() < deadline:
@@ -104,13 +107,16 @@ class Backend:
     def settings(self, **more: object):
         from kg.config import load_settings
 
-        return load_settings({"base": BASE, "store": str(self.store), **self.options, **more},
-                             environ={})
+        return load_settings(
+            {"base": BASE, "store": str(self.store), **self.options, **more}, environ={}
+        )
 
     def environment(self) -> dict[str, str]:
         """The settings a `kg` process needs to use this store (for `running_server`)."""
-        return {"KG_STORE": str(self.store),
-                **{f"KG_{name.upper()}": value for name, value in self.options.items()}}
+        return {
+            "KG_STORE": str(self.store),
+            **{f"KG_{name.upper()}": value for name, value in self.options.items()},
+        }
 
     def open(self, read_only: bool = False):
         from kg.store import open_store
@@ -124,17 +130,26 @@ class Backend:
         import pyoxigraph as ox
 
         if isinstance(self.store, Path):
-            quads = {iri: [ox.Quad(t.subject, t.predicate, t.object, ox.NamedNode(iri))
-                           for t in ox.parse(path=str(path), format=ox.RdfFormat.N_TRIPLES)]
-                     for iri, path in graphs.items()}
+            quads = {
+                iri: [
+                    ox.Quad(t.subject, t.predicate, t.object, ox.NamedNode(iri))
+                    for t in ox.parse(path=str(path), format=ox.RdfFormat.N_TRIPLES)
+                ]
+                for iri, path in graphs.items()
+            }
             with self.open() as store:
                 store.replace_graphs(quads)
             return
         settings = self.settings()
         url = settings.store.rstrip("/") + "/" + settings.store_graphs
         for iri, path in graphs.items():
-            requests.put(url, params={"graph": iri}, data=path.read_bytes(), timeout=30,
-                         headers={"Content-Type": "application/n-triples"}).raise_for_status()
+            requests.put(
+                url,
+                params={"graph": iri},
+                data=path.read_bytes(),
+                timeout=30,
+                headers={"Content-Type": "application/n-triples"},
+            ).raise_for_status()
 
 
 @contextlib.contextmanager
@@ -172,11 +187,19 @@ def running_server(root: Path, env: dict[str, str] | None = None, *args: str):
     """Run `kg serve --port 0 [args]` in ``root`` (data in root/data, store in root/store
     unless ``env`` names another) until the block ends; wait for /healthz, never a fixed
     sleep."""
-    env = {**os.environ, "KG_STORE": str(root / "store"), "KG_DATA": str(root / "data"),
-           **(env or {})}
+    env = {
+        **os.environ,
+        "KG_STORE": str(root / "store"),
+        "KG_DATA": str(root / "data"),
+        **(env or {}),
+    }
     proc = subprocess.Popen(
-        [sys.executable, "-m", "kg.cli", "serve", "--port", "0", *args], cwd=root, env=env,
-        stderr=subprocess.PIPE, text=True)
+        [sys.executable, "-m", "kg.cli", "serve", "--port", "0", *args],
+        cwd=root,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     said: deque[str] = deque(maxlen=50)  # the last lines, for a failure's message
     where: list[str] = []
     told = threading.Event()
@@ -194,8 +217,9 @@ def running_server(root: Path, env: dict[str, str] | None = None, *args: str):
     try:
         told.wait(START_S)
         if not where:
-            pytest.fail(f"kg serve did not say where it listens (exit {proc.poll()}):\n"
-                        + "".join(said))
+            pytest.fail(
+                f"kg serve did not say where it listens (exit {proc.poll()}):\n" + "".join(said)
+            )
         url = where[0]
         deadline = time.monotonic() + START_S
         while time.monotonic() < deadline:

@@ -24,8 +24,12 @@ from bench.remote_stores import INI, stop_process  # one configuration, for the 
 VIRTUOSO = "/usr/bin/virtuoso-t"
 ISQL = "/usr/bin/isql-vt"
 #: What the remote store's settings say for Virtuoso's endpoints (docs/deployment.md).
-SETTINGS = {"store_query": "sparql", "store_update": "sparql",
-            "store_graphs": "sparql-graph-crud", "store_union": "none"}
+SETTINGS = {
+    "store_query": "sparql",
+    "store_update": "sparql",
+    "store_graphs": "sparql-graph-crud",
+    "store_union": "none",
+}
 #: How long a fresh database may take to answer: a liveness bound for a loaded machine
 #: (it answers in seconds), not a measure of speed.
 START_S = 120
@@ -48,27 +52,38 @@ class Virtuoso:
         from helpers.servers import free_port
 
         if not Path(VIRTUOSO).exists():
-            pytest.fail("the Virtuoso tests need Debian's virtuoso-opensource-7-bin "
-                        "(./scripts/test installs it)")
+            pytest.fail(
+                "the Virtuoso tests need Debian's virtuoso-opensource-7-bin "
+                "(./scripts/test installs it)"
+            )
         # in memory where there is a tmpfs: a database that lives for one test run needs
         # no disk syncs
         self.dir = Path(tempfile.mkdtemp(prefix="kg-virtuoso-", dir=_MEMORY))
         self.sql_port, http_port = free_port(), free_port()
         self.url = f"http://127.0.0.1:{http_port}"
         ini = self.dir / "virtuoso.ini"
-        ini.write_text(INI.format(dir=self.dir, sql_port=self.sql_port, http_port=http_port,
-                                  limit=QUERY_LIMIT_S))
+        ini.write_text(
+            INI.format(
+                dir=self.dir, sql_port=self.sql_port, http_port=http_port, limit=QUERY_LIMIT_S
+            )
+        )
         # -f: in the foreground, so that the process id is the server's own
-        self.proc = subprocess.Popen([VIRTUOSO, "-f", "-c", str(ini)], cwd=self.dir,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
-                                     preexec_fn=_stop_with_parent)
+        self.proc = subprocess.Popen(
+            [VIRTUOSO, "-f", "-c", str(ini)],
+            cwd=self.dir,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+            preexec_fn=_stop_with_parent,
+        )
         atexit.register(self.stop)
         deadline = time.monotonic() + START_S
         while True:
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 log = self.dir / "virtuoso.log"
-                pytest.fail("Virtuoso did not start:\n"
-                            + (log.read_text(errors="replace")[-3000:] if log.exists() else ""))
+                pytest.fail(
+                    "Virtuoso did not start:\n"
+                    + (log.read_text(errors="replace")[-3000:] if log.exists() else "")
+                )
             try:
                 requests.get(self.url + "/sparql", params={"query": "ASK {}"}, timeout=10)
                 break
@@ -78,9 +93,12 @@ class Virtuoso:
 
     def sql(self, statement: str) -> None:
         """Run one SQL statement as the database's administrator."""
-        done = subprocess.run([ISQL, f"127.0.0.1:{self.sql_port}", "dba", "dba",
-                               f"exec={statement}"], capture_output=True, text=True,
-                              timeout=60)
+        done = subprocess.run(
+            [ISQL, f"127.0.0.1:{self.sql_port}", "dba", "dba", f"exec={statement}"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         if done.returncode != 0 or "Error" in done.stdout:
             pytest.fail(f"isql-vt {statement!r} failed: {done.stdout}{done.stderr}")
 

@@ -25,8 +25,13 @@ def app_over(root: Path, **settings: object) -> Iterator[Flask]:
     from kg.web import create_app
     from kg.web.state import close
 
-    config = {"base": BASE, "store": root / "store", "data": root / "data",
-              "dumps": root / "dumps", **settings}
+    config = {
+        "base": BASE,
+        "store": root / "store",
+        "data": root / "data",
+        "dumps": root / "dumps",
+        **settings,
+    }
     ensure_loaded(load_settings(config))
     app = create_app({**config, "TESTING": True})
     try:
@@ -44,7 +49,18 @@ def web_app(root: Path) -> Flask:
     from kg.web import create_app
 
     store, archive = root / "store", root / "archive"
-    result = CliRunner().invoke(main, ["--store", str(store), "--archive", str(archive),
-                                       "--base", BASE, "load", str(root / "data")])
+    result = CliRunner().invoke(
+        main,
+        [
+            "--store",
+            str(store),
+            "--archive",
+            str(archive),
+            "--base",
+            BASE,
+            "load",
+            str(root / "data"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     return create_app({"store": store, "archive": archive, "base": BASE})

@@ -156,7 +156,12 @@ class Node:
             self.ctx.add(self.subject, RDF.type, cls)
 
     def emit(
-        self, key: str, predicate: URIRef, obj: Term, raw: str, path: str | None = None,
+        self,
+        key: str,
+        predicate: URIRef,
+        obj: Term,
+        raw: str,
+        path: str | None = None,
     ) -> None:
         """Add one triple whose object came from the value ``raw`` of ``key``."""
         triple = (self.subject, predicate, obj)
@@ -236,7 +241,10 @@ class Node:
 
     # -- nested structures ------------------------------------------------------------
     def child(
-        self, key: str, predicate: URIRef, build: Callable[[Node], None],
+        self,
+        key: str,
+        predicate: URIRef,
+        build: Callable[[Node], None],
         subject: Term | None = None,
     ) -> Node | None:
         """A nested mapping that becomes its own node (a blank node unless ``subject``)."""
@@ -253,7 +261,9 @@ class Node:
         return node
 
     def children(
-        self, key: str, predicate: URIRef | None,
+        self,
+        key: str,
+        predicate: URIRef | None,
         build: Callable[[Node, int], None],
         subject: Callable[[int], Term] | None = None,
     ) -> list[Node]:
@@ -273,7 +283,10 @@ class Node:
         return nodes
 
     def value_or_missing(
-        self, key: str, predicate: URIRef, make: Callable[[str], Term] = Literal,
+        self,
+        key: str,
+        predicate: URIRef,
+        make: Callable[[str], Term] = Literal,
     ) -> None:
         """A value, or ``{missing: <reason>, note: ...}`` where the source gives none."""
         raw = self.declare(key, predicate)
@@ -289,8 +302,11 @@ class Node:
         for key in self.data:
             if key not in self.declared:
                 hint = difflib.get_close_matches(key, list(self.declared), n=1)
-                known = f"did you mean '{hint[0]}'?" if hint else (
-                    "known keys: " + ", ".join(sorted(self.declared)))
+                known = (
+                    f"did you mean '{hint[0]}'?"
+                    if hint
+                    else ("known keys: " + ", ".join(sorted(self.declared)))
+                )
                 self.ctx.problem(self._path(key), f"unknown key ({known})")
 
 

@@ -33,15 +33,23 @@ from .review import artifact_iri
 
 #: evaluator_relationship -> its concept (which implies the record's evidence kind,
 #: every_eval_ever_records.EVIDENCE_KIND).
-RELATIONSHIP = {"first_party": "first-party", "third_party": "third-party",
-                "collaborative": "collaborative", "other": "other"}
+RELATIONSHIP = {
+    "first_party": "first-party",
+    "third_party": "third-party",
+    "collaborative": "collaborative",
+    "other": "other",
+}
 #: model_info.additional_details keys the graph holds as statements.
-MODEL_DETAILS = {"precision": KG.precision, "architecture": KG.architecture,
-                 "model_type": KG.modelType}
+MODEL_DETAILS = {
+    "precision": KG.precision,
+    "architecture": KG.architecture,
+    "model_type": KG.modelType,
+}
 
 
-def map_every_eval_ever(kept: KeptFile, base: str) -> tuple[
-        list[Triple], Origins, list[tuple[URIRef, str, int]]]:
+def map_every_eval_ever(
+    kept: KeptFile, base: str
+) -> tuple[list[Triple], Origins, list[tuple[URIRef, str, int]]]:
     """The triples of one kept file, their origins, and its graphs as (IRI, label, end)."""
     doc: dict[str, Any] = kept.checked.doc
     out = TripleBuilder()
@@ -71,12 +79,23 @@ def map_every_eval_ever(kept: KeptFile, base: str) -> tuple[
     names = [r.get("evaluation_name", "") for r in results]
     records = ids.result_ids(evaluation_id, names)
     relationship = metadata.get("evaluator_relationship")
-    benchmarks = [URIRef(minted_iri(base, "benchmark", benchmark_of(result)["id"]))
-                  for result in results]
+    benchmarks = [
+        URIRef(minted_iri(base, "benchmark", benchmark_of(result)["id"])) for result in results
+    ]
     remainder(out, evaluation, doc, "", skip={"evaluation_results"})
     parts = [(evaluation, out.label, len(out.triples))]
-    context = RecordContext(source, evaluation, model, imported, artifact, model_id,
-                            str(source_name), relationship, model_info, kept.upstream_path)
+    context = RecordContext(
+        source,
+        evaluation,
+        model,
+        imported,
+        artifact,
+        model_id,
+        str(source_name),
+        relationship,
+        model_info,
+        kept.upstream_path,
+    )
     for i, (result, ident, bench) in enumerate(zip(results, records, benchmarks, strict=True)):
         record = URIRef(minted_iri(base, "record", ident))
         out.label = f"record {ident}"
@@ -88,8 +107,9 @@ def map_every_eval_ever(kept: KeptFile, base: str) -> tuple[
 def source_reference(metadata: dict[str, Any], base: str) -> tuple[str, URIRef]:
     """The source (the leaderboard or harness) a file's ``source_metadata`` names: its id
     and IRI. Its file (``data/sources/<id>.yaml``) is written by ``kg import``."""
-    ident = ids.source_id(metadata.get("source_organization_name", ""),
-                          metadata.get("source_name", ""))
+    ident = ids.source_id(
+        metadata.get("source_organization_name", ""), metadata.get("source_name", "")
+    )
     return ident, URIRef(minted_iri(base, "source", ident))
 
 
@@ -102,15 +122,27 @@ def _model(out: TripleBuilder, evaluation: URIRef, info: dict[str, Any], base: s
     out.text(evaluation, KG.modelId, raw, "/model_info/id")
     out.text(evaluation, KG.modelName, info.get("name"), "/model_info/name")
     out.text(evaluation, KG.modelDeveloper, info.get("developer"), "/model_info/developer")
-    out.text(evaluation, KG.inferencePlatform, info.get("inference_platform"),
-             "/model_info/inference_platform")
+    out.text(
+        evaluation,
+        KG.inferencePlatform,
+        info.get("inference_platform"),
+        "/model_info/inference_platform",
+    )
     details = info.get("additional_details")
     if isinstance(details, dict):
         for key_name, predicate in MODEL_DETAILS.items():
-            out.text(evaluation, predicate, details.get(key_name),
-                     f"/model_info/additional_details/{key_name}")
-        out.number(evaluation, KG.parametersBillions, details.get("params_billions"),
-                   "/model_info/additional_details/params_billions")
+            out.text(
+                evaluation,
+                predicate,
+                details.get(key_name),
+                f"/model_info/additional_details/{key_name}",
+            )
+        out.number(
+            evaluation,
+            KG.parametersBillions,
+            details.get("params_billions"),
+            "/model_info/additional_details/params_billions",
+        )
     return model
 
 
@@ -120,15 +152,27 @@ def _evaluation_facts(out: TripleBuilder, evaluation: URIRef, doc: dict[str, Any
     retrieved = doc.get("retrieved_timestamp")
     if isinstance(retrieved, str):
         out.text(evaluation, KG.retrievedTimestamp, retrieved, "/retrieved_timestamp")
-        out.add(evaluation, KG.retrievedAt, Literal(unix_to_datetime(retrieved),
-                                                    datatype=XSD.dateTime, normalize=False))
+        out.add(
+            evaluation,
+            KG.retrievedAt,
+            Literal(unix_to_datetime(retrieved), datatype=XSD.dateTime, normalize=False),
+        )
     metadata = doc.get("source_metadata") or {}
-    out.text(evaluation, KG.upstreamSourceType, metadata.get("source_type"),
-             "/source_metadata/source_type")
+    out.text(
+        evaluation,
+        KG.upstreamSourceType,
+        metadata.get("source_type"),
+        "/source_metadata/source_type",
+    )
     relationship = metadata.get("evaluator_relationship")
     if relationship in RELATIONSHIP:
-        out.add(evaluation, KG.evaluatorRelationship, KGV[RELATIONSHIP[relationship]],
-                "/source_metadata/evaluator_relationship", relationship)
+        out.add(
+            evaluation,
+            KG.evaluatorRelationship,
+            KGV[RELATIONSHIP[relationship]],
+            "/source_metadata/evaluator_relationship",
+            relationship,
+        )
 
 
 def unix_to_datetime(seconds: str) -> str:
@@ -164,9 +208,12 @@ def benchmark_of(result: dict[str, Any]) -> dict[str, str]:
     description = metric.get("evaluation_description") or ""
     lower = metric.get("lower_is_better") is True
     key = ids.benchmark_key(dataset, name, description, lower)
-    entry = {"id": ids.benchmark_id(dataset, name, key),
-             "label": name if name == dataset else f"{name} ({dataset})",
-             "dataset": dataset, "name": name}
+    entry = {
+        "id": ids.benchmark_id(dataset, name, key),
+        "label": name if name == dataset else f"{name} ({dataset})",
+        "dataset": dataset,
+        "name": name,
+    }
     if description:
         entry["description"] = description
     entry["direction"] = "lower" if lower else "higher"
@@ -179,10 +226,15 @@ def shared_nodes(doc: dict[str, Any]) -> dict[str, Any]:
     metadata = doc.get("source_metadata") or {}
     ident, _ = source_reference(metadata, "")
     organization = metadata.get("source_organization_name", "")
-    source = {"id": ident, "title": metadata.get("source_name") or organization,
-              "publisher": organization}
+    source = {
+        "id": ident,
+        "title": metadata.get("source_name") or organization,
+        "publisher": organization,
+    }
     if isinstance(metadata.get("source_organization_url"), str):
         source["url"] = metadata["source_organization_url"]
-    return {"model": ids.model_key((doc.get("model_info") or {}).get("id", "")),
-            "benchmarks": [benchmark_of(r) for r in doc.get("evaluation_results") or []],
-            "source": source}
+    return {
+        "model": ids.model_key((doc.get("model_info") or {}).get("id", "")),
+        "benchmarks": [benchmark_of(r) for r in doc.get("evaluation_results") or []],
+        "source": source,
+    }

@@ -16,23 +16,45 @@ from .json_triples import TripleBuilder, literal, remainder
 
 JSON_POINTER = URIRef("http://tools.ietf.org/rfc/rfc6901")
 #: evaluator_relationship -> the evidence kind of the file's records.
-EVIDENCE_KIND = {"first_party": "self-reported", "third_party": "independent-external-evaluation",
-                 "collaborative": "collaborative-evaluation", "other": "unstated-relationship"}
+EVIDENCE_KIND = {
+    "first_party": "self-reported",
+    "third_party": "independent-external-evaluation",
+    "collaborative": "collaborative-evaluation",
+    "other": "unstated-relationship",
+}
 
 
 class RecordContext:
     """What every record of one file shares."""
 
-    def __init__(self, source, evaluation, model, imported, artifact, model_id, source_name,
-                 relationship, model_info, upstream_path):
+    def __init__(
+        self,
+        source,
+        evaluation,
+        model,
+        imported,
+        artifact,
+        model_id,
+        source_name,
+        relationship,
+        model_info,
+        upstream_path,
+    ):
         self.source, self.evaluation, self.model = source, evaluation, model
         self.imported, self.artifact, self.upstream_path = imported, artifact, upstream_path
         self.model_id, self.source_name = model_id, source_name
         self.relationship, self.model_info = relationship, model_info
 
 
-def map_result(out: TripleBuilder, record: URIRef, ident: str, result: dict[str, Any],
-               at: str, bench: URIRef, c: RecordContext) -> None:
+def map_result(
+    out: TripleBuilder,
+    record: URIRef,
+    ident: str,
+    result: dict[str, Any],
+    at: str,
+    bench: URIRef,
+    c: RecordContext,
+) -> None:
     """The record ``record`` of the result ``result`` (at ``at`` in the file)."""
     out.node(record, at, PROV.Entity, KG.Claim)
     name = result.get("evaluation_name", "")
@@ -49,25 +71,40 @@ def map_result(out: TripleBuilder, record: URIRef, ident: str, result: dict[str,
     value = out.node(URIRef(f"{record}#value"), score_at, QUDT.QuantityValue, KG.ReportedValue)
     out.add(record, KG.reportedValue, value)
     out.add(value, KG.printedValue, literal(score.lexeme), score_at, score.lexeme)
-    out.add(value, QUDT.numericValue, literal(score.decimal_lexeme(), XSD.decimal), score_at,
-            score.lexeme)
+    out.add(
+        value,
+        QUDT.numericValue,
+        literal(score.decimal_lexeme(), XSD.decimal),
+        score_at,
+        score.lexeme,
+    )
     out.add(value, QUDT.unit, UNIT.UNITLESS)
 
     out.add(record, KG.metric, literal(ids.slug(name, 80)))
     out.text(record, KG.metricLabel, name, f"{at}/evaluation_name")
     metric = result.get("metric_config") or {}
     mat = f"{at}/metric_config"
-    out.text(record, KG.metricDescription, metric.get("evaluation_description"),
-             f"{mat}/evaluation_description")
+    out.text(
+        record,
+        KG.metricDescription,
+        metric.get("evaluation_description"),
+        f"{mat}/evaluation_description",
+    )
     lower = metric.get("lower_is_better")
-    out.add(record, KG.metricDirection, KGV.lower if lower else KGV.higher,
-            f"{mat}/lower_is_better", "true" if lower else "false")
+    out.add(
+        record,
+        KG.metricDirection,
+        KGV.lower if lower else KGV.higher,
+        f"{mat}/lower_is_better",
+        "true" if lower else "false",
+    )
     out.text(record, KG.scoreType, metric.get("score_type"), f"{mat}/score_type")
     out.number(record, KG.minScore, metric.get("min_score"), f"{mat}/min_score")
     out.number(record, KG.maxScore, metric.get("max_score"), f"{mat}/max_score")
 
-    configuration = out.node(URIRef(f"{record}#configuration"), "/model_info",
-                             KG.TestedConfiguration)
+    configuration = out.node(
+        URIRef(f"{record}#configuration"), "/model_info", KG.TestedConfiguration
+    )
     out.add(record, KG.testedConfiguration, configuration)
     out.add(configuration, KG.model, literal(c.model_id))
     precision = (c.model_info.get("additional_details") or {}).get("precision")
@@ -93,8 +130,13 @@ def _dataset(out: TripleBuilder, record: URIRef, data: dict[str, Any], at: str) 
     out.text(dataset, KG.hfSplit, data.get("hf_split"), f"{at}/hf_split")
     samples = data.get("samples_number")
     if isinstance(samples, JsonNumber) and samples.is_integral:
-        out.add(dataset, KG.samplesNumber, literal(samples.lexeme, XSD.integer),
-                f"{at}/samples_number", samples.lexeme)
+        out.add(
+            dataset,
+            KG.samplesNumber,
+            literal(samples.lexeme, XSD.integer),
+            f"{at}/samples_number",
+            samples.lexeme,
+        )
     urls = data.get("url")
     if isinstance(urls, list) and all(isinstance(u, str) for u in urls):
         for j, url in enumerate(urls):
@@ -114,8 +156,15 @@ def _locator(out: TripleBuilder, locator: URIRef, where: str, c: RecordContext) 
     return locator
 
 
-def _row(out: TripleBuilder, record: URIRef, position: int, prop: str, statement: str,
-         locator: URIRef, c: RecordContext) -> None:
+def _row(
+    out: TripleBuilder,
+    record: URIRef,
+    position: int,
+    prop: str,
+    statement: str,
+    locator: URIRef,
+    c: RecordContext,
+) -> None:
     row = out.node(URIRef(f"{record}#evidence-{position}"), "", KG.EvidenceRow)
     out.add(record, KG.evidenceRow, row)
     out.add(row, KG.position, literal(position))

@@ -27,8 +27,9 @@ def map_import(node: Node) -> None:
     node.literal("title", DCTERMS.title)
     fmt = node.literal("format", KG.format)
     if fmt is not None and fmt not in FORMATS:
-        node.ctx.problem("format", f"not a format kg import reads ({fmt!r}; one of: "
-                                   + ", ".join(FORMATS) + ")")
+        node.ctx.problem(
+            "format", f"not a format kg import reads ({fmt!r}; one of: " + ", ".join(FORMATS) + ")"
+        )
     origin = node.declare("origin")
     if origin is not None:  # its keys are statements about the import itself
         inner = node.ctx.node(node.subject, origin, "origin")
@@ -38,8 +39,12 @@ def map_import(node: Node) -> None:
     licence = node.scalar("licence", DCTERMS.license)
     if licence is not None:
         # An SPDX licence id (MIT, Apache-2.0): its IRI in the SPDX licence list.
-        node.emit("licence", DCTERMS.license, URIRef(SPDX_LICENSES + licence)
-                  if _spdx_id(licence) else Literal(licence), licence)
+        node.emit(
+            "licence",
+            DCTERMS.license,
+            URIRef(SPDX_LICENSES + licence) if _spdx_id(licence) else Literal(licence),
+            licence,
+        )
     node.literal("licence_file", KG.licenceFile)
     node.ref("agent", PROV.wasAssociatedWith, "agent")
     node.literal("started_at", PROV.startedAtTime, XSD.dateTime)
@@ -51,8 +56,11 @@ def map_import(node: Node) -> None:
     if kept and digest is not None:  # the list that the one hash pins must be that list
         lines = "".join(line + "\n" for _, line in kept)
         if hashlib.sha256(lines.encode()).hexdigest() != digest:
-            node.ctx.problem("kept", "the kept files' list does not agree with manifest_sha256 "
-                                     "(kg import writes both; run it again)")
+            node.ctx.problem(
+                "kept",
+                "the kept files' list does not agree with manifest_sha256 "
+                "(kg import writes both; run it again)",
+            )
     node.children("unknown_fields", KG.unknownField, _unknown_field)
     node.children("skipped", KG.skippedFile, _skipped)
     node.children("software", KG.softwarePackage, build_package)
@@ -66,16 +74,18 @@ def map_import(node: Node) -> None:
         node.ctx.add(model, RDF.type, KG.Model)
         node.facet(model).emit("models", DCTERMS.identifier, Literal(key), key, path)
     node.ctx.start_graph(URIRef(f"{node.subject}#benchmarks"), f"import {ident} benchmarks")
-    node.children("benchmarks", None, _benchmark,
-                  subject=lambda i: _benchmark_iri(node, i))
+    node.children("benchmarks", None, _benchmark, subject=lambda i: _benchmark_iri(node, i))
 
 
 def _benchmark_iri(node: Node, position: int) -> URIRef:
     items = node.data.get("benchmarks")
     item = items[position - 1] if isinstance(items, list) else None
     ident = item.get("id") if isinstance(item, dict) else None
-    return URIRef(minted_iri(node.ctx.base, "benchmark", ident if isinstance(ident, str)
-                             else f"unnamed-{position}"))
+    return URIRef(
+        minted_iri(
+            node.ctx.base, "benchmark", ident if isinstance(ident, str) else f"unnamed-{position}"
+        )
+    )
 
 
 def _benchmark(node: Node, _position: int) -> None:

@@ -48,13 +48,13 @@ class TripleBuilder:
             self.triples.append((subject, RDF.type, cls))
         return subject
 
-    def add(self, s: URIRef, p: URIRef, o: Any, where: str | None = None,
-            raw: str | None = None) -> None:
+    def add(
+        self, s: URIRef, p: URIRef, o: Any, where: str | None = None, raw: str | None = None
+    ) -> None:
         self.triples.append((s, p, o))
         if where is not None:
             self.origins.fields.setdefault((s, p), where)
-            self.origins.values.setdefault((s, p, o), (where, raw if raw is not None
-                                                       else str(o)))
+            self.origins.values.setdefault((s, p, o), (where, raw if raw is not None else str(o)))
             self.used.add(where)
 
     def text(self, s: URIRef, p: URIRef, value: Any, where: str) -> None:
@@ -73,13 +73,19 @@ class TripleBuilder:
             self.add(s, p, URIRef(value) if is_web_url(value) else literal(value), where, value)
 
 
-def remainder(out: TripleBuilder, subject: URIRef, value: dict[str, Any], at: str,
-              skip: frozenset[str] | set[str] = frozenset()) -> None:
+def remainder(
+    out: TripleBuilder,
+    subject: URIRef,
+    value: dict[str, Any],
+    at: str,
+    skip: frozenset[str] | set[str] = frozenset(),
+) -> None:
     """What ``value`` says beyond the statements made of it, as JSON."""
     rest = _without(value, at, out.used, skip)
     if rest:
-        out.add(subject, KG.upstreamRemainder, Literal(dumps(rest), datatype=JSON_TEXT,
-                                                        normalize=False))
+        out.add(
+            subject, KG.upstreamRemainder, Literal(dumps(rest), datatype=JSON_TEXT, normalize=False)
+        )
 
 
 def _without(value: dict[str, Any], at: str, used: set[str], skip) -> dict[str, Any]:

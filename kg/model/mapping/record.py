@@ -44,8 +44,11 @@ def map_record(node: Node) -> None:
     node.literal("hardware", KG.hardwareAsReported)
 
     node.child("tested_configuration", KG.testedConfiguration, _tested_configuration)
-    for key, predicate in (("protocol", KG.protocol), ("dataset", KG.dataset),
-                           ("procedure", KG.procedure)):
+    for key, predicate in (
+        ("protocol", KG.protocol),
+        ("dataset", KG.dataset),
+        ("procedure", KG.procedure),
+    ):
         node.child(key, predicate, _cited_text)
     node.child("coverage", KG.coverage, _coverage)
     node.value_or_missing("uncertainty", KG.uncertainty)
@@ -58,7 +61,8 @@ def map_record(node: Node) -> None:
     node.child("locator", KG.locator, _locator(source, quoted), subject=locator)
 
     reviews = node.children(
-        "reviews", None,
+        "reviews",
+        None,
         lambda n, _: build_review(n, source, "upstream-registry"),
         subject=lambda i: ctx.iri(REVIEW_SEGMENT, f"{ident}-review-{i}"),
     )
@@ -67,7 +71,8 @@ def map_record(node: Node) -> None:
         ctx.add(review.subject, KG.reviewOf, claim)
     row_locators: dict[URIRef, URIRef] = {}
     node.children(
-        "evidence", KG.evidenceRow,
+        "evidence",
+        KG.evidenceRow,
         _evidence_row(source, quoted, locator, [r.subject for r in reviews], row_locators),
         subject=lambda i: URIRef(f"{claim}#evidence-{i}"),
     )
@@ -117,6 +122,7 @@ def _missing_metadata(record: Node):
             node.emit("field", KG.field, predicate if predicate else Literal(field), field)
         node.concept("reason", KG.reason)
         node.literal("note", RDFS.comment)
+
     return build
 
 
@@ -151,11 +157,15 @@ def _locator(source: URIRef | None, stated: tuple):
                 node.emit("artifact_sha256", OA.hasSource, artifact_iri(source, sha), sha)
             else:
                 ctx.add_implied(node.subject, OA.hasSource, source, stated)
+
     return build
 
 
 def _evidence_row(
-    source: URIRef | None, quoted: tuple, locator: URIRef, reviews: list[URIRef],
+    source: URIRef | None,
+    quoted: tuple,
+    locator: URIRef,
+    reviews: list[URIRef],
     row_locators: dict[URIRef, URIRef],
 ):
     def build(node: Node, position: int) -> None:
@@ -171,8 +181,12 @@ def _evidence_row(
         if cited is None and source is not None:
             ctx.add_implied(node.subject, CITO.citesAsEvidence, source, quoted)
         stated = (node.subject, CITO.citesAsEvidence, cited) if cited is not None else quoted
-        own = node.child("locator", KG.locator, _locator(cited or source, stated),
-                         subject=URIRef(f"{node.subject}-locator"))
+        own = node.child(
+            "locator",
+            KG.locator,
+            _locator(cited or source, stated),
+            subject=URIRef(f"{node.subject}-locator"),
+        )
         if own is None:
             ctx.add(node.subject, KG.locator, locator)
         row_locators[node.subject] = own.subject if own is not None else locator
@@ -182,6 +196,7 @@ def _evidence_row(
         if not named:
             for review in reviews:
                 ctx.add(node.subject, KG.reviewedBy, review)
+
     return build
 
 
@@ -199,4 +214,3 @@ def _reproduction(node: Node) -> None:
     node.value_or_missing("adaptation", KG.adaptation)
     node.value_or_missing("scoring_implementation", KG.scoringImplementation)
     node.literal("upstream_note", KG.upstreamRecipeNote)
-

@@ -37,8 +37,9 @@ def build_review(node: Node, source: URIRef | None, origin: str) -> None:
         artifact = artifact_iri(source, sha)
         node.emit("artifact_sha256", KG.usedArtifact, artifact, sha)
         node.ctx.add(node.subject, PROV.used, artifact)
-    node.children("checks", KG.check, build_check,
-                  subject=lambda i: URIRef(f"{node.subject}#check-{i}"))
+    node.children(
+        "checks", KG.check, build_check, subject=lambda i: URIRef(f"{node.subject}#check-{i}")
+    )
 
 
 def build_check(node: Node, position: int) -> None:

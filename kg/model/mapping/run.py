@@ -39,10 +39,13 @@ def map_run(node: Node) -> None:
     node.concept("status", KG.runStatus)
     node.literal("started_at", PROV.startedAtTime, XSD.dateTime)
     node.literal("ended_at", PROV.endedAtTime, XSD.dateTime)
-    node.children("stages", KG.stageResult, _stage,
-                  subject=lambda i: URIRef(f"{run}#stage-{i}"))
-    node.children("measurements", PROV.generated, _measurement,
-                  subject=lambda i: URIRef(f"{run}#measurement-{i}"))
+    node.children("stages", KG.stageResult, _stage, subject=lambda i: URIRef(f"{run}#stage-{i}"))
+    node.children(
+        "measurements",
+        PROV.generated,
+        _measurement,
+        subject=lambda i: URIRef(f"{run}#measurement-{i}"),
+    )
     node.child("environment", KG.environment, _environment, subject=URIRef(f"{run}#environment"))
     node.literal("log_sha256", KG.logSha256)
     # One claim (older runs): `verdict`, on the run's record. A recipe of several claims:
@@ -50,8 +53,12 @@ def map_run(node: Node) -> None:
     one = node.child("verdict", KG.verdict, _verdict, subject=URIRef(f"{run}#verdict"))
     if one is not None and claim is not None:
         ctx.add_implied(one.subject, KG.verdictOn, claim, (run, KG.reproduces, claim))
-    node.children("verdicts", KG.verdict, _listed_verdict(run, claim),
-                  subject=lambda i: URIRef(f"{run}#verdict-{i}"))
+    node.children(
+        "verdicts",
+        KG.verdict,
+        _listed_verdict(run, claim),
+        subject=lambda i: URIRef(f"{run}#verdict-{i}"),
+    )
     node.literal("note", RDFS.comment)
 
 
@@ -91,9 +98,15 @@ def _measurement(node: Node, _position: int) -> None:
 def _environment(node: Node) -> None:
     node.type(KG.Environment)
     for key, predicate in (
-        ("gpu_model", KG.gpuModel), ("gpu_memory", KG.gpuMemory), ("driver", KG.driverVersion),
-        ("cuda", KG.cudaVersion), ("cpu", KG.cpuModel), ("ram", KG.ram),
-        ("python", KG.pythonVersion), ("platform", KG.platform), ("host_sha256", KG.hostSha256),
+        ("gpu_model", KG.gpuModel),
+        ("gpu_memory", KG.gpuMemory),
+        ("driver", KG.driverVersion),
+        ("cuda", KG.cudaVersion),
+        ("cpu", KG.cpuModel),
+        ("ram", KG.ram),
+        ("python", KG.pythonVersion),
+        ("platform", KG.platform),
+        ("host_sha256", KG.hostSha256),
     ):
         node.literal(key, predicate)
     node.literal("gpu_count", KG.gpuCount, XSD.nonNegativeInteger)
@@ -108,8 +121,8 @@ def _listed_verdict(run: URIRef, claim: URIRef | None):
         if judged is not None and judged != claim:
             for predicate in (KG.reproduces, PROV.used, SCHEMA.object):
                 # a record no file defines is reported once, where it was written
-                node.ctx.add_implied(run, predicate, judged,
-                                     (node.subject, KG.verdictOn, judged))
+                node.ctx.add_implied(run, predicate, judged, (node.subject, KG.verdictOn, judged))
+
     return build
 
 

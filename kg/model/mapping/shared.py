@@ -80,4 +80,3 @@ def _partial_date(value: str) -> Literal:
     """A year, a year and month, or a full date: the precision the source gives, no more."""
     datatype = {4: XSD.gYear, 7: XSD.gYearMonth}.get(len(value), XSD.date)
     return Literal(value, datatype=datatype, normalize=False)
-

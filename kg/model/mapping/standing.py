@@ -46,8 +46,9 @@ def map_standing(node: Node) -> None:
     if source is not None:
         ctx.add(change, PROV.used, source)
         if what in INVALIDATING:
-            ctx.add_implied(source, PROV.wasInvalidatedBy, change,
-                            (change, KG.retractedSource, source))
+            ctx.add_implied(
+                source, PROV.wasInvalidatedBy, change, (change, KG.retractedSource, source)
+            )
 
     node.ref("agent", PROV.wasAssociatedWith, "agent")
     association = node.facet(ctx.bnode())
@@ -73,14 +74,16 @@ def _evidence(node: Node) -> None:
     if raw is None:
         return
     if not isinstance(raw, list):
-        node.ctx.problem(node._path("evidence"), "expected a list of {run|review|record|"
-                         "source|url: ...} items")
+        node.ctx.problem(
+            node._path("evidence"), "expected a list of {run|review|record|source|url: ...} items"
+        )
         return
     for i, item in enumerate(raw):
         path = f"{node._path('evidence')}[{i}]"
         if not (isinstance(item, dict) and len(item) == 1):
-            node.ctx.problem(path, "expected one of run, review, record, source or url, "
-                             "with its id or address")
+            node.ctx.problem(
+                path, "expected one of run, review, record, source or url, with its id or address"
+            )
             continue
         [(key, value)] = item.items()
         if not isinstance(value, str) or not value.strip():
@@ -91,8 +94,8 @@ def _evidence(node: Node) -> None:
             node.emit("evidence", KG.evidencePage, page, value, f"{path}.url")
         elif key in EVIDENCE_KINDS:
             segment = "activity" if key in ("run", "review") else key
-            node.emit("evidence", KG.evidence, node.ctx.iri(segment, value), value,
-                      f"{path}.{key}")
+            node.emit("evidence", KG.evidence, node.ctx.iri(segment, value), value, f"{path}.{key}")
         else:
-            node.ctx.problem(f"{path}.{key}", "unknown kind of evidence (run, review, "
-                             "record, source or url)")
+            node.ctx.problem(
+                f"{path}.{key}", "unknown kind of evidence (run, review, record, source or url)"
+            )

@@ -25,5 +25,13 @@ from .index import Index, Overlay
 from .results import Deferred, Result
 from .shapes import UnsupportedShape
 
-__all__ = ["Deferred", "Engine", "Index", "Overlay", "Result", "UnsupportedShape",
-           "datatype_ok", "lexical_ok"]
+__all__ = [
+    "Deferred",
+    "Engine",
+    "Index",
+    "Overlay",
+    "Result",
+    "UnsupportedShape",
+    "datatype_ok",
+    "lexical_ok",
+]

@@ -50,8 +50,11 @@ def lexical_ok(text: str, datatype: URIRef) -> bool:
         if not _INTEGER.match(text):
             return False
         number = int(text)
-        return (datatype == XSD.integer or (datatype == XSD.nonNegativeInteger and number >= 0)
-                or (datatype == XSD.positiveInteger and number > 0))
+        return (
+            datatype == XSD.integer
+            or (datatype == XSD.nonNegativeInteger and number >= 0)
+            or (datatype == XSD.positiveInteger and number > 0)
+        )
     if datatype == XSD.boolean:
         return text in ("true", "false", "1", "0")
     if datatype == XSD.date:

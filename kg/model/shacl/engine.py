@@ -40,8 +40,11 @@ class Engine:
         self.terms_index.add_all(terms)
 
     def validate(
-        self, data: Index, focus_filter: set[Term] | None = None,
-        deferred: list[Deferred] | None = None, sparql: bool = True,
+        self,
+        data: Index,
+        focus_filter: set[Term] | None = None,
+        deferred: list[Deferred] | None = None,
+        sparql: bool = True,
     ) -> list[Result]:
         """Results for the focus nodes in ``data`` (optionally only those in ``focus_filter``).
 
@@ -81,11 +84,18 @@ class Engine:
         for cls in types:
             tiny.add(item.value, RDF.type, cls)
         index = Overlay(tiny, self.terms_index)
-        return [check.name for check in item.constraints.checks
-                if check.on_types and check.fails(self, index, item.value)]
+        return [
+            check.name
+            for check in item.constraints.checks
+            if check.on_types and check.fails(self, index, item.value)
+        ]
 
-    def sparql_results(self, store: ox.Store, focus_by_shape: dict[Term, set[Term]],
-                       written: Callable[[Term, URIRef], list[Term]]) -> list[Result]:
+    def sparql_results(
+        self,
+        store: ox.Store,
+        focus_by_shape: dict[Term, set[Term]],
+        written: Callable[[Term, URIRef], list[Term]],
+    ) -> list[Result]:
         """The SHACL-SPARQL constraints over ``store``, for the given focus nodes;
         ``written(node, predicate)`` gives values as the data wrote them (for messages)."""
         results = []
@@ -100,14 +110,19 @@ class Engine:
     def sparql_predicates(self) -> frozenset[URIRef]:
         """Every predicate a SHACL-SPARQL constraint names (rdf:type only where one uses
         it: the focus nodes are chosen by type before a query runs)."""
-        return frozenset().union(*(c.predicates for shape in self.node_shapes
-                                   for c in shape.sparql))
+        return frozenset().union(
+            *(c.predicates for shape in self.node_shapes for c in shape.sparql)
+        )
 
     def _subclasses(self, cls: URIRef) -> set[URIRef]:
         return {c for c, supers in self.superclasses.items() if cls in supers} | {cls}
 
     def _property(
-        self, index: Overlay, node: Term, c: Constraints, out: list[Result],
+        self,
+        index: Overlay,
+        node: Term,
+        c: Constraints,
+        out: list[Result],
         deferred: list[Deferred] | None = None,
     ) -> None:
         values = index.objects(node, c.path)
@@ -115,15 +130,23 @@ class Engine:
             if count.fails(values):
                 out.append(Result(node, c.path, None, count.name, c.shape, c.message))
         for value in values:
-            external = (deferred is not None and isinstance(value, URIRef)
-                        and c.asks_classes and not index.types(value))
+            external = (
+                deferred is not None
+                and isinstance(value, URIRef)
+                and c.asks_classes
+                and not index.types(value)
+            )
             if external:
                 deferred.append(Deferred(node, c.path, value, c))
             for component in self._value_failures(index, value, c, skip_types=external):
                 out.append(Result(node, c.path, value, component, c.shape, c.message))
 
     def _value_failures(
-        self, index: Overlay, value: Term, c: Constraints, skip_types: bool = False,
+        self,
+        index: Overlay,
+        value: Term,
+        c: Constraints,
+        skip_types: bool = False,
     ) -> Iterable[str]:
         """The components ``value`` fails; with ``skip_types``, not those decided by its
         types (sh:class, sh:or)."""

@@ -31,9 +31,26 @@ from .components import (
 )
 from .shapes import Constraints, NodeShape, SparqlConstraint, UnsupportedShape
 
-_KNOWN = {SH.path, SH.minCount, SH.maxCount, SH.datatype, SH.pattern, SH["class"], SH.node,
-          SH.hasValue, SH.nodeKind, SH["or"], SH.message, SH.property, SH.targetClass,
-          SH.sparql, SH.declare, RDF.type, SH.flags, RDFS.comment}
+_KNOWN = {
+    SH.path,
+    SH.minCount,
+    SH.maxCount,
+    SH.datatype,
+    SH.pattern,
+    SH["class"],
+    SH.node,
+    SH.hasValue,
+    SH.nodeKind,
+    SH["or"],
+    SH.message,
+    SH.property,
+    SH.targetClass,
+    SH.sparql,
+    SH.declare,
+    RDF.type,
+    SH.flags,
+    RDFS.comment,
+}
 
 
 class ShapesParser:
@@ -47,8 +64,10 @@ class ShapesParser:
 
     def node_shapes(self) -> list[NodeShape]:
         """The shapes with a target class, in a fixed order (by IRI)."""
-        return [self.node_shape(s) for s in sorted(
-            set(self.shapes.subjects(SH.targetClass, None)), key=str)]
+        return [
+            self.node_shape(s)
+            for s in sorted(set(self.shapes.subjects(SH.targetClass, None)), key=str)
+        ]
 
     def node_shape(self, shape: Term) -> NodeShape:
         compiled = self.constraints(shape)
@@ -61,11 +80,17 @@ class ShapesParser:
                 f"PREFIX {self.shapes.value(d, SH.prefix)}: "
                 f"<{self.shapes.value(d, SH.namespace)}>\n"
                 for source in self.shapes.objects(constraint, SH.prefixes)
-                for d in self.shapes.objects(source, SH.declare))
+                for d in self.shapes.objects(source, SH.declare)
+            )
             query = prefixes + str(select).replace("$this", "?this")
-            sparql.append(SparqlConstraint(
-                shape, query, str(self.shapes.value(constraint, SH.message) or ""),
-                _named_iris(query)))
+            sparql.append(
+                SparqlConstraint(
+                    shape,
+                    query,
+                    str(self.shapes.value(constraint, SH.message) or ""),
+                    _named_iris(query),
+                )
+            )
         targets = {t for t in self.shapes.objects(shape, SH.targetClass) if isinstance(t, URIRef)}
         return NodeShape(shape, targets, compiled.properties, sparql)
 
@@ -99,8 +124,11 @@ class ShapesParser:
         checks += [Class(cls) for cls in g.objects(shape, SH["class"])]
         node_kind = g.value(shape, SH.nodeKind)
         nodes = [Node(self.constraints(n)) for n in g.objects(shape, SH.node)]
-        alternatives = [self.constraints(a) for alternatives in g.objects(shape, SH["or"])
-                        for a in Collection(g, alternatives)]
+        alternatives = [
+            self.constraints(a)
+            for alternatives in g.objects(shape, SH["or"])
+            for a in Collection(g, alternatives)
+        ]
         if node_kind is not None:
             checks.append(NodeKind(node_kind))
         checks += nodes

@@ -29,8 +29,14 @@ class PreparingProcessor(SPARQLProcessor):
     #: the class, as rdflib makes a new processor for every query.
     prepared: ClassVar[dict[tuple, Any]] = {}
 
-    def query(self, strOrQuery, initBindings=None, initNs: Mapping[str, Any] | None = None,
-              base: str | None = None, DEBUG: bool = False):
+    def query(
+        self,
+        strOrQuery,
+        initBindings=None,
+        initNs: Mapping[str, Any] | None = None,
+        base: str | None = None,
+        DEBUG: bool = False,
+    ):
         if isinstance(strOrQuery, str):
             key = (strOrQuery, base, frozenset((initNs or {}).items()))
             if key not in self.prepared:

@@ -32,5 +32,11 @@ class Deferred:
     constraints: Constraints = field(hash=False, compare=False)
 
     def result(self, component: str) -> Result:
-        return Result(self.focus, self.path, self.value, component, self.constraints.shape,
-                      self.constraints.message)
+        return Result(
+            self.focus,
+            self.path,
+            self.value,
+            component,
+            self.constraints.shape,
+            self.constraints.message,
+        )

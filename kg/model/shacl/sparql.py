@@ -24,16 +24,23 @@ from .shapes import SparqlConstraint
 def sparql_store(index: Overlay, predicates: frozenset[URIRef]) -> ox.Store:
     """The triples the SPARQL constraints can see, in an in-memory store."""
     store = ox.Store()
-    store.extend(ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.DefaultGraph())  # type: ignore[arg-type]
-                 for layer in index.layers for s, p, o in layer.triples if p in predicates)
+    store.extend(
+        ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.DefaultGraph())  # type: ignore[arg-type]
+        for layer in index.layers
+        for s, p, o in layer.triples
+        if p in predicates
+    )
     return store
+
 
 _TEMPLATE = re.compile(r"\{[?$](\w+)\}")
 
 
 def run_sparql(
-    store: ox.Store, written: Callable[[Term, URIRef], list[Term]],
-    constraint: SparqlConstraint, focus: set[Term],
+    store: ox.Store,
+    written: Callable[[Term, URIRef], list[Term]],
+    constraint: SparqlConstraint,
+    focus: set[Term],
 ) -> list[Result]:
     """Run the constraint once for all focus nodes; each solution is a violation."""
     results = []
@@ -49,17 +56,31 @@ def run_sparql(
         if isinstance(value, Literal) and isinstance(path, URIRef):
             # The store writes numbers canonically ("24.00" -> "24"); report the value as
             # the data holds it.
-            original = [o for o in written(this, path) if o == value or (
-                isinstance(o, Literal) and o.datatype == value.datatype and _same(o, value))]
+            original = [
+                o
+                for o in written(this, path)
+                if o == value
+                or (isinstance(o, Literal) and o.datatype == value.datatype and _same(o, value))
+            ]
             value = original[0] if original else value
-        texts = {name: (term.value if term is not None else None)
-                 for name, term in bindings.items()}
+        texts = {
+            name: (term.value if term is not None else None) for name, term in bindings.items()
+        }
         if value is not None:
             texts["value"] = str(value)
-        message = _TEMPLATE.sub(lambda m, t=texts: t.get(m.group(1)) or m.group(0),
-                                constraint.message)
-        results.append(Result(this, path if isinstance(path, URIRef) else None, value,
-                              "SPARQLConstraintComponent", constraint.shape, message))
+        message = _TEMPLATE.sub(
+            lambda m, t=texts: t.get(m.group(1)) or m.group(0), constraint.message
+        )
+        results.append(
+            Result(
+                this,
+                path if isinstance(path, URIRef) else None,
+                value,
+                "SPARQLConstraintComponent",
+                constraint.shape,
+                message,
+            )
+        )
     return results
 
 

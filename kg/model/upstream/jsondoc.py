@@ -82,6 +82,7 @@ def loads(raw: bytes, odd: list[Any] | None = None) -> Any:
         raise JsonSyntaxError(f"not UTF-8 (undecodable byte at offset {exc.start})") from None
     if not text.strip():
         raise JsonSyntaxError("the file is empty")
+
     def constant(name: str) -> NonFinite:
         value = NonFinite(name)
         if odd is not None:
@@ -95,11 +96,15 @@ def loads(raw: bytes, odd: list[Any] | None = None) -> Any:
         return value
 
     try:
-        return json.loads(text, parse_float=JsonNumber, parse_int=JsonNumber,
-                          parse_constant=constant, object_pairs_hook=obj)
+        return json.loads(
+            text,
+            parse_float=JsonNumber,
+            parse_int=JsonNumber,
+            parse_constant=constant,
+            object_pairs_hook=obj,
+        )
     except json.JSONDecodeError as exc:
-        where = "at the end" if exc.pos >= len(text) else (
-            f"line {exc.lineno}, column {exc.colno}")
+        where = "at the end" if exc.pos >= len(text) else (f"line {exc.lineno}, column {exc.colno}")
         raise JsonSyntaxError(f"not valid JSON ({where}: {exc.msg})") from None
     except RecursionError:
         raise JsonSyntaxError("not readable JSON: nested too deeply") from None
@@ -145,8 +150,12 @@ def resolve(doc: Any, where: str) -> Any:
         token = raw.replace("~1", "/").replace("~0", "~")
         if isinstance(value, dict) and token in value:
             value = value[token]
-        elif (isinstance(value, list) and token.isdigit() and (token == "0" or token[0] != "0")
-              and int(token) < len(value)):
+        elif (
+            isinstance(value, list)
+            and token.isdigit()
+            and (token == "0" or token[0] != "0")
+            and int(token) < len(value)
+        ):
             value = value[int(token)]
         else:
             raise KeyError(f"nothing at {token!r}")
@@ -185,8 +194,10 @@ def _write(value: Any, out, indent: int | None, depth: int) -> None:
             if isinstance(value, dict):
                 out(encode_basestring(key) + (":" if indent is None else ": "))
             _write(item, out, indent, depth + 1)
-        out(("" if indent is None else "\n" + " " * (indent * depth))
-            + ("}" if isinstance(value, dict) else "]"))
+        out(
+            ("" if indent is None else "\n" + " " * (indent * depth))
+            + ("}" if isinstance(value, dict) else "]")
+        )
     elif isinstance(value, dict):
         out("{}")
     elif isinstance(value, list):

@@ -54,15 +54,31 @@ class KeptFile:
         """The file's problems as the file ``name``'s, each labelled with the record (or
         evaluation) it belongs to."""
         doc, label = self.checked.doc, LABELS[self.format]
-        problems = [Problem(name, label(self.import_name, self.upstream_path, doc, where)
-                            if doc is not None else "", where, message)
-                    for where, message in self.checked.problems]
+        problems = [
+            Problem(
+                name,
+                label(self.import_name, self.upstream_path, doc, where) if doc is not None else "",
+                where,
+                message,
+            )
+            for where, message in self.checked.problems
+        ]
         if self.pinned != self.sha256:
-            problems.append(Problem(name, "", "", (
-                f"not the file the import kept: its SHA-256 is {self.sha256}, the import "
-                f"record {IMPORTS}/{self.import_name}.yaml pins {self.pinned}" if self.pinned
-                else f"the import record {IMPORTS}/{self.import_name}.yaml does not list this "
-                     "file") + " (run kg import again, or put the kept file back)"))
+            problems.append(
+                Problem(
+                    name,
+                    "",
+                    "",
+                    (
+                        f"not the file the import kept: its SHA-256 is {self.sha256}, the import "
+                        f"record {IMPORTS}/{self.import_name}.yaml pins {self.pinned}"
+                        if self.pinned
+                        else f"the import record {IMPORTS}/{self.import_name}.yaml does not "
+                        "list this file"
+                    )
+                    + " (run kg import again, or put the kept file back)",
+                )
+            )
         return problems
 
     @property
@@ -86,9 +102,11 @@ def locate(path: Path) -> tuple[Path, str, str]:
     parts = absolute.parts
     for i in range(len(parts) - 3, 0, -1):
         if parts[i] == UPSTREAM and Path(*parts[:i], IMPORTS).is_dir():
-            return Path(*parts[:i]), parts[i + 1], "/".join(parts[i + 2:])
-    raise NotKept("not a kept upstream file (kg import keeps them under "
-                  "<data>/upstream/<import>/, beside <data>/imports/<import>.yaml)")
+            return Path(*parts[:i]), parts[i + 1], "/".join(parts[i + 2 :])
+    raise NotKept(
+        "not a kept upstream file (kg import keeps them under "
+        "<data>/upstream/<import>/, beside <data>/imports/<import>.yaml)"
+    )
 
 
 def import_record(data: Path, name: str) -> tuple[str, dict[str, str] | None]:
@@ -101,12 +119,16 @@ def import_record(data: Path, name: str) -> tuple[str, dict[str, str] | None]:
     try:
         stat = record.stat()
     except OSError:
-        raise NotKept(f"no import record {IMPORTS}/{name}.yaml for the files kept under "
-                      f"{UPSTREAM}/{name}/ (kg import writes both)") from None
+        raise NotKept(
+            f"no import record {IMPORTS}/{name}.yaml for the files kept under "
+            f"{UPSTREAM}/{name}/ (kg import writes both)"
+        ) from None
     fmt, pins = _read_record(str(record), stat.st_mtime_ns, stat.st_size)
     if fmt not in FORMATS:
-        raise NotKept(f"the import record {IMPORTS}/{name}.yaml names no known format "
-                      f"({fmt!r}; known: {', '.join(FORMATS)})")
+        raise NotKept(
+            f"the import record {IMPORTS}/{name}.yaml names no known format "
+            f"({fmt!r}; known: {', '.join(FORMATS)})"
+        )
     return fmt, pins
 
 
@@ -138,5 +160,13 @@ def read_kept(path: Path, raw: bytes) -> KeptFile:
     fmt, pins = import_record(data, name)
     sha = hashlib.sha256(raw).hexdigest()
     pinned = sha if pins is None else pins.get(upstream_path, "")
-    return KeptFile(name, fmt, upstream_path, f"{UPSTREAM}/{name}/{upstream_path}", sha,
-                    len(raw), CHECKS[fmt](raw), pinned)
+    return KeptFile(
+        name,
+        fmt,
+        upstream_path,
+        f"{UPSTREAM}/{name}/{upstream_path}",
+        sha,
+        len(raw),
+        CHECKS[fmt](raw),
+        pinned,
+    )

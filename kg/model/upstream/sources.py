@@ -57,8 +57,14 @@ class Snapshot:
     def add(self, item: Incoming) -> None:
         first = self.files.get(item.path)
         if first is not None:
-            self.problems.append(Problem(item.shown, "", "", f"the same repository path as "
-                                         f"{first.shown} ({item.path}): give each file once"))
+            self.problems.append(
+                Problem(
+                    item.shown,
+                    "",
+                    "",
+                    f"the same repository path as {first.shown} ({item.path}): give each file once",
+                )
+            )
             return
         self.files[item.path] = item
 
@@ -78,9 +84,11 @@ def read_sources(sources: list[Path]) -> Snapshot:
         elif source.is_file() and source.suffix == ".json":
             root = _results_parent(source.parent)
             if root is None:
-                raise UsageError(f"{source}: cannot tell where this file lies in the origin "
-                                 "repository (no folder called 'data' above it); give the "
-                                 "repository's folder, its data/ folder or an archive")
+                raise UsageError(
+                    f"{source}: cannot tell where this file lies in the origin "
+                    "repository (no folder called 'data' above it); give the "
+                    "repository's folder, its data/ folder or an archive"
+                )
             snapshot.add(_read_file(source, root))
         elif source.exists():
             raise UsageError(f"{source}: not a folder, a .json file or a .tar.gz archive")
@@ -107,9 +115,11 @@ def _read_folder(folder: Path, snapshot: Snapshot) -> None:
     else:
         found = _results_parent(folder)
         if found is None:
-            raise UsageError(f"{folder}: cannot tell where its files lie in the origin "
-                             "repository: give the repository's folder (holding data/), its "
-                             "data/ folder, a folder inside that, or an archive")
+            raise UsageError(
+                f"{folder}: cannot tell where its files lie in the origin "
+                "repository: give the repository's folder (holding data/), its "
+                "data/ folder, a folder inside that, or an archive"
+            )
         root, start = found, folder
         _licence(root, snapshot)
     for path in sorted(_json_files(start)):
@@ -128,8 +138,10 @@ def _read_file(path: Path, root: Path) -> Incoming:
     relative = path.resolve().relative_to(root.resolve()).as_posix()
     size = path.stat().st_size
     if size > MAX_JSON_BYTES:
-        raise UsageError(f"{path}: too large for an upstream file ({size / 1e6:.1f} MB; at most "
-                         f"{MAX_JSON_BYTES / 1e6:.0f} MB)")
+        raise UsageError(
+            f"{path}: too large for an upstream file ({size / 1e6:.1f} MB; at most "
+            f"{MAX_JSON_BYTES / 1e6:.0f} MB)"
+        )
     return Incoming(relative, path.read_bytes(), str(path))
 
 
@@ -156,8 +168,9 @@ def _read_archive(archive: Path, snapshot: Snapshot) -> None:
                 if inner in LICENCE_NAMES and snapshot.licence is None:
                     snapshot.licence = _member_bytes(tar, member, archive)
                 elif inner.startswith(RESULTS_ROOT) and inner.endswith(".json"):
-                    snapshot.add(Incoming(inner, _member_bytes(tar, member, archive),
-                                          f"{archive}:{inner}"))
+                    snapshot.add(
+                        Incoming(inner, _member_bytes(tar, member, archive), f"{archive}:{inner}")
+                    )
     except (tarfile.TarError, EOFError, OSError) as exc:
         raise UsageError(f"{archive}: not a readable .tar.gz archive ({exc})") from None
 
@@ -196,5 +209,11 @@ def _same_bytes(snapshot: Snapshot) -> None:
         item = snapshot.files[path]
         seen = first.setdefault(item.sha256, item)
         if seen is not item:
-            snapshot.problems.append(Problem(item.shown, "", "", f"the same bytes as {seen.shown} "
-                                             "(an upstream file is kept once)"))
+            snapshot.problems.append(
+                Problem(
+                    item.shown,
+                    "",
+                    "",
+                    f"the same bytes as {seen.shown} (an upstream file is kept once)",
+                )
+            )

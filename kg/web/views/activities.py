@@ -67,8 +67,9 @@ class ReviewView:
 def reviews_of(view: ViewBase, record: Term) -> list[ReviewView]:
     """The reviews of ``record``, oldest first."""
     f = view.f
-    found = sorted(set(f.subjects(KG.reviewOf, record)),
-                   key=lambda r: (f.text(r, PROV.endedAtTime), str(r)))
+    found = sorted(
+        set(f.subjects(KG.reviewOf, record)), key=lambda r: (f.text(r, PROV.endedAtTime), str(r))
+    )
     return [_review(view, node, record) for node in found]
 
 
@@ -81,12 +82,14 @@ def _review(view: ViewBase, node: Term, record: Term) -> ReviewView:
     methods = sorted(f.all(node, KG.method), key=f.order)
     # A review of a JSON file checks all its records: the page shows the file's checks and
     # the record's own.
-    checks = sorted((c for c in f.all(node, KG.check)
-                     if f.one(c, KG.checkedRecord) in (None, record)),
-                    key=lambda c: int(f.text(c, KG.position) or 0))
+    checks = sorted(
+        (c for c in f.all(node, KG.check) if f.one(c, KG.checkedRecord) in (None, record)),
+        key=lambda c: int(f.text(c, KG.position) or 0),
+    )
     file = f.one(node, KG.checkedFile)
     return ReviewView(
-        node=node.value, href=view.href(node),
+        node=node.value,
+        href=view.href(node),
         agent=view.link(agent, RDFS.label) or Link(""),
         role=f.concept(f.one(association, PROV.hadRole)),
         reviewer_note=f.text(association, RDFS.comment),
@@ -110,11 +113,15 @@ def _check(view: ViewBase, node: Term) -> CheckView:
     outcome = f.one(node, KG.outcome)
     kind = f.one(node, DCTERMS.type)
     return CheckView(
-        anchor=fragment(node), check=f.concept(kind) or "check",
+        anchor=fragment(node),
+        check=f.concept(kind) or "check",
         method=f.concept(f.one(node, KG.method)),
-        outcome=f.concept(outcome), outcome_id=local_name(outcome),
-        detail=f.text(node, RDFS.comment), expected=f.text(node, KG.expected),
-        found=f.text(node, KG.found), page=f.text(node, KG.page),
+        outcome=f.concept(outcome),
+        outcome_id=local_name(outcome),
+        detail=f.text(node, RDFS.comment),
+        expected=f.text(node, KG.expected),
+        found=f.text(node, KG.found),
+        page=f.text(node, KG.page),
         found_on_page=f.text(node, KG.foundOnPage),
     )
 
@@ -195,15 +202,15 @@ class RunView:
     also: list[Link | None]
 
 
-def runs_of(view: ViewBase, record: Term, runs: list[RunFacts] | None = None
-            ) -> list[RunView]:
+def runs_of(view: ViewBase, record: Term, runs: list[RunFacts] | None = None) -> list[RunView]:
     """The reproduction runs of ``record``, in the order they ended, each with its verdict
     on ``record``: ``runs`` where the caller read them (:func:`run_facts`), else the runs
     in the view's facts."""
     if runs is None:
         runs = [run_facts(view, r) for r in view.f.subjects(KG.reproduces, record)]
-    return sorted((run_on(view, run, record) for run in runs),
-                  key=lambda run: (run.ended_at, run.id))
+    return sorted(
+        (run_on(view, run, record) for run in runs), key=lambda run: (run.ended_at, run.id)
+    )
 
 
 def run_facts(view: ViewBase, node: Term) -> RunFacts:
@@ -212,16 +219,29 @@ def run_facts(view: ViewBase, node: Term) -> RunFacts:
     env = f.one(node, KG.environment)
     params = {f.text(p, RDFS.label): f.text(p, RDF.value) for p in f.all(node, KG.parameter)}
     return RunFacts(
-        node=node, href=view.href(node), id=local_name(node),
+        node=node,
+        href=view.href(node),
+        id=local_name(node),
         ended_at=f.text(node, PROV.endedAtTime),
         status=f.concept(f.one(node, KG.runStatus)),
         gpu=" x ".join(p for p in (f.text(env, KG.gpuCount), f.text(env, KG.gpuModel)) if p),
         gpu_memory=f.text(env, KG.gpuMemory),
         precision=params.get("precision", ""),
-        measurements=tuple((f.text(m, KG.quantity), f.one(m, QUDT.unit), f.text(m, KG.stage),
-                            f.text(m, QUDT.numericValue)) for m in f.all(node, PROV.generated)),
-        stages=tuple((f.text(s, KG.stage), f.concept(f.one(s, KG.runStatus))) for s in sorted(
-            f.all(node, KG.stageResult), key=lambda x: int(f.text(x, KG.position) or 0))),
+        measurements=tuple(
+            (
+                f.text(m, KG.quantity),
+                f.one(m, QUDT.unit),
+                f.text(m, KG.stage),
+                f.text(m, QUDT.numericValue),
+            )
+            for m in f.all(node, PROV.generated)
+        ),
+        stages=tuple(
+            (f.text(s, KG.stage), f.concept(f.one(s, KG.runStatus)))
+            for s in sorted(
+                f.all(node, KG.stageResult), key=lambda x: int(f.text(x, KG.position) or 0)
+            )
+        ),
         verdicts=tuple(_verdict(view, v) for v in f.all(node, KG.verdict)),
     )
 
@@ -232,10 +252,15 @@ def _verdict(view: ViewBase, node: Term) -> VerdictFacts:
     outcome = f.one(node, KG.outcome)
     difference = f.text(node, KG.relativeDifference)
     return VerdictFacts(
-        on=f.one(node, KG.verdictOn), quantity=f.text(node, KG.quantity), unit=unit,
-        unit_label=f.concept(unit, RDFS.label), stage=f.text(node, KG.stage),
-        verdict=f.concept(outcome), outcome_id=local_name(outcome),
-        claimed=f.text(node, KG.claimedValue), measured=f.text(node, KG.measuredValue),
+        on=f.one(node, KG.verdictOn),
+        quantity=f.text(node, KG.quantity),
+        unit=unit,
+        unit_label=f.concept(unit, RDFS.label),
+        stage=f.text(node, KG.stage),
+        verdict=f.concept(outcome),
+        outcome_id=local_name(outcome),
+        claimed=f.text(node, KG.claimedValue),
+        measured=f.text(node, KG.measuredValue),
         difference=f"{float(difference) * 100:+.1f} %" if difference else "",
         tolerance=f"{float(f.text(node, KG.tolerance) or 0) * 100:.0f} %",
         note=f.text(node, RDFS.comment),
@@ -253,16 +278,32 @@ def run_on(view: ViewBase, run: RunFacts, record: Term) -> RunView:
     verdict = next((v for v in run.verdicts if v.on == record), None)
     others = [v.on for v in run.verdicts if v is not verdict]
     shown = verdict or NO_VERDICT
-    measured = {stage: value for quantity, unit, stage, value in run.measurements
-                if quantity == shown.quantity and unit == shown.unit}
+    measured = {
+        stage: value
+        for quantity, unit, stage, value in run.measurements
+        if quantity == shown.quantity and unit == shown.unit
+    }
     return RunView(
-        href=run.href, id=run.id, ended_at=run.ended_at, status=run.status, gpu=run.gpu,
-        gpu_memory=run.gpu_memory, precision=run.precision,
-        quantity=shown.quantity, unit=shown.unit_label,
-        stages=[StageView(name, status, measured.get(name, ""), name == shown.stage)
-                for name, status in run.stages],
-        verdict=shown.verdict, claimed=shown.claimed, measured=shown.measured,
-        difference=shown.difference, tolerance=shown.tolerance, note=shown.note,
-        stage=shown.stage, outcome_id=shown.outcome_id,
+        href=run.href,
+        id=run.id,
+        ended_at=run.ended_at,
+        status=run.status,
+        gpu=run.gpu,
+        gpu_memory=run.gpu_memory,
+        precision=run.precision,
+        quantity=shown.quantity,
+        unit=shown.unit_label,
+        stages=[
+            StageView(name, status, measured.get(name, ""), name == shown.stage)
+            for name, status in run.stages
+        ],
+        verdict=shown.verdict,
+        claimed=shown.claimed,
+        measured=shown.measured,
+        difference=shown.difference,
+        tolerance=shown.tolerance,
+        note=shown.note,
+        stage=shown.stage,
+        outcome_id=shown.outcome_id,
         also=[view.link(o, DCTERMS.identifier) for o in others if o is not None],
     )

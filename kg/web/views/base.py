@@ -43,7 +43,7 @@ def path_of(iri: str, base: str) -> str:
     >>> path_of("https://claimgraph.example/model/a%2Fb", "https://claimgraph.example/")
     '/model/a%2Fb'
     """
-    return "/" + iri[len(base):] if iri.startswith(base) else iri
+    return "/" + iri[len(base) :] if iri.startswith(base) else iri
 
 
 def local_name(term: Term | None) -> str:
@@ -83,7 +83,7 @@ class ViewBase:
         if not isinstance(term, ox.NamedNode):
             return ""
         if term.value.startswith(self.base):
-            path, hash_, fragment = term.value[len(self.base):].partition("#")
+            path, hash_, fragment = term.value[len(self.base) :].partition("#")
             at = f"?release={self.release}" if self.release else ""
             return f"/{path}{at}{hash_}{fragment}"
         return term.value
@@ -128,15 +128,26 @@ class ViewBase:
         version = f.text(artifact, KG.versionStatement)
         pages = f.text(artifact, KG.pageCount)
         created = f.text(artifact, KG.pdfCreationDate)
-        details = "; ".join(p for p in (f"{pages} pages" if pages else "",
-                                        f"PDF CreationDate {created}" if created else "") if p)
+        details = "; ".join(
+            p
+            for p in (
+                f"{pages} pages" if pages else "",
+                f"PDF CreationDate {created}" if created else "",
+            )
+            if p
+        )
         checksum = f.one(artifact, SPDX.checksum)
         return SourceView(
-            node=node.value, href=self.href(node), title=title,
+            node=node.value,
+            href=self.href(node),
+            title=title,
             short=" ".join(p for p in (names, date[:4]) if p),
-            long=f"{title} ({', '.join(p for p in (names, venue) if p)})" if names or venue
+            long=f"{title} ({', '.join(p for p in (names, venue) if p)})"
+            if names or venue
             else title,
-            authors=authors, date=date, venue=venue,
+            authors=authors,
+            date=date,
+            venue=venue,
             document_type=self.f.concept(f.one(node, DCTERMS.type)),
             version=f"{version} ({details})" if details else version,
             sha256=f.text(checksum, SPDX.checksumValue),

@@ -62,8 +62,11 @@ def rank(rows: Iterable[Row]) -> list[Ranked]:
             ranked.append(Ranked(row, ranked[-1].rank, tied=True))
         else:
             ranked.append(Ranked(row, position))
-    ranked += [Ranked(r, None) for r in sorted(rows, key=lambda r: r.id)
-               if r.value is None or not r.is_current]
+    ranked += [
+        Ranked(r, None)
+        for r in sorted(rows, key=lambda r: r.id)
+        if r.value is None or not r.is_current
+    ]
     per_model: dict[str, int] = {}
     for entry in ranked:
         per_model[_model(entry.row)] = per_model.get(_model(entry.row), 0) + 1
@@ -112,8 +115,10 @@ class BoardFilter:
         """
         return cls(
             values={name: args[name] for name in BOARD_FACETS if args.get(name)},
-            params_min=_bound(args, "params_min"), params_max=_bound(args, "params_max"),
-            checked_only=args.get("checked", "") in ("1", "true", "yes", "on"))
+            params_min=_bound(args, "params_min"),
+            params_max=_bound(args, "params_max"),
+            checked_only=args.get("checked", "") in ("1", "true", "yes", "on"),
+        )
 
     def admits(self, row: Row, skip: str = "") -> bool:
         for name, wanted in self.values.items():
@@ -231,17 +236,27 @@ class Boards:
                     value = _facet_value(entry.row, name)
                     if value:
                         counts.setdefault(value, [_facet_label(entry.row, name), 0])[1] += 1
-            facets[name] = sorted(((v, label, n) for v, (label, n) in counts.items()),
-                                  key=lambda c: (-c[2], c[1]))
+            facets[name] = sorted(
+                ((v, label, n) for v, (label, n) in counts.items()), key=lambda c: (-c[2], c[1])
+            )
         first = ranked[0].row
-        return BoardView(benchmark=benchmark, label=first.benchmark_label,
-                         lower_is_better=first.lower_is_better, ranked=ranked, shown=shown,
-                         facets=facets, filter=filter)
+        return BoardView(
+            benchmark=benchmark,
+            label=first.benchmark_label,
+            lower_is_better=first.lower_is_better,
+            ranked=ranked,
+            shown=shown,
+            facets=facets,
+            filter=filter,
+        )
 
     def same_quantity(self, row: Row) -> list[Row]:
         """The other records of ``row``'s model on ``row``'s benchmark."""
-        return [r for r in self.by_quantity.get((row.model_node, row.benchmark), [])
-                if r.record != row.record]
+        return [
+            r
+            for r in self.by_quantity.get((row.model_node, row.benchmark), [])
+            if r.record != row.record
+        ]
 
     @cached_property
     def disagreements(self) -> list[Disagreement]:
@@ -252,8 +267,7 @@ class Boards:
             values = {r.value for r in rows if r.value is not None}
             if len(values) > 1:
                 ordered = sorted(rows, key=lambda r: (r.value is None, r.value, r.id))
-                found.append(Disagreement(model, benchmark, ordered,
-                                          max(values) - min(values)))
+                found.append(Disagreement(model, benchmark, ordered, max(values) - min(values)))
         found.sort(key=lambda d: (-d.spread, d.rows[0].benchmark_label, d.rows[0].model))
         return found
 
@@ -270,4 +284,3 @@ class Disagreement:
     @property
     def sources(self) -> int:
         return len({r.source for r in self.rows})
-

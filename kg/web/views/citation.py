@@ -36,14 +36,18 @@ def schema_org(view: RecordView, root: str) -> Markup:
         "identifier": view.id,
         "url": root.rstrip("/") + f"/record/{view.id}",
         "variableMeasured": {
-            "@type": "PropertyValue", "name": view.metric_label, "value": view.numeric,
-            "unitText": view.unit_symbol or view.unit.text, "description": view.qualifier,
+            "@type": "PropertyValue",
+            "name": view.metric_label,
+            "value": view.numeric,
+            "unitText": view.unit_symbol or view.unit.text,
+            "description": view.qualifier,
         },
     }
     source = view.quoted_from
     if source is not None:
         data["citation"] = {
-            "@type": "ScholarlyArticle", "name": source.title,
+            "@type": "ScholarlyArticle",
+            "name": source.title,
             "author": [{"@type": "Person", "name": a} for a in source.authors],
             "datePublished": source.date,
             **({"url": source.pdf_url} if source.pdf_url else {}),

@@ -46,6 +46,7 @@ def _imported(attribute: str) -> Callable[[RecordView], str]:
             return ""
         value = getattr(imported, attribute)
         return value.text if hasattr(value, "text") else str(value)
+
     return read
 
 
@@ -53,6 +54,7 @@ def _cited(attribute: str) -> Callable[[RecordView], str]:
     def read(view: RecordView) -> str:
         cited = getattr(view, attribute)
         return cited["text"] if cited else ""
+
     return read
 
 
@@ -94,9 +96,11 @@ def compare_records(registry: Registry, ids: Sequence[str], terms) -> Comparison
     views = []
     for ident in ids:
         quads = record_closure(registry.store, registry.base, ident)
-        views.append(RecordView(Facts(quads, terms), ox.NamedNode(registry.iri("record", ident)),
-                                registry.base))
-    lines = [Line(label, [read(v) or "" for v in views], group)
-             for group, label, read in FIELDS]
+        views.append(
+            RecordView(
+                Facts(quads, terms), ox.NamedNode(registry.iri("record", ident)), registry.base
+            )
+        )
+    lines = [Line(label, [read(v) or "" for v in views], group) for group, label, read in FIELDS]
     # A field no compared record has is no line of the comparison.
     return Comparison(views, [line for line in lines if any(line.values)])

@@ -54,42 +54,64 @@ def imported_view(view: ViewBase, record: ox.NamedNode) -> ImportedView | None:
     upstream_path = f.text(artifact, KG.upstreamPath)
     repository = f.one(imported, KG.originRepository)
     commit = f.text(imported, KG.originCommit)
-    url = (f"{repository.value}/blob/{commit}/{upstream_path}"
-           if isinstance(repository, ox.NamedNode) and commit and "github.com" in repository.value
-           else "")
+    url = (
+        f"{repository.value}/blob/{commit}/{upstream_path}"
+        if isinstance(repository, ox.NamedNode) and commit and "github.com" in repository.value
+        else ""
+    )
     model = f.one(record, KG.evaluatedModel)
     names = [n for n in (f.text(evaluation, KG.modelId), f.text(evaluation, KG.modelName)) if n]
     licence = f.one(imported, DCTERMS.license)
-    rows = [(view.label(name), f.text(node, KG[name])) for node, name in (
-        (evaluation, "modelDeveloper"), (evaluation, "precision"),
-        (evaluation, "parametersBillions"), (evaluation, "architecture"),
-        (evaluation, "modelType"), (evaluation, "inferencePlatform"),
-        (record, "metricDescription"), (record, "scoreType"), (record, "minScore"),
-        (record, "maxScore"), (evaluation, "upstreamEvaluationId"),
-        (evaluation, "retrievedAt"), (evaluation, "retrievedTimestamp"),
-        (evaluation, "schemaVersion"), (evaluation, "upstreamSourceType"))]
+    rows = [
+        (view.label(name), f.text(node, KG[name]))
+        for node, name in (
+            (evaluation, "modelDeveloper"),
+            (evaluation, "precision"),
+            (evaluation, "parametersBillions"),
+            (evaluation, "architecture"),
+            (evaluation, "modelType"),
+            (evaluation, "inferencePlatform"),
+            (record, "metricDescription"),
+            (record, "scoreType"),
+            (record, "minScore"),
+            (record, "maxScore"),
+            (evaluation, "upstreamEvaluationId"),
+            (evaluation, "retrievedAt"),
+            (evaluation, "retrievedTimestamp"),
+            (evaluation, "schemaVersion"),
+            (evaluation, "upstreamSourceType"),
+        )
+    ]
     relationship = f.one(evaluation, KG.evaluatorRelationship)
     if relationship is not None:
         rows.append((view.label("evaluatorRelationship"), f.concept(relationship)))
     dataset = f.one(record, KG.dataset)
-    rows += [(view.label("hfRepo"), f.text(dataset, KG.hfRepo)),
-             ("data set URL", ", ".join(u.value for u in f.all(dataset, SCHEMA.url)))]
+    rows += [
+        (view.label("hfRepo"), f.text(dataset, KG.hfRepo)),
+        ("data set URL", ", ".join(u.value for u in f.all(dataset, SCHEMA.url))),
+    ]
     return ImportedView(
-        model=Link(unquote(model.value.rsplit("/", 1)[-1]) if model is not None else "",
-                   view.href(model)),
+        model=Link(
+            unquote(model.value.rsplit("/", 1)[-1]) if model is not None else "", view.href(model)
+        ),
         model_names=list(dict.fromkeys(names)),
         benchmark=Link(_benchmark_label(f, record), view.href(f.one(record, KG.benchmark))),
         source=view.link(f.one(record, PROV.wasQuotedFrom), DCTERMS.title),
         pointer=f.text(selector, RDF.value),
-        kept_file=f.text(artifact, KG.keptFile), upstream_path=upstream_path,
-        upstream_url=url, sha256=f.text(checksum, SPDX.checksumValue),
+        kept_file=f.text(artifact, KG.keptFile),
+        upstream_path=upstream_path,
+        upstream_url=url,
+        sha256=f.text(checksum, SPDX.checksumValue),
         size=f.text(artifact, DCAT.byteSize),
         imported=view.link(imported, DCTERMS.title),
         licence=Link(licence.value.rsplit("/", 1)[-1], licence.value)
-        if isinstance(licence, ox.NamedNode) else None,
+        if isinstance(licence, ox.NamedNode)
+        else None,
         origin=Link(repository.value, repository.value)
-        if isinstance(repository, ox.NamedNode) else None,
-        commit=commit, facts=[(k, v) for k, v in rows if v],
+        if isinstance(repository, ox.NamedNode)
+        else None,
+        commit=commit,
+        facts=[(k, v) for k, v in rows if v],
         remainder=_pretty(f.one(record, KG.upstreamRemainder)),
         evaluation_remainder=_pretty(f.one(evaluation, KG.upstreamRemainder)),
     )

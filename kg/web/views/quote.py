@@ -45,9 +45,15 @@ class QuoteView:
     #: The most other claims of one sentence a page shows side by side.
     MAX_SIBLINGS = 12
 
-    def __init__(self, this: ox.NamedNode, closures: list[tuple[ox.NamedNode, Facts]],
-                 base: str, release: str | None = None, left_out: int = 0,
-                 runs: dict[str, list[RunFacts]] | None = None):
+    def __init__(
+        self,
+        this: ox.NamedNode,
+        closures: list[tuple[ox.NamedNode, Facts]],
+        base: str,
+        release: str | None = None,
+        left_out: int = 0,
+        runs: dict[str, list[RunFacts]] | None = None,
+    ):
         """``closures``: each claim's facts, this one's first; ``runs``: each claim's runs
         by its IRI where the caller read them apart (kg.web.record_page), else they are
         read from its facts."""
@@ -57,8 +63,10 @@ class QuoteView:
         first = views[0][1].f
         locator = first.one(this, KG.locator)
         selectors = first.all(locator, OA.hasSelector)
-        self.quote = next((first.text(s, OA.exact) for s in selectors
-                           if first.has_type(s, OA.TextQuoteSelector)), "")
+        self.quote = next(
+            (first.text(s, OA.exact) for s in selectors if first.has_type(s, OA.TextQuoteSelector)),
+            "",
+        )
         self.locator = first.text(locator, RDFS.label)
         # In the order the sentence prints them, then by id.
         views.sort(key=lambda rv: (self._place(rv[1], rv[0]), rv[0].value))
@@ -66,9 +74,12 @@ class QuoteView:
         rows: dict[str, RunRow] = {}
         for i, (record, view) in enumerate(views):
             for run in runs_of(view, record, (runs or {}).get(record.value)):
-                row = rows.setdefault(run.id, RunRow(
-                    run.id, run.href, run.ended_at, run.precision, run.gpu,
-                    [None] * len(views)))
+                row = rows.setdefault(
+                    run.id,
+                    RunRow(
+                        run.id, run.href, run.ended_at, run.precision, run.gpu, [None] * len(views)
+                    ),
+                )
                 row.cells[i] = run
         self.runs = sorted(rows.values(), key=lambda r: (r.ended_at, r.id))
 
@@ -93,8 +104,10 @@ class QuoteView:
         unit = f.one(value, QUDT.unit)
         return ClaimColumn(
             id=f.text(record, DCTERMS.identifier) or local_name(record),
-            href=view.href(record), printed=f.text(value, KG.printedValue),
+            href=view.href(record),
+            printed=f.text(value, KG.printedValue),
             unit=f.concept(unit, QUDT.symbol) or f.concept(unit, RDFS.label),
             qualifier=f.text(record, KG.metricQualifier),
-            status=f.concept(f.one(record, KG.reviewStatus)), this=this,
+            status=f.concept(f.one(record, KG.reviewStatus)),
+            this=this,
         )

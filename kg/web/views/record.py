@@ -42,8 +42,14 @@ class RowView:
 class RecordView(ViewBase):
     """Every section of the record page, as plain values for the template."""
 
-    def __init__(self, facts: Facts, record: ox.NamedNode, base: str, release: str | None = None,
-                 runs: list[RunFacts] | None = None):
+    def __init__(
+        self,
+        facts: Facts,
+        record: ox.NamedNode,
+        base: str,
+        release: str | None = None,
+        runs: list[RunFacts] | None = None,
+    ):
         """``runs``: the record's runs where the caller read them apart from ``facts``
         (kg.web.record_page), else they are read from ``facts``."""
         super().__init__(facts, base, release)
@@ -57,8 +63,10 @@ class RecordView(ViewBase):
         self.numeric = f.text(value, QUDT.numericValue)
         self.display = f.text(value, KG.displayValue) or self.printed
         unit = f.one(value, QUDT.unit)
-        self.unit = Link(f.concept(unit, RDFS.label) or local_name(unit),
-                         unit.value if isinstance(unit, ox.NamedNode) else "")
+        self.unit = Link(
+            f.concept(unit, RDFS.label) or local_name(unit),
+            unit.value if isinstance(unit, ox.NamedNode) else "",
+        )
         self.unit_symbol = f.concept(unit, QUDT.symbol)
         self.unit_detail = f.text(value, KG.unitDetail)
         self.metric = f.text(record, KG.metric)
@@ -68,8 +76,9 @@ class RecordView(ViewBase):
         self.qualifier = f.text(record, KG.metricQualifier)
         self.scope_note = f.text(record, KG.scopeNote)
         self.hardware = f.text(record, KG.hardwareAsReported)
-        self.headline_label = (f"{self.metric_label} ({self.qualifier})" if self.qualifier
-                               else self.metric_label)
+        self.headline_label = (
+            f"{self.metric_label} ({self.qualifier})" if self.qualifier else self.metric_label
+        )
 
         self.quoted_from = self.source(f.one(record, PROV.wasQuotedFrom))
         self.evaluation = self.link(f.one(record, KG.evaluation), DCTERMS.title)
@@ -78,9 +87,12 @@ class RecordView(ViewBase):
         self.dataset = self._cited(f.one(record, KG.dataset))
         self.procedure = self._cited(f.one(record, KG.procedure))
         coverage = f.one(record, KG.coverage)
-        self.coverage = (f"{self.value_or_reason(f.one(coverage, KG.scored))} scored / "
-                         f"{self.value_or_reason(f.one(coverage, KG.eligible))} eligible"
-                         if coverage is not None else "")
+        self.coverage = (
+            f"{self.value_or_reason(f.one(coverage, KG.scored))} scored / "
+            f"{self.value_or_reason(f.one(coverage, KG.eligible))} eligible"
+            if coverage is not None
+            else ""
+        )
         self.uncertainty = self.value_or_reason(f.one(record, KG.uncertainty), said=True)
 
         kind = f.one(record, KG.evidenceKind)
@@ -109,11 +121,15 @@ class RecordView(ViewBase):
         #: The latest review with checks decides the flag; earlier ones stay as provenance.
         self.verification = checked[-1] if checked else None
         self.runs = runs_of(self, record, runs)
-        self.rows = sorted((self._row(r) for r in f.all(record, KG.evidenceRow)),
-                           key=lambda r: r.position)
+        self.rows = sorted(
+            (self._row(r) for r in f.all(record, KG.evidenceRow)), key=lambda r: r.position
+        )
         self.missing = [
-            (f.concept(f.one(m, KG.field), RDFS.label) or local_name(f.one(m, KG.field)),
-             local_name(f.one(m, KG.reason)), f.text(m, RDFS.comment))
+            (
+                f.concept(f.one(m, KG.field), RDFS.label) or local_name(f.one(m, KG.field)),
+                local_name(f.one(m, KG.reason)),
+                f.text(m, RDFS.comment),
+            )
             for m in f.all(record, KG.missingMetadata)
         ]
         self.upstream_releases = [t.value for t in f.all(record, KG.upstreamRelease)]
@@ -158,21 +174,32 @@ class RecordView(ViewBase):
         citation = f.one(node, KG.citationType)
         basis = f.one(node, KG.statementBasis)
         locator = f.one(node, KG.locator)
-        reviews = [r for r in self.reviews
-                   if ox.NamedNode(r.node) in f.all(node, KG.reviewedBy)]
+        reviews = [r for r in self.reviews if ox.NamedNode(r.node) in f.all(node, KG.reviewedBy)]
         return RowView(
-            anchor=fragment(node), position=int(f.text(node, KG.position) or 0),
-            property=f.concept(prop), property_id=local_name(prop),
+            anchor=fragment(node),
+            position=int(f.text(node, KG.position) or 0),
+            property=f.concept(prop),
+            property_id=local_name(prop),
             statement=f.text(node, RDF.value),
-            citation=f.concept(citation), citation_id=local_name(citation),
+            citation=f.concept(citation),
+            citation_id=local_name(citation),
             shared=f.text(node, KG.sharedLocator) == "true",
             source=self.source(f.one(node, CITO.citesAsEvidence)),
             locator=f.text(locator, RDFS.label),
             reviews=reviews,
-            basis=f.concept(basis), basis_id=local_name(basis),
+            basis=f.concept(basis),
+            basis_id=local_name(basis),
             note=f.text(node, RDFS.comment),
         )
 
 
-__all__ = ["CheckView", "Link", "RecordView", "ReviewView", "RowView", "SourceView", "ViewBase",
-           "local_name"]
+__all__ = [
+    "CheckView",
+    "Link",
+    "RecordView",
+    "ReviewView",
+    "RowView",
+    "SourceView",
+    "ViewBase",
+    "local_name",
+]

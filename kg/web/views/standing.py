@@ -13,8 +13,12 @@ from .base import Link, path_of
 
 #: What a banner calls each standing.
 LABELS = {
-    "current": "Current", "corrected": "Corrected", "disputed": "Disputed",
-    "superseded": "Superseded", "retracted": "Retracted", "withdrawn": "Withdrawn",
+    "current": "Current",
+    "corrected": "Corrected",
+    "disputed": "Disputed",
+    "superseded": "Superseded",
+    "retracted": "Retracted",
+    "withdrawn": "Withdrawn",
 }
 
 
@@ -56,18 +60,38 @@ class StandingView:
 
 def standing_view(found: Standing, base: str, release: str | None = None) -> StandingView:
     """``found`` as links and words (a page of a release links within that release)."""
+
     def link(iri: str) -> Link:
         href = path_of(iri, base)
         if release and href.startswith("/"):
             href += f"?release={release}"
         return Link(iri.rsplit("/", 1)[-1] if iri.startswith(base) else iri, href)
 
-    changes = [ChangeView(c.at, c.change, c.reason, link(c.agent), link(c.activity).href,
-                          [link(e) for e in c.evidence], c.value,
-                          link(c.superseded_by) if c.superseded_by else None, c.notice)
-               for c in found.changes]
+    changes = [
+        ChangeView(
+            c.at,
+            c.change,
+            c.reason,
+            link(c.agent),
+            link(c.activity).href,
+            [link(e) for e in c.evidence],
+            c.value,
+            link(c.superseded_by) if c.superseded_by else None,
+            c.notice,
+        )
+        for c in found.changes
+    ]
     return StandingView(
-        found.standing, LABELS[found.standing], found.reason, found.since, found.derived,
-        found.is_current, [link(e) for e in found.evidence], found.corrected_value,
-        link(found.superseded_by) if found.superseded_by else None, found.runs, changes,
-        found.change.notice if found.change is not None else None)
+        found.standing,
+        LABELS[found.standing],
+        found.reason,
+        found.since,
+        found.derived,
+        found.is_current,
+        [link(e) for e in found.evidence],
+        found.corrected_value,
+        link(found.superseded_by) if found.superseded_by else None,
+        found.runs,
+        changes,
+        found.change.notice if found.change is not None else None,
+    )

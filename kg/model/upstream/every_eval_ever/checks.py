@@ -50,16 +50,20 @@ def check(raw: bytes) -> Checked:
     problems = _unreadable_values(doc) if odd else []  # where they are: only if there are any
     if problems:
         return Checked(doc, problems)
-    version = schema.parse_version(doc["schema_version"]) if isinstance(
-        doc.get("schema_version"), str) else None
+    version = (
+        schema.parse_version(doc["schema_version"])
+        if isinstance(doc.get("schema_version"), str)
+        else None
+    )
     newer = version is not None and schema.is_newer(version)
     problems = _mapped_fields(doc, version)
     reported = [where for where, _ in problems]
     for where, message in schema.violations(json.loads(raw), lenient=newer):
         # What the schema says of a place reported already, or of the object holding it
         # ("must contain ['score']"), is said better above.
-        if not any(where == r or where.startswith(r + "/") or r.startswith(where + "/")
-                   for r in reported):
+        if not any(
+            where == r or where.startswith(r + "/") or r.startswith(where + "/") for r in reported
+        ):
             problems.append((where, message))
     unknown = schema.unknown_fields(doc) if newer else []
     return Checked(doc, sorted(problems), unknown, newer)
@@ -70,8 +74,9 @@ def _unreadable_values(doc: Any) -> list[tuple[str, str]]:
     problems = []
     for where, value in walk(doc):
         if isinstance(value, NonFinite):
-            problems.append((where, f"not a finite number ({value!s}): JSON has no NaN or "
-                                    "infinities"))
+            problems.append(
+                (where, f"not a finite number ({value!s}): JSON has no NaN or infinities")
+            )
         elif isinstance(value, DuplicateKeys):
             for key in value.duplicates:
                 problems.append((where, f"the key {key!r} is given more than once"))
@@ -88,19 +93,36 @@ def _mapped_fields(doc: dict[str, Any], version: tuple[int, ...] | None) -> list
             problems.append((where, f"not {what} ({_show(value)})"))
 
     if "schema_version" in doc and version is None:
-        problems.append(("/schema_version", f"not a version number such as 0.2.0 "
-                                            f"({_show(doc['schema_version'])})"))
-    need("/retrieved_timestamp", doc.get("retrieved_timestamp", _MISSING),
-         "Unix seconds as a string", lambda v: isinstance(v, str) and bool(_UNIX_SECONDS.match(v)))
+        problems.append(
+            (
+                "/schema_version",
+                f"not a version number such as 0.2.0 ({_show(doc['schema_version'])})",
+            )
+        )
+    need(
+        "/retrieved_timestamp",
+        doc.get("retrieved_timestamp", _MISSING),
+        "Unix seconds as a string",
+        lambda v: isinstance(v, str) and bool(_UNIX_SECONDS.match(v)),
+    )
     source = doc.get("source_metadata")
     if isinstance(source, dict):
-        need("/source_metadata/source_organization_name",
-             source.get("source_organization_name", _MISSING), "a name", _text)
+        need(
+            "/source_metadata/source_organization_name",
+            source.get("source_organization_name", _MISSING),
+            "a name",
+            _text,
+        )
         relationship = source.get("evaluator_relationship")
         if relationship is not None and relationship not in RELATIONSHIPS:
-            problems.append(("/source_metadata/evaluator_relationship",
-                             f"not an evaluator relationship ({_show(relationship)}; one of: "
-                             + ", ".join(RELATIONSHIPS) + ")"))
+            problems.append(
+                (
+                    "/source_metadata/evaluator_relationship",
+                    f"not an evaluator relationship ({_show(relationship)}; one of: "
+                    + ", ".join(RELATIONSHIPS)
+                    + ")",
+                )
+            )
         if "source_name" in source:
             need("/source_metadata/source_name", source["source_name"], "a name", _text)
     model = doc.get("model_info")
@@ -114,20 +136,36 @@ def _mapped_fields(doc: dict[str, Any], version: tuple[int, ...] | None) -> list
         need(f"{at}/evaluation_name", result.get("evaluation_name", _MISSING), "a name", _text)
         details = result.get("score_details")
         if isinstance(details, dict):
-            need(f"{at}/score_details/score", details.get("score", _MISSING), "a number",
-                 lambda v: isinstance(v, JsonNumber))
+            need(
+                f"{at}/score_details/score",
+                details.get("score", _MISSING),
+                "a number",
+                lambda v: isinstance(v, JsonNumber),
+            )
         metric = result.get("metric_config")
         if isinstance(metric, dict):
-            need(f"{at}/metric_config/lower_is_better", metric.get("lower_is_better", _MISSING),
-                 "true or false", lambda v: isinstance(v, bool))
+            need(
+                f"{at}/metric_config/lower_is_better",
+                metric.get("lower_is_better", _MISSING),
+                "true or false",
+                lambda v: isinstance(v, bool),
+            )
             for key in ("min_score", "max_score"):
                 if key in metric:
-                    need(f"{at}/metric_config/{key}", metric[key], "a number",
-                         lambda v: isinstance(v, JsonNumber))
+                    need(
+                        f"{at}/metric_config/{key}",
+                        metric[key],
+                        "a number",
+                        lambda v: isinstance(v, JsonNumber),
+                    )
         data = result.get("source_data")
         if isinstance(data, dict):
-            need(f"{at}/source_data/dataset_name", data.get("dataset_name", _MISSING), "a name",
-                 _text)
+            need(
+                f"{at}/source_data/dataset_name",
+                data.get("dataset_name", _MISSING),
+                "a name",
+                _text,
+            )
     return problems
 
 

@@ -49,10 +49,13 @@ def benchmark_key(dataset: str, name: str, description: str, lower_is_better: bo
     ``helm_mmlu``), so the same name in two suites is two benchmarks; the same data set and
     metric reported by two sources (MMLU's "EM on MMLU" in HELM Lite and HELM Classic) is
     one."""
+
     def norm(text: str) -> str:
         return " ".join(text.split()).casefold()
-    return "\0".join((norm(dataset), norm(name), norm(description),
-                      "lower" if lower_is_better else "higher"))
+
+    return "\0".join(
+        (norm(dataset), norm(name), norm(description), "lower" if lower_is_better else "higher")
+    )
 
 
 def benchmark_id(dataset: str, name: str, key: str) -> str:
@@ -105,10 +108,17 @@ def label_for(import_name: str, upstream_path: str, doc: object, where: str) -> 
     evaluation = file_id(import_name, upstream_path)
     results = doc.get("evaluation_results") if isinstance(doc, dict) else None
     parts = where.split("/")
-    if (isinstance(results, list) and len(parts) > 2 and parts[1] == "evaluation_results"
-            and parts[2].isdigit() and int(parts[2]) < len(results)):
+    if (
+        isinstance(results, list)
+        and len(parts) > 2
+        and parts[1] == "evaluation_results"
+        and parts[2].isdigit()
+        and int(parts[2]) < len(results)
+    ):
         names = [r.get("evaluation_name") if isinstance(r, dict) else None for r in results]
-        ids = result_ids(evaluation, [n if isinstance(n, str) and n.strip() else f"result-{i}"
-                                      for i, n in enumerate(names)])
+        ids = result_ids(
+            evaluation,
+            [n if isinstance(n, str) and n.strip() else f"result-{i}" for i, n in enumerate(names)],
+        )
         return f"record {ids[int(parts[2])]}"
     return f"evaluation {evaluation}"

@@ -128,5 +128,4 @@ def _branch(choices: list[dict[str, Any]], value: dict[str, Any]) -> dict[str, A
     return resolved[0]
 
 
-__all__ = ["KNOWN_VERSION", "is_newer", "parse_version", "schema",
-           "unknown_fields", "violations"]
+__all__ = ["KNOWN_VERSION", "is_newer", "parse_version", "schema", "unknown_fields", "violations"]
