@@ -17,14 +17,15 @@ text of every page of the browser (tags removed).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import html
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from urllib.parse import urljoin, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOW_FORMATS = ["ttl", "nt", "nq", "jsonld", "trig", "rdf"]
@@ -35,10 +36,17 @@ DATE = "2026-12-01"
 
 
 def kg(env: dict[str, str], *args: str) -> tuple[bytes, bytes, int]:
-    done = subprocess.run(
-        [sys.executable, "-m", "kg.cli", *args], env=env, cwd=ROOT, capture_output=True, check=False
-    )
-    return done.stdout, done.stderr, done.returncode
+    """``kg ARGS`` in this process (a process each would take an hour over the bundled
+    data), from the repository's root, with the settings of ``env``."""
+    from click.testing import CliRunner
+
+    from kg.cli import main
+
+    done = CliRunner().invoke(main, list(args), env=env, catch_exceptions=True)
+    stderr = done.stderr_bytes or b""
+    if done.exception is not None and not isinstance(done.exception, SystemExit):
+        stderr += f"{type(done.exception).__name__}: {done.exception}".encode()
+    return done.stdout_bytes, stderr, done.exit_code
 
 
 def ids(folder: str) -> list[str]:
@@ -113,39 +121,92 @@ def main() -> None:
             save(f"query-{path.stem}.{fmt}", kg(env, "query", path.stem, *args, "--format", fmt))
     save("release.txt", kg(env, "release", "--date", DATE, "--note", "outputs"))
     save("releases.txt", kg(env, "releases"))
-    for ident in nodes["record"]:
-        save(f"history-{ident}.txt", kg(env, "history", ident))
+    for kind in ("record", "source", "agent", "evaluation"):
+        for ident in nodes[kind]:
+            save(f"history-{kind}-{ident}.txt", kg(env, "history", "--kind", kind, ident))
     pages(env, nodes, out)
     shutil.rmtree(work)
     print(f"wrote {len(list(out.iterdir()))} files to {out}")
 
 
 def sha256_of_source() -> str:
-    text = next((ROOT / "data" / "sources").glob("*.yaml")).read_text()
-    return re.search(r"sha256: ([0-9a-f]{64})", text).group(1)
+    """The SHA-256 of the first source file that states one."""
+    for path in sorted((ROOT / "data" / "sources").glob("*.yaml")):
+        found = re.search(r"sha256: ([0-9a-f]{64})", path.read_text())
+        if found:
+            return found.group(1)
+    raise SystemExit("outputs: no source of data/sources/ states a sha256")
 
 
 def pages(env: dict[str, str], nodes: dict[str, list[str]], out: Path) -> None:
-    """Every page through the app in-process: HTML as text, other formats as bytes."""
+    """Every page through the app in-process: each node in every format, then every page
+    a reader reaches by following links from the home page and the site's entry points
+    (feeds, VoID, the sitemap); HTML as its text, other formats as bytes."""
     os.environ.update(env)
     from kg.web import create_app
 
     client = create_app({"store": env["KG_STORE"], "archive": env["KG_ARCHIVE"]}).test_client()
-    paths = ["/", "/records", "/records.json", "/records.csv", "/sparql", "/releases"]
+    todo = [
+        "/",
+        "/records",
+        "/records.json",
+        "/records.csv",
+        "/sparql",
+        "/releases",
+        "/.well-known/void",
+        "/feed.atom",
+        "/sitemap.xml",
+        "/robots.txt",
+    ]
     for kind, idents in nodes.items():
         for ident in idents:
-            paths += [f"/{kind}/{ident}{suffix}" for suffix in PAGE_SUFFIXES]
+            todo += [f"/{kind}/{ident}{suffix}" for suffix in PAGE_SUFFIXES]
             if kind in ("record", "source"):
-                paths += [f"/{kind}/{ident}{s}" for s in (".csl.json", ".bib", ".ris")]
-    for path in paths:
+                todo += [f"/{kind}/{ident}{s}" for s in (".csl.json", ".bib", ".ris")]
+    seen = set(todo)
+    visited = 0
+    while todo and visited < MOST_PAGES:
+        path = todo.pop(0)
+        visited += 1
         response = client.get(path)
         body = response.data
         name = "page" + re.sub(r"[^A-Za-z0-9.-]+", "_", path)
+        if len(name) > 120:  # a long query: the name's start and a digest of the whole
+            name = name[:100] + "-" + hashlib.sha256(path.encode()).hexdigest()[:16]
+        if response.mimetype in ("text/html", "application/atom+xml", "application/xml"):
+            for link in sorted(set(LINK.findall(body.decode()))):
+                link = same_site(html.unescape(link), path)
+                # A page with a query (a filter, a page of a list) leads on only to pages
+                # without one: the combinations of filters are endless.
+                if link is None or ("?" in path and "?" in link):
+                    continue
+                if link not in seen:
+                    seen.add(link)
+                    todo.append(link)
         if response.mimetype == "text/html":
             body = page_text(body.decode()).encode()
         elif response.status_code == 200:
             body = normal(name, body)
         (out / name).write_bytes(f"{response.status_code} {response.mimetype}\n".encode() + body)
+    if todo:
+        print(f"outputs: stopped following links after {MOST_PAGES} pages", file=sys.stderr)
+
+
+#: A crawl stops here; the bundled data's pages are fewer.
+MOST_PAGES = 20_000
+LINK = re.compile(r'(?:href|src)="([^"#]+)')
+SITE = "https://claimgraph.example"
+
+
+def same_site(link: str, page: str) -> str | None:
+    """A link's path and query on this site, resolved against the page; None elsewhere
+    (another site, the static files, the SPARQL endpoint's queries)."""
+    url = urlsplit(urljoin(SITE + page, link))
+    if f"{url.scheme}://{url.netloc}" != SITE or url.path.startswith("/static/"):
+        return None
+    if url.path == "/sparql" and url.query:
+        return None
+    return url.path + (f"?{url.query}" if url.query else "")
 
 
 def page_text(markup: str) -> str:
@@ -179,9 +240,16 @@ def normal(name: str, body: bytes) -> bytes:
 
         from pyld import jsonld
 
+        from kg.export.web_annotation import document_loader
+
         doc = json.loads(body)
         return jsonld.normalize(
-            doc, {"algorithm": "URDNA2015", "format": "application/n-quads"}
+            doc,
+            {
+                "algorithm": "URDNA2015",
+                "format": "application/n-quads",
+                "documentLoader": document_loader,
+            },
         ).encode()
     return body
 

@@ -1,5 +1,5 @@
-"""The project's own rules: ruff clean, the README's commands are what CI runs, tests share
-through helpers."""
+"""The project's own rules: ruff clean and formatted, types checked, the README's commands
+are what CI runs, tests share through helpers."""
 
 from __future__ import annotations
 
@@ -14,14 +14,40 @@ import pytest
 from helpers import ROOT
 
 
-def test_ruff_clean() -> None:
-    ruff = shutil.which("ruff")
-    if ruff is None:
-        pytest.fail("ruff is part of the test extra; install it with pip install -e '.[test]'")
-    result = subprocess.run(
-        [ruff, "check", "kg", "tests", "recipes", "bench"], cwd=ROOT, capture_output=True, text=True
-    )
+def tool(name: str) -> str:
+    found = shutil.which(name)
+    if found is None:
+        pytest.fail(f"{name} is part of the check extra; install it with pip install -e '.[check]'")
+    return found
+
+
+def run_clean(*command: str) -> None:
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_clean() -> None:
+    run_clean(tool("ruff"), "check", ".")
+
+
+def test_ruff_formatted() -> None:
+    """One style, applied by the formatter (recipes/ excluded: runs hash a recipe's bytes)."""
+    run_clean(tool("ruff"), "format", "--check", ".")
+
+
+@pytest.mark.slow
+def test_types_check() -> None:
+    """mypy over kg/ with the settings of pyproject.toml ([tool.mypy]): no error."""
+    run_clean(sys.executable, "-m", "mypy")
+
+
+def test_the_quality_gate_is_the_same_in_each_place() -> None:
+    """scripts/check and the pre-commit hooks run the same checks as this module."""
+    check = (ROOT / "scripts" / "check").read_text()
+    hooks = (ROOT / ".pre-commit-config.yaml").read_text()
+    for command in ("ruff check", "ruff format --check", "mypy"):
+        assert command in check, f"scripts/check does not run {command}"
+        assert command in hooks, f".pre-commit-config.yaml does not run {command}"
 
 
 def test_ci_runs_the_readme_test_command() -> None:
