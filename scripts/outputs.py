@@ -101,11 +101,7 @@ def main() -> None:
         for path in sorted(folder.iterdir()):
             if path.name == "SHA256SUMS":
                 continue
-            body = path.read_bytes()
-            if path.name == "manifest.json":
-                body = re.sub(rb'"(store_version|updated|sha256|bytes)": [^,\n]*', b"", body)
-            else:
-                body = normal(path.name, body)
+            body = normal(path.name, path.read_bytes())
             (out / f"dump-{fmt}-{path.name}").write_bytes(body)
     save("queries.txt", kg(env, "queries"))
     save("stats.txt", kg(env, "stats"))
@@ -186,7 +182,7 @@ def pages(env: dict[str, str], nodes: dict[str, list[str]], out: Path) -> None:
         if response.mimetype == "text/html":
             body = page_text(body.decode()).encode()
         elif response.status_code == 200:
-            body = normal(name, body)
+            body = normal(name, body, response.mimetype)
         (out / name).write_bytes(f"{response.status_code} {response.mimetype}\n".encode() + body)
     if todo:
         print(f"outputs: stopped following links after {MOST_PAGES} pages", file=sys.stderr)
@@ -215,6 +211,7 @@ def page_text(markup: str) -> str:
     return "\n".join(" ".join(sorted(line.split())) for line in text.splitlines() if line.strip())
 
 
+MODIFIED = "http://purl.org/dc/terms/modified"
 RDF_SUFFIXES = {
     ".ttl": "text/turtle",
     ".nt": "application/n-triples",
@@ -224,15 +221,31 @@ RDF_SUFFIXES = {
 }
 
 
-def normal(name: str, body: bytes) -> bytes:
-    """RDF as canonical N-Quads; anything else as it is."""
+def normal(name: str, body: bytes, media_type: str | None = None) -> bytes:
+    """RDF as canonical N-Quads, without the time of the load (VoID's ``dcterms:modified``);
+    a gzipped file as its content; a dump's manifest without times, sizes and hashes;
+    anything else as it is. The kind is the media type where one is given, else the
+    name's suffix."""
+    import gzip
+
     import pyoxigraph as ox
 
     suffix = Path(name).suffix
-    if suffix in RDF_SUFFIXES:
+    if suffix == ".gz":
+        return normal(name.removesuffix(".gz"), gzip.decompress(body))
+    if name.endswith("SHA256SUMS"):  # the digests of the gzipped files
+        return b""
+    if name.endswith("manifest.json"):
+        return re.sub(rb'"(store_version|updated|sha256|bytes)": [^,\n]*', b"", body)
+    rdf_type = media_type if media_type in RDF_SUFFIXES.values() else RDF_SUFFIXES.get(suffix)
+    if rdf_type is not None:
         base = "https://claimgraph.example/"
-        quads = ox.parse(body, ox.RdfFormat.from_media_type(RDF_SUFFIXES[suffix]), base_iri=base)
-        dataset = ox.Dataset(q if isinstance(q, ox.Quad) else ox.Quad(*q) for q in quads)
+        quads = ox.parse(body, ox.RdfFormat.from_media_type(rdf_type), base_iri=base)
+        dataset = ox.Dataset(
+            q if isinstance(q, ox.Quad) else ox.Quad(*q)
+            for q in quads
+            if not (isinstance(q.predicate, ox.NamedNode) and q.predicate.value == MODIFIED)
+        )
         dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
         return "".join(sorted(f"{q} .\n" for q in dataset)).encode()
     if suffix == ".jsonld":
