@@ -13,6 +13,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from .errors import ConfigError
@@ -280,7 +281,8 @@ def load_settings(
     for key, value in (overrides or {}).items():
         if value is not None:
             values[key] = value
-    converted = {
+    # each value of its field's type, as its converter made it: known only at run time
+    converted: dict[str, Any] = {
         key: SETTINGS[key].convert(value) if key in SETTINGS else value
         for key, value in values.items()
     }

@@ -25,7 +25,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 class KgGroup(click.Group):
     """Turns every :class:`KgError` into its lines on standard error and its exit code."""
 
-    def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except KgError as exc:

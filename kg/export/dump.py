@@ -104,9 +104,10 @@ def write_dump(
                 with gz.GzipFile(
                     filename="", mode="wb", fileobj=sink, mtime=0, compresslevel=6
                 ) as packed:
-                    ox.serialize(quads, output=packed, format=dumped.rdf)
+                    # the stub asks for IO[bytes]; pyoxigraph writes to anything with write()
+                    ox.serialize(quads, output=packed, format=dumped.rdf)  # type: ignore[arg-type]
             else:
-                ox.serialize(quads, output=sink, format=dumped.rdf)
+                ox.serialize(quads, output=sink, format=dumped.rdf)  # type: ignore[arg-type]
             raw.flush()
             os.fsync(raw.fileno())
         os.replace(temporary, target)

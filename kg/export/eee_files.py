@@ -20,6 +20,7 @@ from ..errors import NotFoundError
 from ..model.standing import Standing
 from ..rdf.facts import Facts
 from ..registry import Registry
+from ..store.base import solutions
 from ..store.queries import internal_query, to_term
 from ..store.records import record_and_standing
 from ..store.standing import standings
@@ -48,7 +49,9 @@ def export_one(registry: Registry, ident: str) -> bytes:
         return text(eee_file(Facts(quads), [record], {record.value: found})).encode()
     except NotFoundError:
         pass
-    groups = _groups(registry, to_term("evaluation", ident, registry.base))
+    evaluation = to_term("evaluation", ident, registry.base)
+    assert isinstance(evaluation, ox.NamedNode)  # an IRI kind's term is always an IRI
+    groups = _groups(registry, evaluation)
     if not groups:
         raise NotFoundError(f"no record or evaluation with id {ident!r}")
     [group] = groups
@@ -73,13 +76,16 @@ def _document(registry: Registry, group: _Group, found: Mapping[str, Standing]) 
 
 
 def _groups(registry: Registry, evaluation: ox.NamedNode | None) -> list[_Group]:
+    rows: Iterable[ox.QuerySolution]
     if evaluation is not None:
-        rows = registry.store.query(
-            internal_query("evaluation-records").text, {"evaluation": evaluation}
+        rows = solutions(
+            registry.store.query(
+                internal_query("evaluation-records").text, {"evaluation": evaluation}
+            )
         )
     else:
         rows = sorted(
-            registry.store.query(internal_query("records-by-evaluation").text),
+            solutions(registry.store.query(internal_query("records-by-evaluation").text)),
             key=lambda r: (r["evaluation"].value if r["evaluation"] else "", r["id"].value),
         )
     found: dict[str, _Group] = {}

@@ -202,6 +202,8 @@ def _what_does_not_fit(
     unit = f.one(value, QUDT.unit)
     locator = f.one(record, KG.locator)
     configuration = f.one(record, KG.testedConfiguration)
+    source = f.one(record, PROV.wasQuotedFrom)
+    assert source is not None  # a record is quoted from one source (its shape requires it)
     extra = {
         "claimgraph_record": record.value,
         "printed_value": printed,
@@ -212,7 +214,7 @@ def _what_does_not_fit(
         "hardware_as_reported": f.text(record, KG.hardwareAsReported),
         "scope_note": f.text(record, KG.scopeNote),
         "locator": f.text(locator, RDFS.label),
-        "source": f.one(record, PROV.wasQuotedFrom).value,
+        "source": source.value,
         "review_status": f.concept(f.one(record, KG.reviewStatus)),
     }
     if not f.text(record, KG.minScore):

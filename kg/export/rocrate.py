@@ -50,7 +50,7 @@ def write_run_crate(registry: Registry, run_id: str, out: Path) -> Path:
             raise NotFoundError(f"{path} is missing")
 
     out.mkdir(parents=True, exist_ok=True)
-    files = []
+    files: list[dict[str, str | list[str]]] = []
     for path, media_type, about in (
         (run_file, "application/yaml", "The run file"),
         (log_file, "text/plain", "The runner's log"),

@@ -21,7 +21,7 @@ import multiprocessing
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -142,9 +142,9 @@ def import_files(
             problems,
             consequence="nothing was imported; the data directory and the store are unchanged",
         )
-    first_problem = {}
-    for problem in problems:
-        first_problem.setdefault(problem.file, problem)
+    first_problem: dict[str, Problem] = {}
+    for each in problems:
+        first_problem.setdefault(each.file, each)
     good: dict[str, Incoming] = {}
     for path, item in snapshot.files.items():
         problem = first_problem.get(item.shown)
@@ -277,6 +277,7 @@ def _check_all(
         check=CHECKS[fmt], label=LABELS[fmt], shared=SHARED_NODES[fmt], files=files, name=name
     )
     paths = sorted(files)
+    stream: Iterator[_Checked]
     try:
         if len(paths) >= PARALLEL_FROM and worker_count() > 1:
             with multiprocessing.get_context("fork").Pool(worker_count()) as pool:
@@ -338,7 +339,7 @@ def _plan(good: dict[str, Incoming], kept: dict[str, str], merge: bool) -> _Plan
 
 
 def _contents(
-    good: dict[str, Incoming], checked: dict[str, _Checked], skipped: list[tuple[str, str]]
+    good: dict[str, str], checked: dict[str, _Checked], skipped: list[tuple[str, str]]
 ) -> Contents:
     """The kept files once the import is done, from their checks."""
     contents = Contents(skipped=list(skipped))
@@ -378,7 +379,9 @@ def _differs(path: Path, content: bytes) -> bool:
 
 
 def _yaml(document: dict[str, Any]) -> bytes:
-    return dump_yaml(document).encode()
+    text = dump_yaml(document)
+    assert text is not None  # no stream given: the text is returned
+    return text.encode()
 
 
 def _prune_empty(folder: Path, stop: Path) -> None:

@@ -22,7 +22,7 @@ import multiprocessing
 import os
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -200,7 +200,7 @@ def _ingest(files, base, eng, external_types, progress, spool):
     workers = worker_count()
     if len(jobs) >= PARALLEL_FROM and workers > 1:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            stream = pool.imap(ingest_file, jobs, chunksize=64)
+            stream: Iterator[FileOutcome] = pool.imap(ingest_file, jobs, chunksize=64)
             outcomes = list(_spooled(progress(stream, len(jobs)) if progress else stream, spool))
     else:
         stream = (ingest_file(job) for job in jobs)

@@ -11,6 +11,7 @@ import logging
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
+from typing import cast
 
 from rdflib import BNode, Graph, URIRef
 from rdflib.term import Node as Term
@@ -81,7 +82,8 @@ def shacl_results(
         for m in mapped:
             index.add_all(m.triples)
         if context is not None:
-            index.add_all(context)
+            # An RDF graph's predicates are IRIs (rdflib types every position as Node).
+            index.add_all(cast("Iterable[tuple[Term, URIRef, Term]]", context))
         return engine().validate(index, owned)
     from pyshacl import validate as shacl_validate  # the reference: imported only when used
 
@@ -269,7 +271,7 @@ class Translator:
                     concepts = self.terms.subjects(SKOS.inScheme, scheme)
                     ordered = sorted(
                         concepts,
-                        key=lambda c: (int(self.terms.value(c, SKOS.notation) or 0), str(c)),
+                        key=lambda c: (int(str(self.terms.value(c, SKOS.notation) or 0)), str(c)),
                     )
                     return [str(c).rsplit("#", 1)[-1] for c in ordered]
         return []

@@ -69,7 +69,10 @@ def parse_yaml(text: str) -> Any:
 
 
 def _refuse(problem: str, event: yaml.Event) -> yaml.MarkedYAMLError:
-    return yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
+    # The stubs take only yaml.error.Mark; libyaml's events carry yaml._yaml.Mark, which
+    # PyYAML's own C parser puts in its errors too (same fields).
+    mark = event.start_mark
+    return yaml.MarkedYAMLError(problem=problem, problem_mark=mark)  # type: ignore[arg-type]
 
 
 def _document(loader: Any) -> Any:
@@ -85,6 +88,7 @@ def _document(loader: Any) -> Any:
 
 def _fill(loader: Any, stack: list[Any], keys: list[str | None]) -> Any:
     root = stack[0]
+    value: str | list[Any] | dict[str, Any]
     while True:
         event = loader.get_event()
         if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
@@ -109,7 +113,7 @@ def _fill(loader: Any, stack: list[Any], keys: list[str | None]) -> Any:
         if type(container) is dict:
             key = keys[-1]
             if key is None:  # this event is a key
-                if tag != _SCALAR:
+                if not isinstance(value, str):  # a scalar's value is its text
                     raise _refuse("keys must be plain strings", event)
                 if value in container:
                     raise _refuse(f"duplicate key {value!r}", event)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import cast
 
 import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
@@ -25,8 +26,12 @@ class Facts:
         self.index: dict[tuple[Term, str], list[Term]] = defaultdict(list)
         self._quads = list(quads)
         for q in self._quads:
-            self.index[(q.subject, q.predicate.value)].append(q.object)
-        self._subjects_by: dict[str, dict[Term, list[Term]]] = {}
+            # pyoxigraph's stub lets a subject be a Triple (0.5 never makes one); the
+            # registry's data holds no RDF 1.2 triple terms as objects either
+            self.index[(q.subject, q.predicate.value)].append(  # type: ignore[index]
+                cast(Term, q.object)
+            )
+        self._subjects_by: dict[str, dict[Term | ox.Triple, list[Term]]] = {}
         # the ontology, vocabularies and units: labels of concepts
         self.terms = terms if terms is not None else load_terms().graph
         self._terms_index = statement_index(self.terms)
@@ -57,7 +62,8 @@ class Facts:
             by_object = defaultdict(list)
             for q in self._quads:
                 if q.predicate.value == predicate:
-                    by_object[q.object].append(q.subject)
+                    # pyoxigraph's stub lets a subject be a Triple; 0.5 never makes one
+                    by_object[q.object].append(q.subject)  # type: ignore[arg-type]
             self._subjects_by[predicate] = by_object
         return sorted(set(by_object.get(obj, [])), key=str)
 

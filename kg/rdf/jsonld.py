@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pyoxigraph as ox
 from pyld import jsonld
@@ -38,7 +38,9 @@ def context() -> dict[str, Any]:
 
 def compact(quads: Iterable[ox.Quad]) -> dict[str, Any]:
     """Quads as compacted JSON-LD: short names from the context, the context inline."""
-    nquads = ox.serialize(sorted(quads, key=str), format=ox.RdfFormat.N_QUADS).decode()
+    serialized = ox.serialize(sorted(quads, key=str), format=ox.RdfFormat.N_QUADS)
+    assert serialized is not None  # no output given: the bytes are returned
+    nquads = serialized.decode()
     expanded = jsonld.from_rdf(nquads, {"format": "application/n-quads", "useNativeTypes": False})
     return jsonld.compact(expanded, {"@context": context()})
 
@@ -73,7 +75,8 @@ def framed_record(quads: Iterable[ox.Quad], record_iri: str) -> dict[str, Any]:
     into: dict[ox.NamedNode | ox.BlankNode, list[ox.Triple]] = defaultdict(list)
     mentions: dict[ox.BlankNode, int] = defaultdict(int)
     for t in sorted(triples, key=str):
-        out[t.subject].append(t)
+        # pyoxigraph's stub lets a subject be a Triple; pyoxigraph 0.5 never makes one
+        out[t.subject].append(t)  # type: ignore[index]
         if isinstance(t.object, ox.NamedNode | ox.BlankNode):
             into[t.object].append(t)
             if isinstance(t.object, ox.BlankNode):
@@ -106,7 +109,9 @@ def framed_record(quads: Iterable[ox.Quad], record_iri: str) -> dict[str, Any]:
                 if t.predicate.value == RDF_TYPE and isinstance(t.object, ox.NamedNode):
                     obj.setdefault("@type", []).append(t.object.value)
                 else:
-                    obj.setdefault(t.predicate.value, []).append(value(t.object))
+                    # the registry's data holds no RDF 1.2 triple terms
+                    term = cast(ox.NamedNode | ox.BlankNode | ox.Literal, t.object)
+                    obj.setdefault(t.predicate.value, []).append(value(term))
             incoming = sorted(
                 into.get(subject, []),
                 key=lambda t: (
@@ -118,12 +123,14 @@ def framed_record(quads: Iterable[ox.Quad], record_iri: str) -> dict[str, Any]:
             for t in incoming:
                 if t.subject in nodes:
                     continue
+                # pyoxigraph's stub lets a subject be a Triple; pyoxigraph 0.5 never makes one
+                source: ox.NamedNode | ox.BlankNode = t.subject  # type: ignore[assignment]
                 if t.predicate.value not in preferred and any(
-                    u.subject in nodes for u in into.get(t.subject, [])
+                    u.subject in nodes for u in into.get(source, [])
                 ):
                     continue  # a placed node links to it: nested there (a run's verdict)
                 obj.setdefault("@reverse", {}).setdefault(t.predicate.value, []).append(
-                    place(t.subject, nested=False)
+                    place(source, nested=False)
                 )
             start += 1
         return start

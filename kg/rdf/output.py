@@ -46,9 +46,9 @@ def write_graph(quads: Iterable[ox.Quad], fmt: str, out: IO[bytes], base: str) -
     else:
         data = sorted({q.triple for q in quads}, key=str)
     use_prefixes = fmt in ("ttl", "trig", "rdf")
-    out.write(
-        ox.serialize(data, format=rdf_format, prefixes=prefixes(base) if use_prefixes else None)
-    )
+    body = ox.serialize(data, format=rdf_format, prefixes=prefixes(base) if use_prefixes else None)
+    assert body is not None  # no output given: the bytes are returned
+    out.write(body)
 
 
 def write_result(result: QueryResult, fmt: str, out: IO[bytes], base: str) -> None:
@@ -65,23 +65,25 @@ def write_result(result: QueryResult, fmt: str, out: IO[bytes], base: str) -> No
                 f"a graph result cannot be written as {fmt!r} "
                 f"(use {', '.join(GRAPH_RESULT_FORMATS)})"
             )
-        out.write(
-            ox.serialize(
-                sorted(result, key=str),
-                format=GRAPH_FORMATS[graph_fmt],
-                prefixes=prefixes(base) if graph_fmt == "ttl" else None,
-            )
+        graph = ox.serialize(
+            sorted(result, key=str),
+            format=GRAPH_FORMATS[graph_fmt],
+            prefixes=prefixes(base) if graph_fmt == "ttl" else None,
         )
+        assert graph is not None  # no output given: the bytes are returned
+        out.write(graph)
         return
     if fmt == "table":
         out.write(_table(result, base).encode())
         return
     if fmt not in RESULT_FORMATS:
         raise UsageError(f"unknown format {fmt!r} (one of: table, {', '.join(RESULT_FORMATS)})")
-    out.write(result.serialize(format=RESULT_FORMATS[fmt]))
+    answer = result.serialize(format=RESULT_FORMATS[fmt])
+    assert answer is not None  # no output given: the bytes are returned
+    out.write(answer)
 
 
-def _table(result: QueryResult, base: str) -> str:
+def _table(result: ox.QuerySolutions | ox.QueryBoolean, base: str) -> str:
     if isinstance(result, ox.QueryBoolean):
         return ("true" if bool(result) else "false") + "\n"
     names = [v.value for v in result.variables]

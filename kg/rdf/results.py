@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 from xml.sax.saxutils import escape, quoteattr
 
 import pyoxigraph as ox
@@ -23,6 +23,7 @@ from .formats import by_media_type
 from .namespaces import XSD_STRING
 
 QueryResult: TypeAlias = ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples
+T = TypeVar("T")
 
 TRUNCATED_LINK = "urn:x-claimgraph:truncated"
 
@@ -48,11 +49,14 @@ def write(result, media_type: str, max_rows: int) -> Written:
             raise KeyError(media_type)
         triples, truncated = _take(iter(result), max_rows)
         body = ox.serialize(triples, format=fmt.rdf)
+        assert body is not None  # no output given: the bytes are returned
         return Written(body, truncated, len(triples))
     if fmt.results is None:
         raise KeyError(media_type)
     if isinstance(result, ox.QueryBoolean):
-        return Written(result.serialize(format=fmt.results), False, 1)
+        answer = result.serialize(format=fmt.results)
+        assert answer is not None  # no output given: the bytes are returned
+        return Written(answer, False, 1)
     variables = [v.value for v in result.variables]
     rows, truncated = _take(iter(result), max_rows)
     writer = _WRITERS[fmt.results]
@@ -69,6 +73,7 @@ def write_json_of_limited(result: ox.QuerySolutions, max_rows: int) -> Written:
     (:func:`json_rows`).
     """
     body = result.serialize(format=ox.QueryResultsFormat.JSON)
+    assert body is not None  # no output given: the bytes are returned
     rows = json_rows(body)
     if rows <= max_rows:
         return Written(body, False, rows)
@@ -100,7 +105,10 @@ def json_rows(body: bytes) -> int:
     3
     """
     if not body.startswith(_JSON_HEAD) or b"{}" in body:
-        return sum(1 for _ in ox.parse_query_results(body, format=ox.QueryResultsFormat.JSON))
+        parsed = ox.parse_query_results(body, format=ox.QueryResultsFormat.JSON)
+        if isinstance(parsed, ox.QueryBoolean):  # a boolean has no rows to count
+            raise TypeError("'pyoxigraph.QueryBoolean' object is not iterable")
+        return sum(1 for _ in parsed)
     if body.endswith(_NO_ROWS):
         return 0
     return 1 + len(_ROW_START.findall(body))
@@ -112,8 +120,8 @@ _JSON_HEAD, _NO_ROWS = b'{"head":{"vars":[', b'"bindings":[]}}'
 _ROW_START = re.compile(rb'\},\{"[^,:}\]]')
 
 
-def _take(items: Iterator, limit: int) -> tuple[list, bool]:
-    taken = []
+def _take(items: Iterator[T], limit: int) -> tuple[list[T], bool]:
+    taken: list[T] = []
     for item in items:
         if len(taken) == limit:
             return taken, True

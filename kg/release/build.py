@@ -191,6 +191,7 @@ def _map_versions(jobs: list[Job], progress: Progress | None):
     """For each job (a file), (graph, version or None, problem) for each of its graphs; on
     every core for large batches."""
     workers = min(os.cpu_count() or 1, 8)
+    stream: Iterator[list[tuple[str, StoredVersion | None, str]]]
     if len(jobs) >= PARALLEL_FROM and workers > 1:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             stream = pool.imap(_map_version, jobs, chunksize=64)
@@ -339,13 +340,13 @@ def _write_release(
             out.write(body)
             digest.update(body)
             size += len(body)
-    (work / NODE).write_bytes(
-        ox.serialize(
-            [ox.Triple(q.subject, q.predicate, q.object) for q in quads],
-            format=ox.RdfFormat.TURTLE,
-            prefixes=PREFIXES,
-        )
+    turtle = ox.serialize(
+        [ox.Triple(q.subject, q.predicate, q.object) for q in quads],
+        format=ox.RdfFormat.TURTLE,
+        prefixes=PREFIXES,
     )
+    assert turtle is not None  # no output given: the bytes are returned
+    (work / NODE).write_bytes(turtle)
     (work / MANIFEST).write_text(
         json.dumps(
             {

@@ -38,6 +38,7 @@ import pyoxigraph as ox
 
 from ..errors import NotFoundError, StoreError
 from . import EmbeddedStore, GraphStore
+from .base import solutions
 from .embedded import live_version
 from .queries import internal_query
 
@@ -134,7 +135,7 @@ class Archive:
         if index is None:
             return []
         found = []
-        for row in index.query(internal_query("releases").text):
+        for row in solutions(index.query(internal_query("releases").text)):
             previous = row["previous"]
             note = row["note"]
             found.append(
@@ -167,7 +168,7 @@ class Archive:
         if index is None:
             return []
         rows = index.query(internal_query("graph-history").text, {"graph": ox.NamedNode(graph)})
-        hashes = {row["id"].value: row["hash"].value for row in rows}
+        hashes = {row["id"].value: row["hash"].value for row in solutions(rows)}
         return [(info, hashes.get(info.id)) for info in self.releases()]
 
     def latest_holding(self, graph: str) -> ReleaseInfo | None:

@@ -24,6 +24,27 @@ Manifest: TypeAlias = dict[str, ManifestEntry]
 SCHEMA_ENTRY = "urn:x-claimgraph:schema"
 
 
+def solutions(result: QueryResult) -> ox.QuerySolutions:
+    """The rows of the answer to a ``SELECT`` query (:meth:`GraphStore.query` answers every
+    query form, so its type names all three).
+
+    :raises TypeError: for the answer to another form (not rows, not iterable as rows).
+    """
+    if isinstance(result, ox.QuerySolutions):
+        return result
+    raise TypeError(f"a SELECT query's solutions expected, not {type(result).__name__}")
+
+
+def triples(result: QueryResult) -> ox.QueryTriples:
+    """The triples of the answer to a ``CONSTRUCT`` or ``DESCRIBE`` query.
+
+    :raises TypeError: for the answer to another form.
+    """
+    if isinstance(result, ox.QueryTriples):
+        return result
+    raise TypeError(f"a CONSTRUCT query's triples expected, not {type(result).__name__}")
+
+
 def manifest_to_json(manifest: Manifest) -> str:
     """The load manifest as JSON text (what either store keeps)."""
     return json.dumps(

@@ -77,7 +77,12 @@ class SharedGraphCache(GraphStore):
     def named_graphs(self) -> set[str]:
         return self.store.named_graphs()
 
-    def replace_graphs(self, graphs, remove=(), manifest=None) -> None:  # type: ignore[no-untyped-def]
+    def replace_graphs(
+        self,
+        graphs: Mapping[str, Iterable[ox.Quad]],
+        remove: Iterable[str] = (),
+        manifest: Manifest | None = None,
+    ) -> None:
         raise StoreError("the store was opened read-only")
 
     def close(self) -> None:

@@ -127,6 +127,7 @@ class CopyWriter:
         if run is None or not isinstance(graph, ox.NamedNode):
             return
         text = ox.serialize(self._as_stored(run), format=NQUADS)
+        assert text is not None  # no output given: the bytes come back
         sha = hashlib.sha256(text).hexdigest()
         self._db.execute(
             "INSERT OR IGNORE INTO copy VALUES (?, ?)", (sha, zlib.compress(text, LEVEL))
@@ -166,7 +167,7 @@ class CopyWriter:
             return run
         return [
             ox.Quad(q.subject, q.predicate, changed[q.object], q.graph_name)
-            if q.object in changed
+            if isinstance(q.object, ox.Literal) and q.object in changed
             else q
             for q in run
         ]

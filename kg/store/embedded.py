@@ -39,6 +39,7 @@ from .versions import (
     KEEP_VERSIONS,
     LIVE,
     Lease,
+    leased_live_version,
     live_version,
     new_version,
     prune,
@@ -75,7 +76,7 @@ class EmbeddedStore(GraphStore):
             self._manifest = {}
             return
         if read_only:
-            version, self._lease = _leased_live_version(path)
+            version, self._lease = leased_live_version(path)
             self._store = self._open(version, read_only=True)
             self.version_dir = version
             self._copies = CopyReader(path, version)
@@ -107,7 +108,9 @@ class EmbeddedStore(GraphStore):
             raise StoreError(f"cannot open the store version {version}: {exc}") from None
 
     def query(self, sparql: str, bindings: Mapping[str, Term] | None = None) -> QueryResult:
-        substitutions = {ox.Variable(k): v for k, v in (bindings or {}).items()}
+        substitutions: dict[ox.Variable, Term | ox.Triple] = {
+            ox.Variable(k): v for k, v in (bindings or {}).items()
+        }
         try:
             return self._store.query(
                 sparql,
@@ -141,15 +144,15 @@ class EmbeddedStore(GraphStore):
         remove: Iterable[str] = (),
         manifest: Manifest | None = None,
     ) -> None:
-        graphs = {name: list(quads) for name, quads in graphs.items()}
+        content = {name: list(quads) for name, quads in graphs.items()}
         remove = list(remove)
-        total = sum(len(q) for q in graphs.values())
+        total = sum(len(q) for q in content.values())
 
         def write(writer: ox.Store, copies: CopyWriter | NoCopies) -> None:
             # Private until the switch (or in memory, never shared while written), so the
             # drops need no transaction with what comes in.
-            _drop(writer, copies, {*graphs, *remove})
-            quads = copies.passing((q for quads in graphs.values() for q in quads), _holds(writer))
+            _drop(writer, copies, {*content, *remove})
+            quads = copies.passing((q for quads in content.values() for q in quads), _holds(writer))
             if total > BULK_THRESHOLD:
                 writer.bulk_extend(quads)
                 _compact(writer)
@@ -296,6 +299,7 @@ class _StagedVersion(StagedWrite):
     def __init__(self, store: EmbeddedStore):
         super().__init__(store)
         self._embedded = store
+        self._writer: ox.Store | None  # None once written, closed before it is read
         self._new, self._writer, self._copies = store._begin_version()
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._error: BaseException | None = None
@@ -308,6 +312,7 @@ class _StagedVersion(StagedWrite):
                 continue  # drain; the commit reports the error
             operation, argument = item
             try:
+                assert self._writer is not None  # until the commit or abort drains this
                 if operation == "remove":
                     _drop(self._writer, self._copies, argument)
                 else:
@@ -339,6 +344,7 @@ class _StagedVersion(StagedWrite):
                 ) from None
             raise self._error
         try:
+            assert self._writer is not None  # set to None only below, or by abort
             _compact(self._writer)
             self._writer.flush()
         except OSError as exc:
@@ -352,21 +358,6 @@ class _StagedVersion(StagedWrite):
         self._writer = None
         self._copies.abort()
         remove_version(self._new)
-
-
-def _leased_live_version(path: Path) -> tuple[Path, Lease]:
-    """The live version with a lease on it, taken before the version is opened: a writer
-    that switched and pruned between reading ``live`` and the lease is seen, and the new
-    live version taken instead."""
-    for _attempt in range(10):
-        version = live_version(path)
-        if version is None:
-            raise StoreError(f"no store at {path} (run 'kg load' to create it)")
-        lease = Lease(path, version)
-        if version.is_dir():
-            return version, lease
-        lease.release()
-    raise StoreError(f"the store at {path} changed too often to be opened; try again")
 
 
 def _drop(writer: ox.Store, copies: CopyWriter | NoCopies, graphs: Iterable[str]) -> None:

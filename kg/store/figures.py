@@ -24,13 +24,13 @@ Figures(graphs=2, triples=52, links=(('http://purl.org/spar/cito/citesAsEvidence
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import pyoxigraph as ox
 
 from ..rdf.linksets import Linkset, links_text, sum_links
 from ..rdf.namespaces import VOID, XSD
-from .base import SCHEMA_ENTRY, GraphStore, Manifest
+from .base import SCHEMA_ENTRY, GraphStore, Manifest, Term, solutions
 from .queries import internal_query
 
 TRIPLES = ox.NamedNode(str(VOID.triples))
@@ -75,8 +75,8 @@ class Figures(NamedTuple):
         return cls(
             len(entries),
             sum(entry.triples for entry in entries),
-            None if None in links else sum_links(links),
-        )  # type: ignore[arg-type]
+            None if None in links else sum_links(cast("list[str]", links)),  # no None among them
+        )
 
     @classmethod
     def read(cls, store: GraphStore, base: str) -> Figures | None:
@@ -88,7 +88,8 @@ class Figures(NamedTuple):
             if q.subject == subject:
                 found[q.predicate] = q.object  # type: ignore[assignment]
             elif isinstance(q.subject, ox.BlankNode):
-                linksets.setdefault(q.subject, {})[q.predicate] = q.object.value
+                # (the figures graph, written by nquads below, holds no triple terms)
+                linksets.setdefault(q.subject, {})[q.predicate] = cast(Term, q.object).value
         try:
             graphs, triples = int(found[DOCUMENTS].value), int(found[TRIPLES].value)
             links = tuple(
@@ -123,7 +124,9 @@ class Figures(NamedTuple):
                     ox.Quad(linkset, TARGET, ox.NamedNode(site), graph),
                     ox.Quad(linkset, TRIPLES, number(triples), graph),
                 ]
-        return ox.serialize(quads, format=ox.RdfFormat.N_QUADS)
+        text = ox.serialize(quads, format=ox.RdfFormat.N_QUADS)
+        assert text is not None  # no output given: the bytes come back
+        return text
 
 
 def count_missing(store: GraphStore, manifest: Manifest, base: str) -> Manifest:
@@ -141,14 +144,15 @@ def count_missing(store: GraphStore, manifest: Manifest, base: str) -> Manifest:
     if uncounted:
         counted = {
             row["graph"].value: (int(row["triples"].value), int(row["node"].value) == 1)
-            for row in store.query(internal_query("graph-sizes").text)
+            for row in solutions(store.query(internal_query("graph-sizes").text))
         }
         for graph in uncounted:
             triples, node = counted.get(graph, (0, False))  # a graph with no triples left
             out[graph] = out[graph]._replace(triples=triples, node=node)
     if unlinked:
         links: dict[str, dict[tuple[str, str], int]] = {}
-        for row in store.query(internal_query("graph-links").text, {"base": ox.Literal(base)}):
+        rows = store.query(internal_query("graph-links").text, {"base": ox.Literal(base)})
+        for row in solutions(rows):
             pair = (row["property"].value, row["site"].value)
             links.setdefault(row["graph"].value, {})[pair] = int(row["triples"].value)
         for graph in unlinked:

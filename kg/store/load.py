@@ -29,7 +29,7 @@ from ..kinds import data_directory
 from ..model.datafiles import display_name, scan_data_files
 from ..model.ingest import Progress, ingest, worker_count
 from . import GraphStore, open_store, published_version
-from .base import SCHEMA_ENTRY, Manifest, ManifestEntry, StagedWrite
+from .base import SCHEMA_ENTRY, Manifest, ManifestEntry, StagedWrite, solutions
 from .figures import FIGURES_GRAPH, Figures, count_missing
 from .ontology_graphs import ontology_graph_names, ontology_nquads, schema_hash
 from .queries import internal_query
@@ -117,16 +117,16 @@ def _load(
             removed.append(graph)
     removed.sort()
     if force or not same_schema:
-        changed = sorted(files)
+        names = sorted(files)
     else:
-        changed = sorted(
+        names = sorted(
             path
             for path, stat in files.items()
             if known.get(path) != stat and not _same_bytes(path, stat, manifest, by_file)
         )
-    changed = _with_standing(changed, files)
-    replaced = {g for f in changed for g in by_file.get(f, ())}
-    changed = [Path(f) for f in changed]
+    names = _with_standing(names, files)
+    replaced = {g for f in names for g in by_file.get(f, ())}
+    changed = [Path(f) for f in names]
 
     def external_types(nodes: set[str]) -> dict[str, set[str]]:
         return store_types(store, nodes, exclude=replaced | set(removed))
@@ -330,7 +330,8 @@ def _dependents(
     query = internal_query("graph-subjects").text
     for graph in (*removed, *replaced):
         old_nodes |= {
-            row["node"].value for row in store.query(query, {"graph": ox.NamedNode(graph)})
+            row["node"].value
+            for row in solutions(store.query(query, {"graph": ox.NamedNode(graph)}))
         }
     new_nodes = {node for o in outcomes for node, _ in o.types}
     gone = set(removed) | replaced
@@ -345,7 +346,7 @@ def _dependents(
     referrers = internal_query("referrers").text
     files = set()
     for node in vanished:
-        for row in store.query(referrers, {"target": ox.NamedNode(node)}):
+        for row in solutions(store.query(referrers, {"target": ox.NamedNode(node)})):
             graph = row["graph"].value
             file = file_of.get(graph)
             if graph not in gone and file and file not in batch and Path(file).is_file():
@@ -362,7 +363,7 @@ def store_types(store: GraphStore, nodes: set[str], exclude: set[str]) -> dict[s
             term = ox.NamedNode(node)
         except ValueError:
             continue
-        for row in store.query(query, {"node": term}):
+        for row in solutions(store.query(query, {"node": term})):
             if row["graph"].value not in exclude:
                 found.setdefault(node, set()).add(row["type"].value)
     return found

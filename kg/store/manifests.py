@@ -37,10 +37,16 @@ def read_manifest(version: Path) -> Manifest:
             links = "links" if "links" in columns else "NULL"
             interned: dict[str, str] = {}  # graphs of one kind mostly link alike
             return {
-                row[0]: ManifestEntry(
-                    *row[1:6], bool(row[6]), row[7] and interned.setdefault(row[7], row[7])
+                graph: ManifestEntry(
+                    file,
+                    sha256,
+                    size,
+                    mtime_ns,
+                    triples,
+                    bool(node),
+                    text and interned.setdefault(text, text),
                 )
-                for row in db.execute(
+                for graph, file, sha256, size, mtime_ns, triples, node, text in db.execute(
                     f"SELECT graph, file, sha256, size, mtime_ns, {counted}, {links} FROM manifest"
                 )
             }
@@ -58,8 +64,8 @@ def write_manifest(
     A copy of the previous version's manifest with only the changed rows written: a
     one-record reload of 100,000 records rewrites one row, not a 30 MB document.
     """
-    rows: Iterable[tuple[str, ...]]
-    dropped: Iterable[str] = ()
+    rows: Iterable[tuple[str, str, str, int, int, int, bool, str | None]]
+    dropped: Iterable[tuple[str]] = ()
     with rewritten(
         _manifest_path(version), _manifest_path(previous[0]) if previous is not None else None
     ) as (db, copied):

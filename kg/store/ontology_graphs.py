@@ -40,7 +40,9 @@ def ontology_nquads() -> bytes:
             ox.Quad(t.subject, t.predicate, t.object, graph)
             for t in ox.parse(text, ox.RdfFormat.TURTLE)
         ]
-    return ox.serialize(quads, format=ox.RdfFormat.N_QUADS)
+    nquads = ox.serialize(quads, format=ox.RdfFormat.N_QUADS)
+    assert nquads is not None  # no output given: the bytes come back
+    return nquads
 
 
 @cache

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import cast
 from urllib.parse import unquote
 
 import pyoxigraph as ox
@@ -12,6 +13,7 @@ from ..errors import NotFoundError
 from ..model.standing import Standing
 from ..rdf.namespaces import KG, RDF
 from . import GraphStore
+from .base import solutions, triples
 from .queries import internal_query, to_term
 from .standing import standing, standing_quads
 
@@ -31,7 +33,7 @@ def record_closure(store: GraphStore, base: str, ident: str) -> list[ox.Quad]:
     record = to_term("record", ident, base)
     graphs = [
         row["graph"].value
-        for row in store.query(internal_query("record-closure").text, {"record": record})
+        for row in solutions(store.query(internal_query("record-closure").text, {"record": record}))
     ]
     if not graphs:
         raise NotFoundError(f"no record with id {ident!r}")
@@ -75,7 +77,7 @@ def graphs_about(store: GraphStore, record: ox.NamedNode | None = None) -> dict[
     catalogue, it spares each page of that version its query."""
     found: dict[str, tuple[set[str], set[tuple[str, str]]]] = {}
     bound = {"record": record} if record is not None else None
-    for row in store.query(internal_query("record-page").text, bound):
+    for row in solutions(store.query(internal_query("record-page").text, bound)):
         graphs, runs = found.setdefault(row["record"].value, (set(), set()))
         if row["run"] is None:
             graphs.add(row["graph"].value)
@@ -116,6 +118,7 @@ def page_closure(
     :raises NotFoundError: when no record has the id.
     """
     record = to_term("record", ident, base)
+    assert isinstance(record, ox.NamedNode)  # a record's term is its minted IRI
     found_about = _about(store, record, about)
     graphs = {record.value, *found_about.graphs}
     quads = list(store.graph_quads(sorted(graphs)))
@@ -159,15 +162,16 @@ def record_runs(
 ) -> list[tuple[str, str]]:
     """Each run that reproduces record ``ident`` as (graph, run), sorted: from ``about``
     (:func:`graphs_about` of every record) where given, else read."""
-    return list(_about(store, to_term("record", ident, base), about).runs)
+    record = to_term("record", ident, base)
+    assert isinstance(record, ox.NamedNode)  # a record's term is its minted IRI
+    return list(_about(store, record, about).runs)
 
 
 def quote_column(store: GraphStore, base: str, ident: str) -> list[ox.Triple]:
     """The statements of record ``ident``'s graph that a column of the claims of one
     sentence shows (``queries/internal/quote-column.rq``)."""
-    return list(
-        store.query(internal_query("quote-column").text, {"record": to_term("record", ident, base)})
-    )
+    record = to_term("record", ident, base)
+    return list(triples(store.query(internal_query("quote-column").text, {"record": record})))
 
 
 def quote_siblings(store: GraphStore, base: str, ident: str) -> list[str]:
@@ -178,7 +182,7 @@ def quote_siblings(store: GraphStore, base: str, ident: str) -> list[str]:
     prefix = f"{base}record/"
     return sorted(
         unquote(row["other"].value.removeprefix(prefix))
-        for row in rows
+        for row in solutions(rows)
         if row["other"].value.startswith(prefix)
     )
 
@@ -193,17 +197,25 @@ def describe(store: GraphStore, base: str, kind: str, ident: str) -> list[ox.Qua
     if kind == "record":
         return record_with_standing(store, base, ident)
     iri = to_term(kind, ident, base)
+    assert isinstance(iri, ox.NamedNode)  # ``kind`` is a kind of minted id: its term is an IRI
     own = list(store.quads([iri.value]))  # a node with a graph of its own (not listing all)
     if own:
         return own
     rows = store.query(internal_query("quads-about").text, {"node": iri})
-    quads = [ox.Quad(iri, row["p"], row["o"], row["g"]) for row in rows]
+    quads = [ox.Quad(iri, row["p"], row["o"], row["g"]) for row in solutions(rows)]
     if not quads:
         raise NotFoundError(f"nothing is known about {kind} {ident!r}")
     # The blank nodes it leads to are walked in the graphs that hold them, read whole:
     # blank-node labels are only good within one answer. Only those graphs are read (a
     # model or a leaderboard is described in thousands of graphs, none with blank nodes).
-    graphs = sorted({q.graph_name.value for q in quads if isinstance(q.object, ox.BlankNode)})
+    # (each quad's graph is a named one: the query's ``GRAPH ?g`` binds no default graph)
+    graphs = sorted(
+        {
+            cast(ox.NamedNode | ox.BlankNode, q.graph_name).value
+            for q in quads
+            if isinstance(q.object, ox.BlankNode)
+        }
+    )
     if not graphs:
         return quads
     about: dict[object, list[ox.Quad]] = {}

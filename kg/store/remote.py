@@ -43,7 +43,15 @@ from ..errors import QueryTimeout, StoreError
 from ..rdf.sparqltext import query_form
 from . import stepwise
 from .answers import graph_triples, query_result
-from .base import GraphStore, Manifest, QueryResult, Term, manifest_from_json, manifest_to_json
+from .base import (
+    GraphStore,
+    Manifest,
+    QueryResult,
+    Term,
+    manifest_from_json,
+    manifest_to_json,
+    solutions,
+)
 from .dialects import STANDARD, Dialect, detect, named
 from .queries import internal_query
 from .sparql_requests import (
@@ -180,7 +188,7 @@ class RemoteStore(GraphStore):
             {},
             None,
         )
-        return list(run())
+        return list(solutions(run()))
 
     def version(self) -> str | None:
         rows = self._raw("store-version", MANIFEST_GRAPH)
@@ -202,12 +210,12 @@ class RemoteStore(GraphStore):
     def named_graphs(self) -> set[str]:
         rows = self.query(internal_query(self.dialect.graph_listing).text)
         return {
-            row["graph"].value for row in rows if isinstance(row["graph"], ox.NamedNode)
+            row["graph"].value for row in solutions(rows) if isinstance(row["graph"], ox.NamedNode)
         } - BOOKKEEPING
 
     def quads(self, graphs: Iterable[str] | None = None) -> Iterator[ox.Quad]:
         if graphs is None:
-            for row in self.query(internal_query("all-quads").text):
+            for row in solutions(self.query(internal_query("all-quads").text)):
                 if row["graph"].value not in BOOKKEEPING:
                     yield ox.Quad(row["s"], row["p"], row["o"], row["graph"])
             return
@@ -220,7 +228,7 @@ class RemoteStore(GraphStore):
         graph = ox.NamedNode(name)
         if self.dialect.form_posts:
             rows = self.query(internal_query("graph-triples").text, {"graph": graph})
-            return [ox.Quad(row["s"], row["p"], row["o"], graph) for row in rows]
+            return [ox.Quad(row["s"], row["p"], row["o"], graph) for row in solutions(rows)]
         response = self._send(
             "GET", self.graphs_url, what="graph read", missing_ok=True, **graph_get(name)
         )

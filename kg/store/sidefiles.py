@@ -24,9 +24,10 @@ def rewritten(target: Path, previous: Path | None) -> Iterator[tuple[sqlite3.Con
     leaves the unfinished file for the next writer to remove, and ``target`` untouched."""
     temporary = unfinished(target)
     temporary.unlink(missing_ok=True)
-    copied = previous is not None and previous.exists()
-    if copied:
+    copied = False
+    if previous is not None and previous.exists():
         shutil.copyfile(previous, temporary)
+        copied = True
     with closing(sqlite3.connect(temporary, isolation_level=None)) as db:
         # No journal: the file is private until the rename below, which is the commit.
         db.execute("PRAGMA journal_mode = OFF")

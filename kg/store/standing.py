@@ -15,6 +15,7 @@ import pyoxigraph as ox
 from ..model.standing import Change, FailedCheck, Standing, Verdict, standing_of
 from ..rdf.namespaces import KG, KGV
 from . import GraphStore
+from .base import solutions
 from .queries import internal_query
 
 #: The standing of a claim nothing has changed: what a record without rows gets.
@@ -26,9 +27,9 @@ def _value(row, name: str) -> str | None:
     return None if term is None else term.value
 
 
-def _rows(store: GraphStore, name: str, record: str | None):
+def _rows(store: GraphStore, name: str, record: str | None) -> ox.QuerySolutions:
     bindings = {"record": ox.NamedNode(record)} if record is not None else None
-    return store.query(internal_query(name).text, bindings)
+    return solutions(store.query(internal_query(name).text, bindings))
 
 
 def standings(store: GraphStore, record: str | None = None) -> dict[str, Standing]:
@@ -93,13 +94,15 @@ def _changes(store: GraphStore, record: str | None) -> dict[str, dict[str, dict]
         bindings = {key: ox.NamedNode(value)} if value is not None else None
         return [
             (row[key].value, row["activity"].value)
-            for row in store.query(internal_query(name).text, bindings)
+            for row in solutions(store.query(internal_query(name).text, bindings))
         ]
 
     concerns = pairs("standing-of-records", "record", record)
     if record is not None:
-        rows = store.query(internal_query("record-source").text, {"record": ox.NamedNode(record)})
-        for source in {row["source"].value for row in rows}:
+        sources = store.query(
+            internal_query("record-source").text, {"record": ox.NamedNode(record)}
+        )
+        for source in {row["source"].value for row in solutions(sources)}:
             concerns += [
                 (record, activity) for _, activity in pairs("source-retractions", "source", source)
             ]
@@ -112,11 +115,11 @@ def _changes(store: GraphStore, record: str | None) -> dict[str, dict[str, dict]
         rows = [
             row
             for activity in activities
-            for row in store.query(query, {"activity": ox.NamedNode(activity)})
+            for row in solutions(store.query(query, {"activity": ox.NamedNode(activity)}))
         ]
     else:
         wanted = set(activities)
-        rows = [row for row in store.query(query) if row["activity"].value in wanted]
+        rows = [row for row in solutions(store.query(query)) if row["activity"].value in wanted]
     fields: dict[str, dict] = {}
     for row in rows:
         activity = row["activity"].value
@@ -149,16 +152,20 @@ def records_of_source(store: GraphStore, source: str) -> list[str]:
     """The records quoted from the source with IRI ``source``, in IRI order (what a
     retraction of the whole source changes)."""
     rows = store.query(internal_query("records-of-source").text, {"source": ox.NamedNode(source)})
-    return sorted(row["record"].value for row in rows)
+    return sorted(row["record"].value for row in solutions(rows))
 
 
 def _open_parameters(store: GraphStore, runs: set[str], every: bool) -> dict[str, dict[str, str]]:
     """run -> the open parameters it set: one query for every run, else one per run."""
     query = internal_query("run-open-parameters").text
     rows = (
-        store.query(query)
+        solutions(store.query(query))
         if every
-        else (row for run in sorted(runs) for row in store.query(query, {"run": ox.NamedNode(run)}))
+        else (
+            row
+            for run in sorted(runs)
+            for row in solutions(store.query(query, {"run": ox.NamedNode(run)}))
+        )
     )
     found: dict[str, dict[str, str]] = defaultdict(dict)
     for row in rows:

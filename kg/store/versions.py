@@ -29,6 +29,7 @@ import weakref
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..errors import StoreError
 from .copies import collect, remove_map
 from .manifests import remove_manifest
 
@@ -155,6 +156,21 @@ class Lease:
 
     def release(self) -> None:
         self._release()
+
+
+def leased_live_version(path: Path) -> tuple[Path, Lease]:
+    """The live version with a lease on it, taken before the version is opened: a writer
+    that switched and pruned between reading ``live`` and the lease is seen, and the new
+    live version taken instead."""
+    for _attempt in range(10):
+        version = live_version(path)
+        if version is None:
+            raise StoreError(f"no store at {path} (run 'kg load' to create it)")
+        lease = Lease(path, version)
+        if version.is_dir():
+            return version, lease
+        lease.release()
+    raise StoreError(f"the store at {path} changed too often to be opened; try again")
 
 
 def _remove_lease(path: Path | None, owner: int) -> None:

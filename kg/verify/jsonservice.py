@@ -17,6 +17,7 @@ from ..errors import NotFoundError, UsageError
 from ..kinds import UPSTREAM_DIRECTORIES
 from ..model.upstream.sources import read_sources
 from ..registry import Registry
+from ..store.base import solutions
 from ..store.load import LoadReport, load_paths
 from ..store.queries import internal_query, to_term
 from .jsonchecks import JsonOutcome, JsonTarget, check_json_file
@@ -42,12 +43,16 @@ def json_targets(registry: Registry, record: str | None = None) -> dict[str, lis
     """What can be checked of imported records (all, or the evaluation of ``record``), by
     evaluation."""
     bindings = {"record": to_term("record", record, registry.base)} if record else None
-    rows = list(registry.store.query(internal_query("verify-json-targets").text, bindings))
+    rows = list(
+        solutions(registry.store.query(internal_query("verify-json-targets").text, bindings))
+    )
     if record and rows:  # the record's whole file: the review covers its records
         evaluation = rows[0]["evaluation"]
         rows = list(
-            registry.store.query(
-                internal_query("verify-json-targets").text, {"evaluation": evaluation}
+            solutions(
+                registry.store.query(
+                    internal_query("verify-json-targets").text, {"evaluation": evaluation}
+                )
             )
         )
     found: dict[str, list[JsonTarget]] = {}
@@ -91,7 +96,9 @@ def verify_json(
         cannot be read or a review not written.
     :raises InvalidDataError: when the data or a review does not validate.
     """
-    step = progress or (lambda label, minimum: None)
+    step: Callable[[str, int], Progress | None] = (
+        progress if progress else (lambda label, minimum: None)
+    )
     if not data.is_dir():
         raise UsageError(f"{data}: no such data directory")
     # The data is loaded first (the checks read the records as the store holds them), but
@@ -123,12 +130,12 @@ def verify_json(
         assert upstream_dir is not None
         by_path = {g[0].upstream_path: g for g in json_targets(registry).values()}
         snapshot = read_sources([upstream_dir])
-        for path, item in sorted(snapshot.files.items()):
-            group = by_path.pop(path, None)
-            if group is None:
+        for upstream_path, item in sorted(snapshot.files.items()):
+            matched = by_path.pop(upstream_path, None)
+            if matched is None:
                 batch.unmatched_files.append(item.shown)
             else:
-                jobs.append((item.shown, item.raw, group))
+                jobs.append((item.shown, item.raw, matched))
         batch.evaluations_without_file = sorted(g[0].evaluation for g in by_path.values())
         if not jobs:
             raise NotFoundError(

@@ -21,6 +21,7 @@ from ..kinds import data_directory
 from ..model.yamltext import parse_yaml
 from ..rdf.namespaces import PROV
 from ..registry import Registry
+from ..store.base import solutions
 from ..store.load import LoadReport, load_paths
 from ..store.queries import internal_query, to_term
 from .checks import FileInfo, Outcome, Target, run_checks
@@ -63,7 +64,7 @@ def targets(registry: Registry, record: str | None = None) -> list[Target]:
     """
     bindings = {"record": to_term("record", record, registry.base)} if record is not None else None
     found = []
-    for row in registry.store.query(internal_query("verify-targets").text, bindings):
+    for row in solutions(registry.store.query(internal_query("verify-targets").text, bindings)):
 
         def text(name: str, row=row) -> str:
             return row[name].value if row[name] is not None else ""
@@ -92,7 +93,7 @@ def check_agent(registry: Registry, agent: str, data: Path) -> None:
         return
     node = to_term("agent", agent, registry.base)
     query = internal_query("types-of").text
-    types = {row["type"].value for row in registry.store.query(query, {"node": node})}
+    types = {row["type"].value for row in solutions(registry.store.query(query, {"node": node}))}
     if str(PROV.Agent) not in types:
         raise UsageError(
             f"no agent file defines agent {agent!r} (add {data}/agents/"
@@ -214,7 +215,9 @@ def verify_records(
     """
     if bool(record) == bool(pdf_dir) or bool(record) != bool(pdf):
         raise UsageError("give a record ID and a PDF, or a directory of PDFs")
-    step = progress or (lambda label, minimum: None)
+    step: Callable[[str, int], Progress | None] = (
+        progress if progress else (lambda label, minimum: None)
+    )
     loaded = load_data(registry, data, step("loading", 50))
     if on_loaded:
         on_loaded(loaded)

@@ -84,7 +84,9 @@ def index(suffix: str | None = None) -> Response:
     page = catalog.page(query, filters, params().get("after") or None, limit, sort)
     if listing == "json":
         next_url = (
-            url_for("browse.index", suffix="json", **_args(after=page.next_after))
+            # mypy checks a ** dict against url_for's own _external (a bool): _args has no
+            # name starting with "_" (_kept drops them), so none of it goes there
+            url_for("browse.index", suffix="json", **_args(after=page.next_after))  # type: ignore[arg-type]
             if page.next_after
             else None
         )

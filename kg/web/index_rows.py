@@ -11,6 +11,7 @@ from ..model.standing import CURRENT, Standing
 from ..rdf.namespaces import KGV, RDFS, SKOS
 from ..rdf.vocabulary import load_terms, statement_index
 from ..store import GraphStore
+from ..store.base import solutions
 from ..store.queries import internal_query
 from ..store.standing import standings
 from ..verify.checks import worst_outcome
@@ -132,7 +133,7 @@ def read_rows(store: GraphStore, found: dict[str, Standing] | None = None) -> li
     """Every record's row, in no particular order; ``found``: the standings of the store's
     claims where the caller read them already (kg.store.standing.standings)."""
     fields: dict[str, dict[str, list[str]]] = {}
-    for r in store.query(internal_query("index-rows").text):
+    for r in solutions(store.query(internal_query("index-rows").text)):
         values = fields.setdefault(r["node"].value, {}).setdefault(r["field"].value, [])
         value = r["value"].value
         if value not in values:
@@ -233,7 +234,7 @@ def _add_verification(rows: dict[str, Row], store: GraphStore) -> None:
     latest: dict[str, tuple[str, str]] = {}  # record -> (end time, review)
     outcomes: dict[tuple[str, str], set[str]] = {}
     labels: dict[str, str] = {}
-    for r in store.query(internal_query("index-checks").text):
+    for r in solutions(store.query(internal_query("index-checks").text)):
         record, review = text(r, "record"), text(r, "review")
         outcome = text(r, "outcome").rsplit("#")[-1]
         outcomes.setdefault((record, review), set()).add(outcome)

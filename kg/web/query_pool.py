@@ -72,9 +72,10 @@ def open_query_runner(settings: Settings) -> QueryRunner:
     """Worker processes over the embedded store, or the remote store itself."""
     if settings.remote:
         return RemoteQueryRunner(settings)
+    assert isinstance(settings.store, Path)  # not remote: the store is a directory
     return QueryPool(
         settings.store,
-        settings.query_workers,  # type: ignore[arg-type]
+        settings.query_workers,
         settings.query_timeout,
         settings.query_inline_ms / 1000,
     )

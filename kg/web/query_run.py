@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import TypedDict
 
 import pyoxigraph as ox
 
@@ -72,7 +73,7 @@ class StoreHandles:
     load makes a new version: the handle of the old one goes, so its files can)."""
 
     def __init__(self, limit: int = 8):
-        self._opened: dict[Path, tuple[Path, object]] = {}  # store directory -> version, handle
+        self._opened: dict[Path, tuple[Path, ox.Store]] = {}  # store directory -> version, handle
         self._limit = limit
         self._lock = threading.Lock()
 
@@ -129,9 +130,24 @@ def answer_of(outcome: Outcome, in_thread: bool = False) -> QueryAnswer:
     raise QueryError(payload[0]) if status == "query" else StoreError(payload[0])
 
 
+class _QueryOptions(TypedDict, total=False):
+    """The keyword arguments of :meth:`pyoxigraph.Store.query` that :func:`_execute` gives."""
+
+    substitutions: dict[ox.Variable, ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple] | None
+    base_iri: str | None
+    default_graph: list[ox.NamedNode | ox.BlankNode | ox.DefaultGraph]
+    named_graphs: list[ox.NamedNode | ox.BlankNode]
+    use_default_graph_as_union: bool
+
+
 def _execute(store: ox.Store, request: QueryRequest) -> tuple[bytes, bool, int]:
-    bindings = {ox.Variable(name): term_of(spec) for name, spec in request.bindings.items()}
-    options = {"substitutions": bindings or None, "base_iri": request.base_iri or None}
+    bindings: dict[ox.Variable, ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple] = {
+        ox.Variable(name): term_of(spec) for name, spec in request.bindings.items()
+    }
+    options: _QueryOptions = {
+        "substitutions": bindings or None,
+        "base_iri": request.base_iri or None,
+    }
     if request.default_graphs or request.named_graphs:
         # the request's dataset, as the remote store reads it too: only the graphs named
         # (named-graph-uri alone leaves the default graph empty)
@@ -150,6 +166,8 @@ def _execute(store: ox.Store, request: QueryRequest) -> tuple[bytes, bool, int]:
         except SyntaxError:  # said of the query as it was sent, below
             limited = None
     if limited is not None:
+        # with_row_limit adds a LIMIT to SELECT queries only: their result is solutions
+        assert isinstance(result, ox.QuerySolutions)
         written = write_json_of_limited(result, request.max_rows)
     else:
         result = store.query(request.text, **options)

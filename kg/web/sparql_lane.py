@@ -115,7 +115,10 @@ class KnownQueryLane:
             answer = None
         finally:
             environ["wsgi.input"] = io.BytesIO(body)  # for Flask, should it answer instead
-        return None if answer is None else (planned, answer)
+        if answer is None:
+            return None
+        assert planned is not None  # an answer is only asked for a plan
+        return planned, answer
 
     def _planned(
         self, environ: WSGIEnvironment, body: bytes, app_state: AppState

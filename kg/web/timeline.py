@@ -17,11 +17,15 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import cast
+
+import pyoxigraph as ox
 
 from ..rdf.namespaces import DCTERMS, KG, QUDT
 from ..release.history import kind_and_id
 from ..store import GraphStore
 from ..store.archive import Archive, ReleaseInfo
+from ..store.base import solutions
 from ..store.queries import internal_query
 from ..store.versions import version_time
 from .index_rows import Row
@@ -177,9 +181,11 @@ def what_it_was(archive: Archive, stone: Tombstone) -> tuple[str, str]:
     def first(subject: str, predicate: str) -> str:
         return next(
             (
-                q.object.value
+                # kg's stores hold no triple terms (data comes in through rdflib, which has none)
+                cast("ox.NamedNode | ox.BlankNode | ox.Literal", q.object).value
                 for q in quads
-                if q.subject.value == subject and q.predicate.value == predicate
+                # pyoxigraph's stubs allow a triple as a quad's subject; a Quad refuses one
+                if q.subject.value == subject and q.predicate.value == predicate  # type: ignore[union-attr]
             ),
             "",
         )
@@ -213,7 +219,7 @@ def _members(archive: Archive, releases: list[ReleaseInfo]) -> dict[str, dict[st
     found: dict[str, dict[str, str]] = {info.id: {} for info in releases}
     index = archive.index
     if index is not None and releases:
-        for row in index.query(internal_query("release-members").text):
+        for row in solutions(index.query(internal_query("release-members").text)):
             found.setdefault(row["id"].value, {})[row["graph"].value] = row["hash"].value
     return found
 
@@ -227,7 +233,8 @@ def _release_entries(
     releases: list[ReleaseInfo], members: dict[str, dict[str, str]], base: str
 ) -> list[Entry]:
     """A release each, with counts of what it added, changed and removed by kind."""
-    entries, before = [], {}
+    entries: list[Entry] = []
+    before: dict[str, str] = {}
     for position, info in enumerate(releases):
         now = members[info.id]
         changes: dict[str, set[str]] = {
@@ -274,7 +281,7 @@ def _activities(
     activity time."""
     found: dict[str, dict] = {}
     earliest: dict[str, str] = {}
-    for row in store.query(internal_query("timeline-activities").text):
+    for row in solutions(store.query(internal_query("timeline-activities").text)):
         activity = row["activity"].value
         at = utc(row["at"].value)
         record = row["record"].value

@@ -22,6 +22,7 @@ from ..rdf.namespaces import DCTERMS, FOAF, RDF, VOID, XSD
 from ..rdf.negotiation import negotiate
 from ..rdf.output import write_graph
 from ..store import GraphStore
+from ..store.base import solutions
 from ..store.figures import Figures
 from ..store.queries import canned_query, internal_query
 from .downloads import DUMPS
@@ -63,7 +64,7 @@ class VoidFigures:
     """What the description counts, read from one store version."""
 
     def __init__(self, store: GraphStore, base: str):
-        [row] = list(store.query(canned_query("stats").text))
+        [row] = list(solutions(store.query(canned_query("stats").text)))
         # graphs and triples are unbound in a store no load has counted (kg.store.figures)
         self.stats = {
             name: int(row[name].value)
@@ -81,7 +82,7 @@ class VoidFigures:
         }
         self.classes = {
             r["class"].value: int(r["entities"].value)
-            for r in store.query(internal_query("void-classes").text)
+            for r in solutions(store.query(internal_query("void-classes").text))
             if isinstance(r["class"], ox.NamedNode)
         }
         counted = Figures.read(store, base)
@@ -146,7 +147,7 @@ def _quads(figures: VoidFigures) -> Iterator[ox.Quad]:
         vocabularies.add(_namespace(cls))
     for vocabulary in sorted(vocabularies):
         yield t(dataset, VOID.vocabulary, iri(vocabulary))
-    sites: dict[str, ox.NamedNode] = {}
+    sites: dict[str, ox.BlankNode] = {}
     for prop, site, triples in figures.links:
         if site not in sites:
             sites[site] = target = ox.BlankNode()

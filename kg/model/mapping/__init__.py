@@ -87,6 +87,7 @@ def map_file(datafile: DataFile, base: str, terms: Terms | None = None) -> Mappe
         a list where one value belongs, an empty value, a missing id). Everything a
         shape can judge is left to the shapes.
     """
+    parts: list[tuple[URIRef, str, int]] | None  # (graph, label, end): see MappedFile
     if datafile.upstream is not None:
         triples, origins, parts = map_kept(datafile.upstream, base)
         return MappedFile(datafile, parts[0][0], triples, origins, set(), parts)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from rdflib import Literal, URIRef
+from rdflib.term import Node as Term
 
 from ...kinds import by_name
 from ...rdf.namespaces import CITO, DCTERMS, KG, OA, PROV, QUDT, RDF, RDFS, XSD
@@ -69,7 +70,7 @@ def map_record(node: Node) -> None:
     for review in reviews:
         ctx.add(review.subject, PROV.used, claim)
         ctx.add(review.subject, KG.reviewOf, claim)
-    row_locators: dict[URIRef, URIRef] = {}
+    row_locators: dict[Term, Term] = {}
     node.children(
         "evidence",
         KG.evidenceRow,
@@ -165,8 +166,8 @@ def _evidence_row(
     source: URIRef | None,
     quoted: tuple,
     locator: URIRef,
-    reviews: list[URIRef],
-    row_locators: dict[URIRef, URIRef],
+    reviews: list[Term],
+    row_locators: dict[Term, Term],
 ):
     def build(node: Node, position: int) -> None:
         ctx = node.ctx
@@ -200,7 +201,7 @@ def _evidence_row(
     return build
 
 
-def _label_shared_locators(record: Node, row_locators: dict[URIRef, URIRef]) -> None:
+def _label_shared_locators(record: Node, row_locators: dict[Term, Term]) -> None:
     """A locator cited by several rows is labelled as shared on each of them."""
     uses = Counter(row_locators.values())
     for row, locator in row_locators.items():

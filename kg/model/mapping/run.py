@@ -6,6 +6,7 @@ Run files are written by the runner (``kg reproduce``); docs/runs.md fixes their
 from __future__ import annotations
 
 from rdflib import Literal, URIRef
+from rdflib.term import Node as Term
 
 from ...rdf.namespaces import KG, KGV, PROV, QUDT, RDF, RDFS, SCHEMA, XSD
 from .context import Node, build_checksum, build_package
@@ -114,7 +115,7 @@ def _environment(node: Node) -> None:
     node.children("packages", KG.softwarePackage, build_package)
 
 
-def _listed_verdict(run: URIRef, claim: URIRef | None):
+def _listed_verdict(run: Term, claim: URIRef | None):
     def build(node: Node, _position: int) -> None:
         _verdict(node)
         judged = node.ref("record", KG.verdictOn, "record")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rdflib import Literal
+from rdflib import Literal, URIRef
 
 from ...rdf.namespaces import DCAT, DCTERMS, KG, PROV, RDFS, SCHEMA, XSD
 from .context import Node, build_checksum, concept_iri
@@ -34,7 +34,9 @@ def map_source(node: Node) -> None:
     # The artifact's IRI holds its hash, so reviews name the very file they checked.
     artifact = node.declare("artifact", KG.artifact)
     sha = artifact.get("sha256") if isinstance(artifact, dict) else None
-    subject = artifact_iri(node.subject, sha if isinstance(sha, str) else "")
+    source = node.subject
+    assert isinstance(source, URIRef)  # a file's own node: its minted IRI (map_file)
+    subject = artifact_iri(source, sha if isinstance(sha, str) else "")
     built = node.child("artifact", KG.artifact, _artifact, subject=subject)
     if built is not None:
         ctx.add(subject, PROV.specializationOf, node.subject)

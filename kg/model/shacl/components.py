@@ -97,7 +97,7 @@ class ValueComponent:
 class Datatype(ValueComponent):
     """sh:datatype: a literal of the datatype, with a well-formed lexical form."""
 
-    datatype: URIRef
+    datatype: Term  # as the shapes give it: an IRI, or a node no literal has as datatype
     name = "DatatypeConstraintComponent"
 
     def fails(self, checker: Checker, index: Overlay, value: Term) -> bool:
@@ -119,7 +119,7 @@ class Pattern(ValueComponent):
 class Class(ValueComponent):
     """sh:class: an instance of the class or of one of its subclasses."""
 
-    cls: URIRef
+    cls: Term  # as the shapes give it (an IRI in any shape SHACL allows)
     name = "ClassConstraintComponent"
     on_types = True
 
@@ -127,7 +127,10 @@ class Class(ValueComponent):
         if isinstance(value, Literal):
             return True
         cls, superclasses = self.cls, checker.superclasses
-        return not any(t == cls or cls in superclasses.get(t, ()) for t in index.types(value))
+        return not any(
+            t == cls or (isinstance(t, URIRef) and cls in superclasses.get(t, ()))
+            for t in index.types(value)
+        )
 
     def asks_classes(self) -> bool:
         return True
@@ -137,7 +140,7 @@ class Class(ValueComponent):
 class NodeKind(ValueComponent):
     """sh:nodeKind: an IRI, a literal, a blank node, or one of the pairs of them."""
 
-    kind: URIRef
+    kind: Term  # as the shapes give it (any but the six IRIs is refused when checked)
     name = "NodeKindConstraintComponent"
 
     def fails(self, checker: Checker, index: Overlay, value: Term) -> bool:
@@ -171,7 +174,7 @@ class Or(ValueComponent):
         return any(isinstance(check, Class) for a in self.alternatives for check in a.checks)
 
 
-def _kind_ok(value: Term, kind: URIRef) -> bool:
+def _kind_ok(value: Term, kind: Term) -> bool:
     if kind == SH.IRI:
         return isinstance(value, URIRef)
     if kind == SH.Literal:

@@ -28,7 +28,7 @@ _XSD_STRING = URIRef(XSD_STRING)
 JSON_TEXT = KG.JSONText
 
 
-def datatype_ok(value: Term, datatype: URIRef) -> bool:
+def datatype_ok(value: Term, datatype: Term) -> bool:
     """Whether ``value`` is a literal of ``datatype`` with a well-formed lexical form."""
     if not isinstance(value, Literal):
         return False
@@ -37,7 +37,7 @@ def datatype_ok(value: Term, datatype: URIRef) -> bool:
     actual = value.datatype or _XSD_STRING
     if actual != datatype:
         return False
-    return lexical_ok(str(value), datatype)
+    return lexical_ok(str(value), actual)  # equal to datatype (an IRI then)
 
 
 def lexical_ok(text: str, datatype: URIRef) -> bool:
@@ -59,7 +59,7 @@ def lexical_ok(text: str, datatype: URIRef) -> bool:
         return text in ("true", "false", "1", "0")
     if datatype == XSD.date:
         m = _DATE.match(text)
-        return bool(m) and _valid_day(m.group(1), m.group(2), m.group(3)) and _zone_ok(m, 5)
+        return m is not None and _valid_day(m.group(1), m.group(2), m.group(3)) and _zone_ok(m, 5)
     if datatype == XSD.dateTime:
         m = _DATETIME.match(text)
         if not m or not _valid_day(m.group(1), m.group(2), m.group(3)):
@@ -69,10 +69,10 @@ def lexical_ok(text: str, datatype: URIRef) -> bool:
         return (hour < 24 or midnight) and minute < 60 and second < 60 and _zone_ok(m, 9)
     if datatype == XSD.gYear:
         m = _GYEAR.match(text)
-        return bool(m) and _zone_ok(m, 2)
+        return m is not None and _zone_ok(m, 2)
     if datatype == XSD.gYearMonth:
         m = _GYEARMONTH.match(text)
-        return bool(m) and 1 <= int(m.group(2)) <= 12 and _zone_ok(m, 4)
+        return m is not None and 1 <= int(m.group(2)) <= 12 and _zone_ok(m, 4)
     if datatype == JSON_TEXT:  # JSON text, as an upstream file writes it
         try:
             json.loads(text)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import cached_property
+from typing import cast
 
 import pyoxigraph as ox
 from rdflib import Graph, URIRef
@@ -37,7 +38,8 @@ class Engine:
         self.superclasses = superclasses(terms)
         self.node_shapes = parser.node_shapes()
         self.terms_index = Index()
-        self.terms_index.add_all(terms)
+        # An RDF graph's predicates are IRIs (rdflib types every position as Node).
+        self.terms_index.add_all(cast("Iterable[tuple[Term, URIRef, Term]]", terms))
 
     def validate(
         self,
@@ -125,19 +127,21 @@ class Engine:
         out: list[Result],
         deferred: list[Deferred] | None = None,
     ) -> None:
-        values = index.objects(node, c.path)
+        values = index.objects(node, c.path) if c.path is not None else []
         for count in c.counts:
             if count.fails(values):
                 out.append(Result(node, c.path, None, count.name, c.shape, c.message))
         for value in values:
-            external = (
+            if (
                 deferred is not None
                 and isinstance(value, URIRef)
                 and c.asks_classes
                 and not index.types(value)
-            )
-            if external:
+            ):
                 deferred.append(Deferred(node, c.path, value, c))
+                external = True
+            else:
+                external = False
             for component in self._value_failures(index, value, c, skip_types=external):
                 out.append(Result(node, c.path, value, component, c.shape, c.message))
 

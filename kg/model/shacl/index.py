@@ -17,7 +17,8 @@ class Index:
 
     def __init__(self) -> None:
         self.spo: dict[Term, dict[URIRef, list[Term]]] = defaultdict(lambda: defaultdict(list))
-        self.instances: dict[URIRef, set[Term]] = defaultdict(set)
+        #: By the object of rdf:type: a class, or whatever else the data wrote there.
+        self.instances: dict[Term, set[Term]] = defaultdict(set)
         self.triples: list[tuple[Term, URIRef, Term]] = []
 
     def add(self, s: Term, p: URIRef, o: Term) -> None:

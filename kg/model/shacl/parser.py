@@ -103,14 +103,15 @@ class ShapesParser:
             raise UnsupportedShape(f"{shape}: unsupported {sorted(map(str, unknown))}")
         c = Constraints(shape=shape)
         self.compiled[shape] = c  # before the shapes it names, which may name it back
-        c.path = g.value(shape, SH.path)
-        if c.path is not None and not isinstance(c.path, URIRef):
+        path = g.value(shape, SH.path)
+        if path is not None and not isinstance(path, URIRef):
             raise UnsupportedShape(f"{shape}: only predicate paths")
+        c.path = path
         counts: list[PathComponent] = []
         for component, pred in ((MinCount, SH.minCount), (MaxCount, SH.maxCount)):
             value = g.value(shape, pred)
             if value is not None:
-                counts.append(component(int(value)))
+                counts.append(component(int(str(value))))  # its lexical form
         has_value = g.value(shape, SH.hasValue)
         if has_value is not None:
             counts.append(HasValue(has_value))

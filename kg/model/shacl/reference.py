@@ -17,7 +17,9 @@ from typing import Any, ClassVar
 from rdflib import plugin
 from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.processor import SPARQLProcessor, translateQuery
+from rdflib.plugins.sparql.sparql import Query
 from rdflib.query import Processor
+from rdflib.term import Identifier
 
 _NAME = "sparql"
 
@@ -29,14 +31,16 @@ class PreparingProcessor(SPARQLProcessor):
     #: the class, as rdflib makes a new processor for every query.
     prepared: ClassVar[dict[tuple, Any]] = {}
 
-    def query(
+    # The signature of rdflib's SPARQLProcessor.query, which rdflib itself marks as an
+    # incompatible override of Processor.query (it adds ``base``).
+    def query(  # type: ignore[override]
         self,
-        strOrQuery,
-        initBindings=None,
+        strOrQuery: str | Query,
+        initBindings: Mapping[str, Identifier] | None = None,
         initNs: Mapping[str, Any] | None = None,
         base: str | None = None,
         DEBUG: bool = False,
-    ):
+    ) -> Mapping[str, Any]:
         if isinstance(strOrQuery, str):
             key = (strOrQuery, base, frozenset((initNs or {}).items()))
             if key not in self.prepared:

@@ -45,6 +45,7 @@ def run_sparql(
     """Run the constraint once for all focus nodes; each solution is a violation."""
     results = []
     solutions = store.query(constraint.query)
+    assert isinstance(solutions, ox.QuerySolutions)  # sh:select: a SELECT query
     names = [v.value for v in solutions.variables]
     for row in solutions:
         bindings = {name: row[name] for name in names}
@@ -63,14 +64,12 @@ def run_sparql(
                 or (isinstance(o, Literal) and o.datatype == value.datatype and _same(o, value))
             ]
             value = original[0] if original else value
-        texts = {
+        texts: dict[str, str | None] = {
             name: (term.value if term is not None else None) for name, term in bindings.items()
         }
         if value is not None:
             texts["value"] = str(value)
-        message = _TEMPLATE.sub(
-            lambda m, t=texts: t.get(m.group(1)) or m.group(0), constraint.message
-        )
+        message = _filled(constraint.message, texts)
         results.append(
             Result(
                 this,
@@ -82,6 +81,11 @@ def run_sparql(
             )
         )
     return results
+
+
+def _filled(message: str, texts: dict[str, str | None]) -> str:
+    """The message with each ``{?name}`` (or ``{$name}``) that has a text replaced by it."""
+    return _TEMPLATE.sub(lambda m: texts.get(m.group(1)) or m.group(0), message)
 
 
 def _same(a: Literal, b: Literal) -> bool:

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
+from typing import cast
 
 from ...errors import UsageError
 from ..index_rows import Row, decimal_or_none
@@ -54,7 +55,8 @@ def rank(rows: Iterable[Row]) -> list[Ranked]:
     numbered = [r for r in rows if r.value is not None and r.is_current]
     lower = bool(numbered) and numbered[0].lower_is_better
     numbered.sort(key=lambda r: r.id)
-    numbered.sort(key=lambda r: r.value, reverse=not lower)  # stable: ties stay by id
+    # stable: ties stay by id; every row in numbered has a value
+    numbered.sort(key=lambda r: cast(Decimal, r.value), reverse=not lower)
     ranked: list[Ranked] = []
     for position, row in enumerate(numbered, start=1):
         if ranked and ranked[-1].row.value == row.value:

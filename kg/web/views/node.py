@@ -9,6 +9,7 @@ import pyoxigraph as ox
 from ...rdf.facts import Facts, Term
 from ...rdf.namespaces import DCTERMS, KG, PROV, RDF, RDFS
 from ...store import GraphStore
+from ...store.base import solutions
 from ...store.queries import internal_query
 from .base import SourceView, ViewBase
 
@@ -107,11 +108,11 @@ def _records_about(
 ) -> list[Value]:
     """The first records naming ``node`` by ``predicate``, and how many there are in all."""
     bindings = {"node": node, "predicate": ox.NamedNode(predicate)}
-    [count] = list(store.query(internal_query("records-about-count").text, bindings))
+    [count] = list(solutions(store.query(internal_query("records-about-count").text, bindings)))
     total = int(count["records"].value)
     listed = [
         Value(row["title"].value if row["title"] else row["id"].value, viewer.href(row["record"]))
-        for row in store.query(internal_query("records-about").text, bindings)
+        for row in solutions(store.query(internal_query("records-about").text, bindings))
     ]
     if total > len(listed):
         listed.append(Value(f"... and {total - len(listed):,} more ({total:,} in all)"))
