@@ -5,6 +5,7 @@ Constants and plain functions the tests share are in ``helpers`` (tests/helpers/
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -92,6 +93,9 @@ def remote_backend(tmp_path: Path) -> Iterator[Backend]:
 
 
 #: Playwright's fixtures (pytest-playwright): a test that asks for one drives Chromium.
+#: The tests measured to take more than a few seconds (scripts/slow_tests.py writes the
+#: list from a run of the whole suite): marked ``slow``, so the quick loop leaves them out.
+SLOW = frozenset(json.loads((ROOT / "tests" / "slow.json").read_text())["tests"])
 PLAYWRIGHT_FIXTURES = {"page", "context", "browser", "browser_type"}
 
 
@@ -113,11 +117,14 @@ LONG_FILES = (
 @pytest.hookimpl(tryfirst=True)  # before -m deselects
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that drives Chromium is a browser test even where its mark was forgotten, so
-    that ``-m "not browser"`` never starts a browser. The files of :data:`LONG_FILES` come
-    first, in that order; the others keep theirs."""
+    that ``-m "not browser"`` never starts a browser; a test of :data:`SLOW` is a ``slow``
+    one. The files of :data:`LONG_FILES` come first, in that order; the others keep
+    theirs."""
     rank = {name: i for i, name in enumerate(LONG_FILES)}
     items.sort(key=lambda item: rank.get(item.path.name, len(LONG_FILES)))
     for item in items:
+        if item.nodeid in SLOW:
+            item.add_marker(pytest.mark.slow)
         callspec = getattr(item, "callspec", None)
         parametrized = set(callspec.params) if callspec else set()  # a "page" argument
         asked = set(getattr(item, "fixturenames", ())) - parametrized
