@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from bench import gen
 from helpers import BASE, DATA
 from helpers.servers import running_server
+from helpers.web import app_over
 from kg.cli import main
 from kg.rdf.canonical import canonical_nquads
 from kg.store import EmbeddedStore
@@ -165,3 +166,17 @@ def test_the_browser_serves_dumps_of_the_live_version(tmp_path: Path) -> None:
         body = gzip.decompress(requests.get(served.url + "/dumps/claimgraph.nq.gz").content)
         assert b"Peak allocated GPU memory (A.3)" in body
         assert [p.name for p in (root / "dumps").iterdir()] == [newer["store_version"]]
+
+
+def test_a_dump_is_served_with_the_default_relative_dumps_folder(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """The default dumps folder (.kg/dumps) is relative to where the server runs; the
+    download once answered 500, read from the package's folder instead."""
+    shutil.copytree(DATA, tmp_path / "data")
+    monkeypatch.chdir(tmp_path)
+    with app_over(tmp_path, dumps=Path(".kg") / "dumps") as app:
+        response = app.test_client().get("/dumps/claimgraph.nq.gz")
+        assert response.status_code == 200
+        assert gzip.decompress(response.data).startswith(b"<")
+        assert (tmp_path / ".kg" / "dumps").is_dir()

@@ -68,7 +68,9 @@ def dump(name: str) -> Response:
 def _ensure(app: AppState, formats: list[str]) -> Path:
     """The cache folder of the live version, holding dumps of ``formats``."""
     version = app.version
-    root = app.settings.dumps
+    # Absolute: Flask's send_file reads a relative path from the app's package folder, not
+    # from where the server runs (the default, .kg/dumps, is relative).
+    root = app.settings.dumps.absolute()
     folder = root / (version or "store")
     with app.dump_lock:
         listed = read_manifest(folder).get("files", {}) if folder.is_dir() else {}
