@@ -11,7 +11,7 @@ no rows (a class no node has) is asked ``--requests`` times, one after another, 
   /query over HTTP;
 - **kg serve**: the same POST to /sparql over HTTP, the response cache off (KG_CACHE_MB=0):
   after its first run the query is known to be fast: it runs in the server's thread and
-  is answered before Flask (kg/web/sparql_lane.py);
+  is answered before Flask (kg/web/sparql/lane.py);
 - **kg serve, every query in a worker**: the same with KG_QUERY_INLINE_MS=0 (what every
   query cost before queries known to be fast ran in the server's thread);
 - **kg serve /healthz**: a GET of /healthz of the same server (what any answer through
@@ -65,7 +65,7 @@ def main() -> None:
     args, live = store_arguments(__doc__, requests=300, rounds=2)
 
     from kg.web import create_app
-    from kg.web.query_pool import QueryPool, QueryRequest
+    from kg.web.workers.pool import QueryPool, QueryRequest
 
     work = Path(tempfile.mkdtemp(prefix="kg-floor-"))
     copy = work / "oxigraph"

@@ -34,14 +34,14 @@ sys.path.insert(0, str(ROOT))
 
 from bench.gen import generate  # noqa: E402
 from bench.timing import best  # noqa: E402
+from kg.read.rows import read_rows  # noqa: E402
+from kg.read.timeline import Timeline  # noqa: E402
 from kg.store import EmbeddedStore  # noqa: E402
 from kg.store.archive import Archive  # noqa: E402
 from kg.store.load import load_paths  # noqa: E402
 from kg.web import create_app  # noqa: E402
-from kg.web.index_rows import read_rows  # noqa: E402
+from kg.web.following.void import VoidFigures  # noqa: E402
 from kg.web.state import close  # noqa: E402
-from kg.web.timeline import Timeline  # noqa: E402
-from kg.web.void import VoidFigures  # noqa: E402
 
 BASE = "https://claimgraph.example/"
 

@@ -15,7 +15,7 @@ a new connection each (as bench/canned.py asks):
 - **kg /healthz under granian / waitress**: the web app of ``kg.web.create_app`` over the
   store, response cache off, GET /healthz (the server, the security headers and Flask);
 - **kg /sparql under granian / waitress**: the same app, POST /sparql of the query of no
-  rows, known to be fast after its first run (kg/web/sparql_lane.py).
+  rows, known to be fast after its first run (kg/web/sparql/lane.py).
 
 Each row gives the median wall time of a request in the round of least median (the rounds
 of all rows take turns) and the CPU time the server's processes spent per request in

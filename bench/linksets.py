@@ -40,7 +40,7 @@ from kg.rdf.linksets import count_links  # noqa: E402
 from kg.store import EmbeddedStore  # noqa: E402
 from kg.store.manifests import read_manifest  # noqa: E402
 from kg.store.queries import internal_query  # noqa: E402
-from kg.web.void import VoidFigures  # noqa: E402
+from kg.web.following.void import VoidFigures  # noqa: E402
 
 BASE = "https://claimgraph.example/"
 

@@ -1,5 +1,5 @@
 """What reading a query's text costs /sparql before it runs (issue 25): the checks of
-kg.rdf.sparqltext and kg.web.sparql_guard on each canned query, with the quick keyword
+kg.rdf.sparqltext and kg.web.sparql.guard on each canned query, with the quick keyword
 finder against its pattern tried at every character, in one process.
 
     python bench/query_text.py [--rounds 5] [--repeat 2000]
@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 from kg.rdf import sparqltext  # noqa: E402
 from kg.store.base import union_default  # noqa: E402
 from kg.store.queries import canned_queries  # noqa: E402
-from kg.web.sparql_guard import check_query  # noqa: E402
+from kg.web.sparql.guard import check_query  # noqa: E402
 
 
 def by_characters(text: str, rows: int) -> str | None:

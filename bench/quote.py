@@ -41,12 +41,10 @@ def best_ms(action, items: list[str]) -> float:
 
 def measure(n: int, work: Path, records: int) -> str:
     """One size's row of the table."""
-    import importlib
-
     from kg.store.records import quote_siblings, record_closure
     from kg.web import create_app
+    from kg.web.pages.record import RecordPage
 
-    browse = importlib.import_module("kg.web.browse")  # the module (kg.web names a blueprint so)
     corpus, store_dir = work / f"corpus-{n}", work / f"store-{n}"
     if not corpus.exists():
         subprocess.run(
@@ -94,12 +92,12 @@ def measure(n: int, work: Path, records: int) -> str:
     lookup = best_ms(quote, sample)
     client = app.test_client()
     with_table = best_ms(lambda i: client.get(f"/record/{i}"), sample)
-    original = browse._quote_view
-    browse._quote_view = lambda *a, **k: None
+    original = RecordPage.quote_view
+    RecordPage.quote_view = lambda self: None  # type: ignore[method-assign]
     try:
         without = best_ms(lambda i: client.get(f"/record/{i}"), sample)
     finally:
-        browse._quote_view = original
+        RecordPage.quote_view = original  # type: ignore[method-assign]
     return (
         f"| {n:,} | {closure:.2f} | {lookup:.2f} | {lookup / closure:.2f} | "
         f"{sum(found) / len(found):.2f} | {with_table:.2f} | {without:.2f} | "

@@ -2,7 +2,7 @@
 
     python bench/search.py 10000 100000 [--stores '/tmp/kg-bench/stores-{n}/kg']
 
-For each size N it builds the index (``kg.web.catalog.Catalog``) of a store that ``kg load``
+For each size N it builds the index (``kg.read.catalog.Catalog``) of a store that ``kg load``
 made (``bench/ingest.py --keep`` keeps them), then times, for each of a few words (best of
 three, cold: no cache of search words):
 
@@ -25,9 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from kg.read.bitsets import bitset  # noqa: E402
+from kg.read.catalog import Catalog  # noqa: E402
 from kg.store import EmbeddedStore  # noqa: E402
-from kg.web.bitsets import bitset  # noqa: E402
-from kg.web.catalog import Catalog  # noqa: E402
 
 WORDS = ["memory", "2.5b", "accuracy", "promoter", "evo", "synthetic", "nt", "qqq"]
 

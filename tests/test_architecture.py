@@ -181,12 +181,64 @@ def test_imports_follow_the_layers() -> None:
     assert not broken, "\n".join(broken)
 
 
+# -- within kg/web ----------------------------------------------------------------------------
+WEB_LAYERS: dict[str, int] = {
+    name: int(layer)
+    for layer, cell in _table("| web layer | packages and modules |")
+    for name in _names(cell)
+}
+#: The modules of kg/web/pages that every page may use (docs/architecture.md says why).
+SHARED_PAGES = {"kg.web.pages", "kg.web.pages.answers", "kg.web.pages.node"}
+
+
+def web_owner(module: str) -> str | None:
+    """The entry of the web layer table ``module`` belongs to (``kg.web`` is the package's
+    ``__init__`` alone)."""
+    entries = [
+        e for e in WEB_LAYERS if module == e or (e != "kg.web" and module.startswith(e + "."))
+    ]
+    return max(entries, key=len, default=None)
+
+
+def _web_allowed(importer: str, target: str) -> bool:
+    mine, theirs = web_owner(importer), web_owner(target)
+    if mine is None or theirs is None:
+        return False
+    if mine == theirs == "kg.web.pages":  # a page uses no other page
+        return importer == target or target in SHARED_PAGES
+    return mine == theirs or WEB_LAYERS[theirs] < WEB_LAYERS[mine]
+
+
+def test_every_web_module_has_a_sub_layer() -> None:
+    lost = [m for m in MODULES if m.startswith("kg.web") and web_owner(m) is None]
+    assert not lost, f"add them to the web layer table of docs/architecture.md: {lost}"
+
+
+def test_web_imports_follow_the_sub_layers() -> None:
+    broken = sorted(
+        f"{m} imports {t} ({web_owner(m)} may not use {web_owner(t)})"
+        for m in MODULES
+        if m.startswith("kg.web")
+        for t in imports(m)
+        if t.startswith("kg.web") and not _web_allowed(m, t)
+    )
+    assert not broken, "\n".join(broken)
+
+
+def test_the_web_rule_refuses_what_it_should() -> None:
+    assert not _web_allowed("kg.web.http.cache", "kg.web.state")  # upwards
+    assert not _web_allowed("kg.web.sparql.endpoint", "kg.web.following.feeds")  # across
+    assert not _web_allowed("kg.web.pages.model", "kg.web.pages.benchmark")  # page to page
+    assert _web_allowed("kg.web.pages.model", "kg.web.pages.node")
+    assert _web_allowed("kg.web.routes", "kg.web.pages.record")
+
+
 def test_the_rule_refuses_what_it_should() -> None:
     """The checker itself: a few imports the rule forbids are found forbidden."""
     assert not _allowed("kg.model.ingest", "kg.store.base")  # upwards
     assert not _allowed("kg.export.render", "kg.verify.checks")  # across one layer
     assert not _allowed("kg.reproduce", "kg.errors")  # standalone: only its row
-    assert not _allowed("kg.web.browse", "kg.reproduce")  # standalone: only its users
+    assert not _allowed("kg.web.pages.records", "kg.reproduce")  # standalone: only its users
     assert _allowed("kg.export.render", "kg.store.archive")
     assert _allowed("kg.cli.reproduce", "kg.reproduce")
     assert _allowed("kg.config", "kg.errors")

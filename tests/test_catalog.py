@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-import kg.web.catalog
+import kg.read.catalog
 from bench import gen
 from helpers import BASE, open_test_store
+from kg.read.catalog import Catalog
 from kg.store.load import load_paths
-from kg.web.catalog import Catalog
 
 
 @pytest.fixture(scope="module")
@@ -36,9 +36,9 @@ def test_tallying_rows_and_anding_row_sets_count_the_same(
     filters: dict[str, str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(kg.web.catalog, "BITS_PER_TALLIED_ROW", 0)  # always AND
+    monkeypatch.setattr(kg.read.catalog, "BITS_PER_TALLIED_ROW", 0)  # always AND
     anded = catalog._count_facets(query, filters, 30)
-    monkeypatch.setattr(kg.web.catalog, "BITS_PER_TALLIED_ROW", 10**12)  # always tally
+    monkeypatch.setattr(kg.read.catalog, "BITS_PER_TALLIED_ROW", 10**12)  # always tally
     tallied = catalog._count_facets(query, filters, 30)
     assert anded == tallied
     # and both agree with the rows themselves
@@ -54,8 +54,8 @@ def test_counting_values_picked_from_a_column_counts_the_same(
     filters: dict[str, str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(kg.web.catalog, "COLUMN_FROM", 1)  # every facet of one value a row
-    monkeypatch.setattr(kg.web.catalog, "COLUMN_ROWS_PER_TALLIED_ROW", 10**12)  # picked
+    monkeypatch.setattr(kg.read.catalog, "COLUMN_FROM", 1)  # every facet of one value a row
+    monkeypatch.setattr(kg.read.catalog, "COLUMN_ROWS_PER_TALLIED_ROW", 10**12)  # picked
     columns = Catalog(catalog.rows)
     assert "source" in columns._columns and "method" not in columns._columns  # methods: lists
     assert columns._count_facets(query, filters, 30) == catalog._count_facets(query, filters, 30)
@@ -84,6 +84,6 @@ def test_a_dense_word_is_tested_row_by_row_with_the_same_rows(
     check: int,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(kg.web.catalog, "DENSE_CHECK", check)
+    monkeypatch.setattr(kg.read.catalog, "DENSE_CHECK", check)
     expected = sum(1 << i for i, row in enumerate(catalog.rows) if word in row.text)
     assert catalog._containing(word) == expected

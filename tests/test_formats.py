@@ -25,9 +25,10 @@ from kg.rdf.formats import (
 )
 from kg.rdf.negotiation import negotiate, split_suffix
 from kg.rdf.output import GRAPH_FORMATS, QUAD_FORMATS, RESULT_FORMATS
-from kg.web.browse import CITABLE_OFFERED, LISTING_OFFERED, RDF_OFFERED
-from kg.web.errors import _OFFERED as ERROR_OFFERED
-from kg.web.sparql import DESCRIPTION_OFFERED, GRAPH_OFFERED, SELECT_OFFERED
+from kg.web.http.errors import _OFFERED as ERROR_OFFERED
+from kg.web.pages.answers import CITABLE_OFFERED, RDF_OFFERED
+from kg.web.pages.records import LISTING_OFFERED
+from kg.web.sparql.endpoint import DESCRIPTION_OFFERED, GRAPH_OFFERED, SELECT_OFFERED
 
 #: Every name accepted as a suffix or ?format= before the table, with its media type.
 ACCEPTED = {

@@ -1,4 +1,4 @@
-"""HTTP caching (kg/web/http_cache.py, docs/deployment.md): every answer from data carries a
+"""HTTP caching (kg/web/http/cache.py, docs/deployment.md): every answer from data carries a
 strong ETag, Last-Modified, Vary and Cache-Control; a repeated conditional request is 304
 for every kind of page and format; a `kg load` or a `kg release` changes the tags of what
 it changes and the next answer is the new content; `?release=` answers are immutable; dumps
@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from helpers import BASE, DATA, OTHER_ID, SEED_ID
 from helpers.web import app_over
 from kg.cli import main
-from kg.web.http_cache import DATED, LIVE, Asked, cache_key
+from kg.web.http.cache import DATED, LIVE, Asked, cache_key
 
 R1, R2 = "2026-12-01", "2026-12-02"
 MARK = "scope note changed by test_http_cache"
@@ -80,11 +80,11 @@ def urls(app, registry: Registry) -> list[tuple[str, dict[str, str]]]:
     """A request for every kind of page and format the app serves."""
     client = app.test_client()
     seed = f"/record/{SEED_ID}"
-    turtle = client.get(f"{seed}.ttl").text
+    triples = client.get(f"{seed}.nt").text
     nodes = {
         kind: name
         for kind, name in re.findall(
-            rf"<{re.escape(BASE)}(source|agent|evaluation|review|run)/([^>]+)>", turtle
+            rf"<{re.escape(BASE)}(source|agent|evaluation|review|run)/([^>]+)>", triples
         )
     }
     rows = app.extensions["kg"].catalog.rows

@@ -29,7 +29,7 @@ from kg.model.upstream.every_eval_ever.identity import (
     model_key,
     result_ids,
 )
-from kg.web.catalog import Catalog
+from kg.read.catalog import Catalog
 
 SNAPSHOT = Path(
     os.environ.get(

@@ -1,4 +1,4 @@
-"""The query workers and the queries known to be fast (kg/web/query_pool.py) over a real
+"""The query workers and the queries known to be fast (kg/web/workers/pool.py) over a real
 store on disk: a query a worker answered within the inline limit is answered by the
 server's own thread the next times, with the same bytes, on that store version only; a
 worker is what answers everything else."""
@@ -17,7 +17,7 @@ import pytest
 
 from helpers import write_values
 from kg.errors import QueryError
-from kg.web.query_pool import QueryPool, QueryRequest
+from kg.web.workers.pool import QueryPool, QueryRequest
 
 JSON = "application/sparql-results+json"
 QUERY = "SELECT ?o WHERE { ?s <urn:p> ?o } ORDER BY ?o"

@@ -102,7 +102,7 @@ def test_the_evidence_table_marks_the_transcribers_reading(client) -> None:
 
 def test_a_sentence_of_many_claims_is_shown_cut_and_says_so(tmp_path: Path) -> None:
     """A page reads at most QuoteView.MAX_SIBLINGS other claims of its sentence in full."""
-    from kg.web.views.quote import QuoteView
+    from kg.read.quote import QuoteView
 
     shutil.copytree(DATA, tmp_path / "data")
     text = (tmp_path / "data" / OTHER_RECORD).read_text()

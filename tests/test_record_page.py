@@ -1,4 +1,4 @@
-"""A record's HTML page reads less than the record's closure (kg.web.record_page) and shows
+"""A record's HTML page reads less than the record's closure (kg.web.pages.record) and shows
 the same: the same views as the closure gives, the standing the rule gives, the runs read
 once per store version."""
 
@@ -16,6 +16,7 @@ from helpers import BASE, DATA, OTHER_ID, SEED_ID, WITHOUT_IMPORT
 from kg.cli import main
 from kg.errors import NotFoundError
 from kg.rdf.facts import Facts
+from kg.read.record import RecordView
 from kg.store import EmbeddedStore
 from kg.store.records import (
     graphs_about,
@@ -26,9 +27,8 @@ from kg.store.records import (
 )
 from kg.store.standing import CURRENT, standing
 from kg.web import create_app
-from kg.web.record_page import KEPT_COLUMNS, KEPT_RUNS, KEPT_SIBLINGS, RecordPage
+from kg.web.pages.record import KEPT_COLUMNS, KEPT_RUNS, KEPT_SIBLINGS, RecordPage
 from kg.web.state import close, state
-from kg.web.views.record import RecordView
 
 CURATOR = "test-curator"
 #: A run of the seed, held back from the first load of a test.
@@ -129,7 +129,7 @@ def test_the_page_shows_what_the_closure_gives(root: Path) -> None:
                 )
                 assert all(any(cell is not None for cell in run.cells) for run in quote.runs)
         with app.app_context():  # each run was read once, for both records' pages
-            kept = state(app).view.derived[KEPT_RUNS]
+            kept = state(app).current.derived[KEPT_RUNS]
             assert len(kept) == len({run for _, run in kept}) > 0
     finally:
         close(app)
@@ -244,10 +244,10 @@ def test_a_page_of_a_release_keeps_nothing(root: Path) -> None:
         answer = client.get(f"/record/{SEED_ID}?release={info.id}")
         assert answer.status_code == 200 and b"Reproduction runs (claimgraph)" in answer.data
         with app.app_context():
-            assert not {KEPT_RUNS, KEPT_SIBLINGS, KEPT_COLUMNS} & set(state(app).view.derived)
+            assert not {KEPT_RUNS, KEPT_SIBLINGS, KEPT_COLUMNS} & set(state(app).current.derived)
         assert client.get(f"/record/{SEED_ID}").status_code == 200
         with app.app_context():
-            derived = state(app).view.derived
+            derived = state(app).current.derived
             assert derived[KEPT_RUNS]
             assert derived[KEPT_SIBLINGS] == {SEED_ID: [OTHER_ID]}
             assert set(derived[KEPT_COLUMNS]) == {OTHER_ID}

@@ -1,4 +1,4 @@
-"""What a request may carry (kg/web/request_rules.py), on every route of the running server."""
+"""What a request may carry (kg/web/http/request_rules.py), on every route of the running server."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The short way for known queries (kg/web/sparql_lane.py), over a real store on disk: a
+"""The short way for known queries (kg/web/sparql/lane.py), over a real store on disk: a
 POST /sparql whose query a worker answered fast is answered again before Flask, with the
 same status, headers and bytes Flask gave; whatever else comes (pages, errors, GETs, a
 new version) is Flask's, as before."""

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from kg.rdf.sparqltext import keywords, tokens, with_row_limit
-from kg.web.sparql_guard import Refused, check_query
+from kg.web.sparql.guard import Refused, check_query
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Every query the project ships, and texts written to catch a finder that looks only for

@@ -30,16 +30,15 @@ from kg.model.validation import map_paths, shapes_graph
 from kg.rdf import namespaces
 from kg.rdf.namespaces import KG, KGV, RDF, SH, ClosedTerms, Terms
 from kg.rdf.vocabulary import declared_names, load_terms
+from kg.read import record
 from kg.release.build import release_triples
 from kg.store.archive import ReleaseInfo
 from kg.store.figures import Figures
-from kg.web.views import record
 
 #: The modules that read the graph by predicate: the pages, the catalogue, the exports.
 READERS = sorted(
     [
-        *(ROOT / "kg" / "web" / "views").glob("*.py"),
-        ROOT / "kg" / "web" / "catalog.py",
+        *(ROOT / "kg" / "read").glob("*.py"),
         ROOT / "kg" / "export" / "citations.py",
         ROOT / "kg" / "export" / "rocrate.py",
     ]
@@ -115,8 +114,8 @@ def test_every_term_a_module_reads_is_known(path: Path, known: set[str]) -> None
 
 def test_the_collectors_find_what_is_read() -> None:
     """A check that finds nothing checks nothing."""
-    assert str(KG.reportedValue) in python_terms((ROOT / "kg/web/views/record.py").read_text())
-    assert str(KG.SourceDocument) in python_terms((ROOT / "kg/web/views/node.py").read_text())
+    assert str(KG.reportedValue) in python_terms((ROOT / "kg/read/record.py").read_text())
+    assert str(KG.SourceDocument) in python_terms((ROOT / "kg/read/node.py").read_text())
     read, _ = query_terms((ROOT / "queries/internal/index-rows.rq").read_text())
     assert {str(KG.Claim), str(KG.printedValue), "http://www.w3.org/ns/oa#exact"} <= read
     assert str(KG.printedValue) in template_terms(

@@ -80,6 +80,10 @@ class _HashingWriter:
         self.out.flush()
 
 
+#: The dumps a server offers: file name -> format. Always gzipped: whole registries.
+SERVED: dict[str, str] = {dump_name(fmt, gzip=True): fmt for fmt in DUMP_FORMATS}
+
+
 def write_dump(
     store: GraphStore, fmt: str, out_dir: Path, *, gzip: bool = False, version: str = ""
 ) -> DumpFile:

@@ -17,24 +17,24 @@ from ..config import Settings
 from ..errors import KgError
 from ..kinds import iri_prefix, segments
 from ..rdf.vocabulary import Terms, load_terms
+from ..read.catalog import Catalog
+from ..read.timeline import Timeline
 from ..registry import Registry
 from ..release.history import HistoryEntry, graph_history
 from ..store import GraphStore, open_store
 from ..store.archive import Archive
 from ..store.cached import SharedGraphCache
-from .catalog import Catalog
-from .query_pool import QueryRunner
-from .response_cache import ResponseCache
-from .timeline import Timeline
+from .http.response_cache import ResponseCache
+from .workers.pool import QueryRunner
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
 @dataclass
-class View:
+class StoreVersion:
     """One version of the store as the app serves it: its handle and, once built, its index.
-    Every answer comes from one view, and the app moves to the next only when that one is
+    Every answer comes from one store version, and the app moves to the next only when that one is
     ready, so no reader sees a mix of versions or sees the data go back."""
 
     store: GraphStore
@@ -50,10 +50,10 @@ class AppState:
     """Opened lazily, once per process: a read-only store is a snapshot safe to share
     between threads, and opening one per request would cost more than the request.
 
-    Whichever the store, a request reads the current :class:`View`. A new version (a
+    Whichever the store, a request reads the current :class:`StoreVersion`. A new version (a
     ``kg load`` while serving) is noticed by comparing version tokens
     (:meth:`GraphStore.version`) at most once a second; its index is built in the
-    background while the current view answers, and then the app switches to it, handle
+    background while the current version answers, and then the app switches to it, handle
     and index together."""
 
     def __init__(self, settings: Settings):
@@ -61,32 +61,32 @@ class AppState:
         self._lock = threading.Lock()
         #: Guards what is started lazily outside this class (the query workers).
         self.lock = threading.Lock()
-        self._view: View | None = None
+        self._serving: StoreVersion | None = None
         self._checked = 0.0
-        #: The next view while its index is built (kg-catalog thread).
+        #: The next version while its index is built (kg-catalog thread).
         self._preparing: threading.Thread | None = None
         self._first_catalog = threading.Lock()
         self._prebuilt: tuple[str | None, Catalog] | None = None
-        #: Held while a bulk dump of the live version is written (kg.web.downloads).
+        #: Held while a bulk dump of the live version is written (kg.web.pages.downloads).
         self.dump_lock = threading.Lock()
-        #: What runs /sparql queries (kg.web.sparql starts it).
+        #: What runs /sparql queries (kg.web.sparql.endpoint starts it).
         self.query_pool: QueryRunner | None = None
         #: Worker processes for /sparql?release= when the live store is remote.
         self.release_pool: QueryRunner | None = None
         #: Past releases (kg release), read-only.
         self.archive = Archive(settings.archive_dir)
         self._histories: dict[tuple[Path | None, str], list[HistoryEntry]] = {}
-        #: Whole answers of the current version (kg.web.http_cache), within cache_mb.
+        #: Whole answers of the current version (kg.web.http.cache), within cache_mb.
         self.response_cache = ResponseCache(settings.cache_mb * 2**20)
         #: Reentrant: what is derived once per version may read the timeline.
         self._timeline_lock = threading.RLock()
 
     @property
-    def view(self) -> View:
-        """The view answers come from now, the same for the whole of one request; a newer
+    def current(self) -> StoreVersion:
+        """The store version answers come from now, the same for the whole of one request; a newer
         published version is looked for at most once a second, and served once its index
         is ready."""
-        return _once_a_request("kg_view", self._current)
+        return _once_a_request("kg_version", self._newest)
 
     @property
     def archive_head(self) -> Path | None:
@@ -94,24 +94,24 @@ class AppState:
         whole of one request: its validators and its body name the same releases."""
         return _once_a_request("kg_archive_head", self.archive.index_version)
 
-    def _current(self) -> View:
+    def _newest(self) -> StoreVersion:
         with self._lock:
             now = time.monotonic()
-            if self._view is None:
-                self._view, self._checked = View(*self._open()), now
+            if self._serving is None:
+                self._serving, self._checked = StoreVersion(*self._open()), now
             elif now - self._checked > 1.0 and self._preparing is None:
                 self._checked = now
                 try:
-                    published = self._view.store.published_version()
+                    published = self._serving.store.published_version()
                 except KgError:
                     # unconfirmed: the next request asks again rather than answering
-                    # from what was read (kg.web.http_cache) for another second
+                    # from what was read (kg.web.http.cache) for another second
                     self._checked = 0.0
                     raise
-                if published != self._view.version:
+                if published != self._serving.version:
                     store, version = self._open()
-                    if self._view.catalog is None:  # no index to keep in step: switch now
-                        self._view = View(store, version)
+                    if self._serving.catalog is None:  # no index to keep in step: switch now
+                        self._serving = StoreVersion(store, version)
                     else:
                         self._preparing = threading.Thread(
                             target=self._prepare,
@@ -120,7 +120,7 @@ class AppState:
                             name="kg-catalog",
                         )
                         self._preparing.start()
-            return self._view
+            return self._serving
 
     def _open(self) -> tuple[GraphStore, str | None]:
         store = open_store(self.settings, read_only=True)
@@ -138,42 +138,42 @@ class AppState:
         seconds to minutes at 100k records)."""
         try:
             catalog = Catalog.from_store(store)
-        except Exception:  # the current view stays; the next check tries again
+        except Exception:  # the current version stays; the next check tries again
             log.exception("building the index of a new store version failed")
             with self._lock:
                 self._preparing = None
             return
         with self._lock:
-            self._view, self._preparing = View(store, version, catalog), None
+            self._serving, self._preparing = StoreVersion(store, version, catalog), None
         self._frozen()
 
     @property
     def store(self) -> GraphStore:
-        """The store handle of the current view."""
-        return self.view.store
+        """The store handle of the current version."""
+        return self.current.store
 
     @property
     def version(self) -> str:
         """The name of the store version the app reads now ("" for a store without one)."""
-        return self.view.version or ""
+        return self.current.version or ""
 
     @property
     def catalog(self) -> Catalog:
-        """The index of the current view, built on first use (or taken from the index
+        """The index of the current version, built on first use (or taken from the index
         ``kg serve`` built before it started its processes)."""
-        view = self.view
-        if view.catalog is not None:
-            return view.catalog
+        served = self.current
+        if served.catalog is not None:
+            return served.catalog
         with self._first_catalog:  # one build at a time, the others wait for it
-            if view.catalog is None:
+            if served.catalog is None:
                 prebuilt = self._prebuilt
                 self._prebuilt = None
-                if prebuilt is not None and prebuilt[0] == view.version:
-                    view.catalog = prebuilt[1]
+                if prebuilt is not None and prebuilt[0] == served.version:
+                    served.catalog = prebuilt[1]
                 else:
-                    view.catalog = Catalog.from_store(view.store)
+                    served.catalog = Catalog.from_store(served.store)
                 self._frozen()
-            return view.catalog
+            return served.catalog
 
     @staticmethod
     def _frozen() -> None:
@@ -209,31 +209,31 @@ class AppState:
         return found
 
     def derived(self, name: str, read: Callable[[GraphStore], T]) -> T:
-        """What ``read`` gives of the current view's store, read once per version."""
-        view = self.view
-        if name in view.derived:  # read once: no need to wait on a build of something else
-            return view.derived[name]  # type: ignore[return-value]
+        """What ``read`` gives of the current version's store, read once per version."""
+        served = self.current
+        if name in served.derived:  # read once: no need to wait on a build of something else
+            return served.derived[name]  # type: ignore[return-value]
         with self._timeline_lock:
-            if name not in view.derived:
-                view.derived[name] = read(view.store)
-            return view.derived[name]  # type: ignore[return-value]
+            if name not in served.derived:
+                served.derived[name] = read(served.store)
+            return served.derived[name]  # type: ignore[return-value]
 
     @property
     def timeline(self) -> Timeline:
-        """The timeline of the current view (kg.web.timeline), built on first use and again
+        """The timeline of the current version (kg.read.timeline), built on first use and again
         after a release (which changes what entries are released, not the store)."""
-        view = self.view
+        served = self.current
         catalog = self.catalog
         key = self.archive_head
         with self._timeline_lock:  # one build at a time: it reads the whole store
-            if view.timeline is None or view.timeline[0] != key:
-                view.timeline = (
+            if served.timeline is None or served.timeline[0] != key:
+                served.timeline = (
                     key,
                     Timeline.build(
-                        view.store, self.archive, catalog.rows, self.settings.base, view.version
+                        served.store, self.archive, catalog.rows, self.settings.base, served.version
                     ),
                 )
-            return view.timeline[1]
+            return served.timeline[1]
 
     @property
     def terms(self) -> Terms:

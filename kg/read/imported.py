@@ -1,0 +1,136 @@
+"""What a record page shows of an imported result: the model, the benchmark, the kept file
+(its hash, its place in the origin repository), the import, and the upstream file's own
+facts, read from the record's closure (the record, its evaluation, its import)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import unquote
+
+import pyoxigraph as ox
+
+from ..model.upstream.jsondoc import JsonSyntaxError, dumps, loads
+from ..rdf.facts import Term
+from ..rdf.namespaces import DCAT, DCTERMS, KG, OA, PROV, RDF, SCHEMA, SPDX
+from .closure import Link, ViewBase
+
+
+@dataclass
+class ImportedView:
+    """An imported result's provenance, as plain values for the template."""
+
+    model: Link
+    model_names: list[str]
+    benchmark: Link
+    source: Link | None
+    pointer: str
+    kept_file: str
+    upstream_path: str
+    upstream_url: str
+    sha256: str
+    size: str
+    imported: Link | None
+    licence: Link | None
+    origin: Link | None
+    commit: str
+    #: (label, value) rows of what the upstream file says of the evaluation and the metric
+    facts: list[tuple[str, str]] = field(default_factory=list)
+    #: What else the upstream file says (its JSON, pretty-printed): the result's, the file's
+    remainder: str = ""
+    evaluation_remainder: str = ""
+
+
+def imported_view(view: ViewBase, record: ox.NamedNode) -> ImportedView | None:
+    """The imported result's provenance, or None for a record that was not imported."""
+    f = view.f
+    imported = f.one(record, KG.importedBy)
+    if imported is None:
+        return None
+    evaluation = f.one(record, KG.evaluation)
+    locator = f.one(record, KG.locator)
+    selector = f.one(locator, OA.hasSelector)
+    artifact = f.one(locator, OA.hasSource)
+    checksum = f.one(artifact, SPDX.checksum)
+    upstream_path = f.text(artifact, KG.upstreamPath)
+    repository = f.one(imported, KG.originRepository)
+    commit = f.text(imported, KG.originCommit)
+    url = (
+        f"{repository.value}/blob/{commit}/{upstream_path}"
+        if isinstance(repository, ox.NamedNode) and commit and "github.com" in repository.value
+        else ""
+    )
+    model = f.one(record, KG.evaluatedModel)
+    names = [n for n in (f.text(evaluation, KG.modelId), f.text(evaluation, KG.modelName)) if n]
+    licence = f.one(imported, DCTERMS.license)
+    rows = [
+        (view.label(name), f.text(node, KG[name]))
+        for node, name in (
+            (evaluation, "modelDeveloper"),
+            (evaluation, "precision"),
+            (evaluation, "parametersBillions"),
+            (evaluation, "architecture"),
+            (evaluation, "modelType"),
+            (evaluation, "inferencePlatform"),
+            (record, "metricDescription"),
+            (record, "scoreType"),
+            (record, "minScore"),
+            (record, "maxScore"),
+            (evaluation, "upstreamEvaluationId"),
+            (evaluation, "retrievedAt"),
+            (evaluation, "retrievedTimestamp"),
+            (evaluation, "schemaVersion"),
+            (evaluation, "upstreamSourceType"),
+        )
+    ]
+    relationship = f.one(evaluation, KG.evaluatorRelationship)
+    if relationship is not None:
+        rows.append((view.label("evaluatorRelationship"), f.concept(relationship)))
+    dataset = f.one(record, KG.dataset)
+    rows += [
+        (view.label("hfRepo"), f.text(dataset, KG.hfRepo)),
+        ("data set URL", ", ".join(u.value for u in f.all(dataset, SCHEMA.url))),
+    ]
+    return ImportedView(
+        model=Link(
+            unquote(model.value.rsplit("/", 1)[-1]) if model is not None else "", view.href(model)
+        ),
+        model_names=list(dict.fromkeys(names)),
+        benchmark=Link(_benchmark_label(f, record), view.href(f.one(record, KG.benchmark))),
+        source=view.link(f.one(record, PROV.wasQuotedFrom), DCTERMS.title),
+        pointer=f.text(selector, RDF.value),
+        kept_file=f.text(artifact, KG.keptFile),
+        upstream_path=upstream_path,
+        upstream_url=url,
+        sha256=f.text(checksum, SPDX.checksumValue),
+        size=f.text(artifact, DCAT.byteSize),
+        imported=view.link(imported, DCTERMS.title),
+        licence=Link(licence.value.rsplit("/", 1)[-1], licence.value)
+        if isinstance(licence, ox.NamedNode)
+        else None,
+        origin=Link(repository.value, repository.value)
+        if isinstance(repository, ox.NamedNode)
+        else None,
+        commit=commit,
+        facts=[(k, v) for k, v in rows if v],
+        remainder=_pretty(f.one(record, KG.upstreamRemainder)),
+        evaluation_remainder=_pretty(f.one(evaluation, KG.upstreamRemainder)),
+    )
+
+
+def _benchmark_label(f, record: ox.NamedNode) -> str:
+    """What the record says its benchmark is (the benchmark's own graph is its import's)."""
+    name = f.text(record, KG.metricLabel)
+    dataset = f.text(f.one(record, KG.dataset), RDF.value)
+    description = f.text(record, KG.metricDescription)
+    label = name if not dataset or dataset == name else f"{name} ({dataset})"
+    return f"{label}: {description}" if description else label
+
+
+def _pretty(term: Term | None) -> str:
+    """The JSON indented, its numbers as the upstream file writes them."""
+    if not isinstance(term, ox.Literal):
+        return ""
+    try:
+        return dumps(loads(term.value.encode()), indent=2)
+    except JsonSyntaxError:
+        return term.value

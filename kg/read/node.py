@@ -1,0 +1,119 @@
+"""A generic page for any node (source, agent, evaluation, activity): its statements, linked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pyoxigraph as ox
+
+from ..rdf.facts import Facts, Term
+from ..rdf.namespaces import DCTERMS, KG, PROV, RDF, RDFS
+from ..store import GraphStore
+from ..store.base import solutions
+from ..store.queries import internal_query
+from .closure import SourceView, ViewBase
+
+#: The records a node's page lists: of a node of the class, those naming it by the
+#: predicate, under the heading.
+RECORDS_ABOUT = (
+    (KG.SourceDocument, PROV.wasQuotedFrom, "quoted by records"),
+    (KG.Model, KG.evaluatedModel, "records of this model"),
+    (KG.Benchmark, KG.benchmark, "records of this benchmark"),
+)
+
+
+@dataclass
+class Value:
+    text: str
+    href: str = ""
+    nested: list[tuple[str, list[Value]]] = field(default_factory=list)
+
+
+def node_rows(
+    facts: Facts,
+    node: ox.NamedNode,
+    base: str,
+    store: GraphStore,
+    release: str | None = None,
+) -> tuple[list[tuple[str, list[Value]]], str, SourceView | None]:
+    """The node's statements as (property label, values), its title, and, for a source, what
+    its citation tags need (links into ``release`` when the page shows one)."""
+    viewer = ViewBase(facts, base, release)
+    rows = _rows(facts, node, viewer, depth=0)
+    title = (
+        facts.text(node, DCTERMS.title)
+        or facts.text(node, RDFS.label)
+        or facts.text(node, DCTERMS.identifier)
+        or node.value.rsplit("/", 1)[-1]
+    )
+    source = viewer.source(node) if facts.has_type(node, KG.SourceDocument) else None
+    for cls, predicate, label in RECORDS_ABOUT:
+        if facts.has_type(node, cls):
+            listed = _records_about(store, node, predicate, viewer)
+            if listed:
+                rows.append((label, listed))
+    return rows, title, source
+
+
+def _rows(facts: Facts, node: Term, viewer: ViewBase, depth: int):
+    rows = []
+    predicates = sorted({p for (s, p) in facts.index if s == node})
+    rdf_type = str(RDF.type)
+    for predicate in predicates:
+        label = facts.concept(ox.NamedNode(predicate), RDFS.label) or _short(predicate)
+        values = []
+        for obj in facts.all(node, predicate):
+            if isinstance(obj, ox.Literal):
+                values.append(Value(obj.value))
+            elif isinstance(obj, ox.BlankNode) or (
+                isinstance(obj, ox.NamedNode)
+                and "#" in obj.value
+                and obj.value.startswith(viewer.base)
+                and depth < 3
+                and (obj, rdf_type) in facts.index
+            ):
+                values.append(
+                    Value(
+                        _node_label(facts, obj),
+                        viewer.href(obj),
+                        _rows(facts, obj, viewer, depth + 1),
+                    )
+                )
+            else:
+                values.append(Value(_node_label(facts, obj), viewer.href(obj)))
+        rows.append((label, values))
+    return rows
+
+
+def _node_label(facts: Facts, term: Term) -> str:
+    label = (
+        facts.concept(term)
+        or facts.concept(term, RDFS.label)
+        or facts.text(term, DCTERMS.title)
+        or facts.text(term, RDFS.label)
+    )
+    if label:
+        return label
+    if isinstance(term, ox.BlankNode):
+        return ""
+    return term.value
+
+
+def _short(iri: str) -> str:
+    return iri.rsplit("#", 1)[-1].rsplit("/", 1)[-1]
+
+
+def _records_about(
+    store: GraphStore, node: ox.NamedNode, predicate: str, viewer: ViewBase
+) -> list[Value]:
+    """The first records naming ``node`` by ``predicate``, and how many there are in all."""
+    bindings = {"node": node, "predicate": ox.NamedNode(predicate)}
+    [count] = list(solutions(store.query(internal_query("records-about-count").text, bindings)))
+    total = int(count["records"].value)
+    listed = [
+        Value(row["title"].value if row["title"] else row["id"].value, viewer.href(row["record"]))
+        for row in solutions(store.query(internal_query("records-about").text, bindings))
+    ]
+    if total > len(listed):
+        listed.append(Value(f"... and {total - len(listed):,} more ({total:,} in all)"))
+    return listed

@@ -1,0 +1,195 @@
+"""What the pages share: an answer's body with its media type, a context rendered into its
+template, and the data answers of any minted IRI (RDF syntaxes, citation formats, exports).
+
+Not a page itself: the route table names no view of this module.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, fields
+from typing import NoReturn
+from urllib.parse import quote
+
+import pyoxigraph as ox
+from flask import Response, render_template, request
+
+from ...errors import KgError, NotFoundError
+from ...export.render import EXPORT_MEDIA_TYPES, render
+from ...kinds import segments
+from ...rdf.formats import CITATIONS, RDF_SYNTAXES, by_media_type, media_type_of, media_types
+from ...rdf.negotiation import negotiate, split_suffix
+from ...rdf.output import write_graph
+from ...read.closure import path_of
+from ...read.rows import Row
+from ...registry import Registry
+from ...store.archive import ReleaseInfo
+from ...store.records import describe
+from ..following.tombstones import gone_if_removed
+from ..http.request_rules import params
+from ..state import AppState, state
+
+HTML = media_type_of("html")
+#: Kinds of node with a page of their own at /<kind>/<id> (releases: kg.web.pages.release).
+KINDS = segments(browsed=True)
+RDF_OFFERED = media_types("html", *RDF_SYNTAXES)
+#: Records and sources are citable: they also come as CSL-JSON, BibTeX and RIS.
+CITABLE = segments(citable=True)
+CITABLE_OFFERED = [*RDF_OFFERED, *media_types(*CITATIONS)]
+#: A record, or an evaluation's records, also as an Every Eval Ever file (/record/ID.eee.json).
+UPSTREAM_FORMAT = {
+    "record": media_types("every-eval-ever"),
+    "evaluation": media_types("every-eval-ever"),
+}
+#: A record, also as a W3C Web Annotation (/record/ID.wa.jsonld, or Accept: application/ld+json
+#: with the Web Annotation profile); plain application/ld+json stays the framed record.
+ANNOTATION_FORMAT = {"record": media_types("wa.jsonld")}
+#: What the boards' pages (a benchmark's, a model's) offer themselves; the rest is the
+#: node's page.
+BOARD_OFFERED = media_types("html", *RDF_SYNTAXES)
+
+
+def respond(body: str | bytes, media_type: str) -> Response:
+    response = Response(body, mimetype=media_type)
+    response.vary.add("Accept")
+    return response
+
+
+def render_page(template: str, context: object) -> Response:
+    """``context`` (a dataclass: what the template reads) rendered into ``template``, as
+    HTML; each field is a name in the template."""
+    names = {f.name: getattr(context, f.name) for f in fields(context)}  # type: ignore[arg-type]
+    return respond(render_template(template, **names), HTML)
+
+
+def html_wanted(name: str) -> bool:
+    """Whether ``/benchmark/NAME`` (or ``/model/NAME``) asks for the page, not the node's RDF."""
+    if params().get("release"):
+        return False
+    suffix = split_suffix(name)[1]
+    return (
+        negotiate(request.headers.get("Accept"), BOARD_OFFERED, suffix or params().get("format"))
+        == HTML
+    )
+
+
+def record_href(row: Row) -> str:
+    """The path of a catalogue row's record page."""
+    return f"/record/{quote(row.id, safe='')}"
+
+
+def node_path(iri: str) -> str:
+    """The path of a node's page on this site (an IRI of another site as it is)."""
+    return path_of(iri, state().settings.base)
+
+
+@dataclass
+class Asked:
+    """A request for one minted IRI (``/<kind>/<id>[.suffix]``), read before its answer."""
+
+    app: AppState
+    kind: str
+    ident: str
+    #: the suffix of the path (``ttl`` of ``/record/ID.ttl``), "" when it has none
+    suffix: str
+    #: ``?release=ID``: the node as that release holds it (from the archive), not as it is now
+    release: str | None
+    at: ReleaseInfo | None
+    registry: Registry
+    #: the media type negotiated ("" when negotiation failed: see ``refused``)
+    media_type: str
+    #: the error negotiation raised, given once the id is known (an unknown id is 404
+    #: before 406)
+    refused: KgError | None
+
+    @classmethod
+    def read(cls, kind: str, name: str) -> Asked:
+        """:raises NotFoundError: for a kind of node with no pages."""
+        if kind not in KINDS:
+            raise NotFoundError(f"no such page: /{kind}/{name}")
+        ident, suffix = split_suffix(name)
+        app = state()
+        release = params().get("release") or None
+        at = app.archive.release(release) if release else None
+        refused: KgError | None = None
+        try:
+            media_type = negotiate(
+                request.headers.get("Accept"),
+                [
+                    *(CITABLE_OFFERED if kind in CITABLE else RDF_OFFERED),
+                    *UPSTREAM_FORMAT.get(kind, []),
+                    *ANNOTATION_FORMAT.get(kind, []),
+                ],
+                suffix or params().get("format"),
+            )
+        except KgError as exc:
+            media_type, refused = "", exc
+        return cls(
+            app, kind, ident, suffix or "", release, at, app.registry(release), media_type, refused
+        )
+
+    def missing(self, exc: NotFoundError) -> NoReturn:
+        """Raise what an id the store lacks answers: 410 for a record a release held, a
+        404 naming the release read, else ``exc``."""
+        if self.release:
+            raise NotFoundError(
+                f"release {self.release} holds no {self.kind} {self.ident!r}"
+            ) from None
+        if self.kind == "record":
+            gone_if_removed(self.app, self.registry.iri(self.kind, self.ident), self.ident)
+        raise exc
+
+    def describe(self) -> list[ox.Quad]:
+        """The node's quads (a record's closure with its standing, or the node's own
+        statements).
+
+        :raises NotFoundError: as :meth:`missing` says.
+        """
+        try:
+            return describe(self.registry.store, self.app.settings.base, self.kind, self.ident)
+        except NotFoundError as exc:
+            self.missing(exc)
+
+    def data(self) -> Response:
+        """The node in the negotiated data format (406 once the node is known to exist
+        when none of them was acceptable)."""
+        quads = self.describe()
+        if self.refused is not None:
+            raise self.refused
+        return data_answer(self.registry, self.kind, self.ident, quads, self.media_type, self.at)
+
+    def alternates(self) -> dict[str, str]:
+        """The page's other representations by suffix: RDF syntaxes."""
+        return {name: self.path(name) for name in ("ttl", "jsonld", "nt", "nq", "rdf")}
+
+    def citations(self) -> dict[str, str]:
+        """Its citation formats by suffix (none for a kind that is not citable)."""
+        return {name: self.path(name) for name in CITATIONS} if self.kind in CITABLE else {}
+
+    def path(self, suffix: str) -> str:
+        """This page's path with ``suffix`` (in the same release, where one is read)."""
+        stem = request.path[: -len(self.suffix) - 1] if self.suffix else request.path
+        return f"{stem}.{suffix}{f'?release={self.release}' if self.release else ''}"
+
+
+def data_answer(
+    registry: Registry,
+    kind: str,
+    ident: str,
+    quads: list[ox.Quad],
+    media_type: str,
+    at: ReleaseInfo | None = None,
+) -> Response:
+    """The node as ``media_type``: an RDF syntax, JSON-LD (a record framed, anything else
+    compacted, our context inline), or a citation format (a download named for it, citing
+    release ``at`` when one is read, else the newest release holding the record)."""
+    fmt = by_media_type(media_type)
+    if media_type in EXPORT_MEDIA_TYPES:
+        response = respond(render(registry, kind, ident, quads, media_type, at=at), media_type)
+        if fmt.citation:  # a download, named for the record
+            response.mimetype_params["charset"] = "utf-8"
+            response.headers["Content-Disposition"] = f'attachment; filename="{ident}.{fmt.name}"'
+        return response
+    out = io.BytesIO()
+    write_graph(quads, fmt.name, out, registry.base)
+    return respond(out.getvalue(), media_type)

@@ -1,0 +1,101 @@
+"""A benchmark's leaderboard, ``/benchmark/<id>``, and its table as CSV, JSON and JSON-LD
+(``/benchmark/<id>/leaderboard.<fmt>``).
+
+It reads the live catalogue's rows (:mod:`kg.read.boards`), not the store: a leaderboard of
+thousands of rows is a filter and a slice of rows already in memory. A page of a release
+(``?release=``), and any RDF of a benchmark, is the node's own page (:mod:`.node`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Response
+from markupsafe import Markup
+
+from ...errors import NotFoundError
+from ...kinds import minted_iri
+from ...rdf.formats import media_types
+from ...rdf.negotiation import split_suffix
+from ...read.boards import BOARD_FACETS, BoardFilter, BoardView, Ranked
+from ...read.chart import board_chart
+from ...read.leaderboard import table_csv, table_json, table_jsonld
+from ..http.request_rules import int_param, params, with_changes
+from ..state import state
+from .answers import html_wanted, node_path, record_href, render_page, respond
+from .node import node
+
+#: Rows of a leaderboard's table per page (the chart shows them all).
+BOARD_PAGE = 100
+TABLE_FORMATS = dict(
+    zip(("csv", "json", "jsonld"), media_types("csv", "json", "jsonld"), strict=True)
+)
+
+
+@dataclass(frozen=True)
+class BenchmarkPage:
+    """What ``benchmark.html`` shows."""
+
+    b: BoardView
+    page: list[Ranked]
+    start: int
+    page_size: int
+    chart: Markup | str
+    facet_titles: dict[str, str]
+    args: dict[str, str]
+    current: str
+    with_args: Callable[..., dict[str, str]]
+    node_path: Callable[[str], str]
+    record_href: Callable[[Any], str]
+    formats: dict[str, str]
+
+
+def benchmark(name: str) -> Response:
+    if not html_wanted(name):
+        return node("benchmark", name)
+    board, _ = _board(name)
+    args = board.filter.args()
+    current = params().get("record", "")
+    current_iri = minted_iri(state().settings.base, "record", current) if current else ""
+    # A link to one record on the board opens the page of the table that holds it.
+    place = next((i for i, r in enumerate(board.shown) if r.row.record == current_iri), 0)
+    start = int_param("start", place - place % BOARD_PAGE, 0, max(len(board.shown), 0))
+    context = BenchmarkPage(
+        b=board,
+        page=board.shown[start : start + BOARD_PAGE],
+        start=start,
+        page_size=BOARD_PAGE,
+        chart=board_chart(
+            board.shown, board.label, board.lower_is_better, current_iri, record_href
+        ),
+        facet_titles={k: v[0] for k, v in BOARD_FACETS.items()},
+        args=args,
+        current=current,
+        with_args=lambda **changes: with_changes(args, **changes),
+        node_path=node_path,
+        record_href=record_href,
+        formats=TABLE_FORMATS,
+    )
+    return render_page("benchmark.html", context)
+
+
+def benchmark_table(ident: str, fmt: str) -> Response:
+    if fmt not in TABLE_FORMATS:
+        raise NotFoundError(f"no leaderboard format {fmt!r} ({', '.join(TABLE_FORMATS)})")
+    board, iri = _board(ident)
+    if fmt == "csv":
+        return respond(table_csv(board), TABLE_FORMATS[fmt])
+    if fmt == "json":
+        return respond(table_json(board, iri), TABLE_FORMATS[fmt])
+    return respond(table_jsonld(board, iri), TABLE_FORMATS[fmt])
+
+
+def _board(name: str) -> tuple[BoardView, str]:
+    ident = split_suffix(name)[0]
+    iri = minted_iri(state().settings.base, "benchmark", ident)
+    board = state().catalog.boards.board(iri, BoardFilter.from_args(params()))
+    if board is None:
+        raise NotFoundError(f"no benchmark {ident!r}")
+    return board, iri

@@ -1,0 +1,77 @@
+"""Downloads that are files: the JSON-LD context and bulk dumps of the whole registry.
+
+Dumps are made on demand and cached per store version: the first request for a dump of
+the live version writes it (streamed from the store, :mod:`kg.export.dump`) under
+``<dumps>/<version>/``; later requests get the file as it is, with its SHA-256 as ETag and
+``Repr-Digest``. A ``kg load`` makes a new version, and the next request a new dump; the
+caches of older versions are removed then. Waiting for one dump to be written is cheaper
+for a server than streaming the whole store to every client, and the manifest can list
+each file's hash only once the file is whole.
+"""
+
+from __future__ import annotations
+
+import base64
+import shutil
+from pathlib import Path
+
+from flask import Response, send_file
+
+from ...errors import NotFoundError
+from ...export.dump import MANIFEST, SERVED, SUMS, dump_name, read_manifest, write_dump
+from ...rdf.formats import media_type_of
+from ...rdf.jsonld import context_path
+from ..state import AppState, state
+
+
+def jsonld_context() -> Response:
+    """The JSON-LD context every JSON-LD document of the registry uses (inline there)."""
+    response = send_file(context_path(), mimetype=media_type_of("jsonld"), conditional=True)
+    # JSON-LD processors in browsers fetch contexts from other origins
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    return response
+
+
+def dump(name: str) -> Response:
+    """A bulk dump of the live store version (made on first request), or its manifest."""
+    if name not in SERVED and name not in (MANIFEST, SUMS):
+        raise NotFoundError(
+            f"no dump named {name!r} (there are: {', '.join([*SERVED, MANIFEST, SUMS])})"
+        )
+    app = state()
+    folder = _ensure(app, [SERVED[name]] if name in SERVED else list(SERVED.values()))
+    path = folder / name
+    if name not in SERVED:
+        mimetype = media_type_of("json") if name == MANIFEST else "text/plain"
+        return send_file(path, mimetype=mimetype, conditional=True)
+    entry = read_manifest(folder)["files"][name]
+    response = send_file(
+        path,
+        mimetype="application/gzip",
+        as_attachment=True,
+        download_name=name,
+        conditional=True,
+        etag=entry["sha256"],
+    )
+    digest = base64.b64encode(bytes.fromhex(entry["sha256"])).decode()
+    response.headers["Repr-Digest"] = f"sha-256=:{digest}:"
+    return response
+
+
+def _ensure(app: AppState, formats: list[str]) -> Path:
+    """The cache folder of the live version, holding dumps of ``formats``."""
+    version = app.version
+    # Absolute: Flask's send_file reads a relative path from the app's package folder, not
+    # from where the server runs (the default, .kg/dumps, is relative).
+    root = app.settings.dumps.absolute()
+    folder = root / (version or "store")
+    with app.dump_lock:
+        listed = read_manifest(folder).get("files", {}) if folder.is_dir() else {}
+        for fmt in formats:
+            name = dump_name(fmt, gzip=True)
+            if name not in listed or not (folder / name).is_file():
+                write_dump(app.store, fmt, folder, gzip=True, version=version)
+        for old in root.iterdir():
+            if old.is_dir() and old != folder:  # a dump of a version no longer served
+                shutil.rmtree(old, ignore_errors=True)
+    return folder

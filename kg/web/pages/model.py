@@ -1,0 +1,86 @@
+"""A model's results, ``/model/<id>``: its records by benchmark, each with its rank there, and a
+chart of where each stands between that benchmark's lowest and highest number. Its RDF,
+its page in a release, and a model no ranked result names are the node's page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from flask import Response
+from markupsafe import Markup
+
+from ...kinds import minted_iri
+from ...rdf.negotiation import split_suffix
+from ...read.chart import ModelPoint, model_chart
+from ...read.model_results import BenchmarkResults, ModelResults, model_results
+from ...read.rows import Row
+from ..state import state
+from .answers import html_wanted, node_path, record_href, render_page
+from .node import node
+
+
+@dataclass(frozen=True)
+class ModelPage:
+    """What ``model.html`` shows."""
+
+    ident: str
+    iri: str
+    sections: list[BenchmarkResults]
+    sources: list[str]
+    rows: list[Row]
+    chart: Markup | str
+    node_path: Callable[[str], str]
+    record_href: Callable[[Any], str]
+    alternates: dict[str, str]
+
+
+def model(name: str) -> Response:
+    if not html_wanted(name):
+        return node("model", name)
+    ident = split_suffix(name)[0]
+    app = state()
+    iri = minted_iri(app.settings.base, "model", ident)
+    results = model_results(app.catalog.boards, iri)
+    if results is None:
+        return node("model", name)  # a model no ranked result names: its node page
+    context = ModelPage(
+        ident=ident,
+        iri=iri,
+        sections=results.sections,
+        sources=results.sources,
+        rows=results.rows,
+        chart=model_chart(_points(results), ident),
+        node_path=node_path,
+        record_href=record_href,
+        alternates={
+            fmt: f"/model/{quote(ident, safe='')}.{fmt}" for fmt in ("ttl", "jsonld", "nt")
+        },
+    )
+    return render_page("model.html", context)
+
+
+def _points(results: ModelResults) -> list[ModelPoint]:
+    """The chart's points: each result with a number, on a benchmark with numbers."""
+    points = []
+    for section in results.sections:
+        for entry in section.entries:
+            row = entry.row
+            if row.value is None or section.low is None or section.high is None:
+                continue
+            points.append(
+                ModelPoint(
+                    label=f"{row.benchmark_label} ({row.source_title})",
+                    href=record_href(row),
+                    value=row.value,
+                    printed=row.printed,
+                    low=section.low,
+                    high=section.high,
+                    rank=entry.rank,
+                    of=section.size,
+                    lower_is_better=row.lower_is_better,
+                )
+            )
+    return points
