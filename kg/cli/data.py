@@ -59,7 +59,8 @@ def validate(settings: Settings, paths: tuple[Path, ...], context: bool, engine:
     \b
     Example:
       kg validate data
-      kg validate data/records/my-record.yaml
+      kg validate data/records/saadat-fellay-20261015-result-nt-2-5b-training-\
+peak-memory-flashattention-checkpointing-zero2.yaml
       kg validate data --engine pyshacl
     """
     extra = [settings.data] if context and settings.data.is_dir() else []
@@ -91,7 +92,8 @@ def load(settings: Settings, paths: tuple[Path, ...], force: bool) -> None:
     \b
     Example:
       kg load                  # the whole data directory
-      kg load data/records/x.yaml
+      kg load data/records/saadat-fellay-20261015-result-nt-2-5b-training-peak-\
+memory-flashattention-checkpointing-zero2.yaml
     """
     targets = list(paths) or [settings.data]
     with Registry(settings) as registry:

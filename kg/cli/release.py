@@ -105,6 +105,7 @@ def history(settings: Settings, ident: str, kind: str) -> None:
     Example:
       kg history saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-\
 flashattention-checkpointing-zero2
+      kg history --kind source saadat-fellay-2026-genomic-lm-efficiency
     """
     with Registry(settings) as registry:
         entries = graph_history(registry, registry.iri(kind, ident))

@@ -97,7 +97,7 @@ def verify(
       kg verify saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-\
 flashattention-checkpointing-zero2 --pdf paper.pdf
       kg verify --all --pdf-dir pdfs/ --name-map pdfs/names.yaml
-      kg verify eee-helm-lite-01-ai-yi-34b-3c134240-gsm8k
+      kg verify eee-helm-lite-openai-gpt-4o-2024-08-06-29a3345a-gsm8k
       kg verify --all --upstream-dir data/upstream/every-eval-ever
     """
     from ..verify.reviewfile import VERIFIER
