@@ -17,7 +17,18 @@ import click
 from .. import __version__
 from ..config import SETTINGS, load_settings
 from ..errors import KgError
-from . import data, export, imports, release, reproduce, serve, settings, standing, verify
+from . import (
+    boards,
+    data,
+    export,
+    imports,
+    release,
+    reproduce,
+    serve,
+    settings,
+    standing,
+    verify,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -92,6 +103,7 @@ for _command in (
     release.diff,
     release.history,
     data.stats,
+    *boards.COMMANDS,
     settings.settings,
     *standing.COMMANDS,
 ):

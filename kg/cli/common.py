@@ -24,9 +24,13 @@ def progress(label: str, minimum: int = 50):
     return wrap
 
 
-def split_params(params: tuple[str, ...]):
+def split_params(params: tuple[str, ...], option: str = "--param"):
+    """``NAME=VALUE`` items as pairs.
+
+    :raises UsageError: naming ``option``, for an item without a name and an ``=``.
+    """
     for item in params:
         name, sep, value = item.partition("=")
         if not sep or not name:
-            raise UsageError(f"--param takes NAME=VALUE (got {item!r})")
+            raise UsageError(f"{option} takes NAME=VALUE (got {item!r})")
         yield name, value

@@ -20,7 +20,9 @@ from functools import cached_property
 from typing import cast
 
 from ..errors import UsageError
-from .rows import Row, decimal_or_none
+from ..store import GraphStore
+from ..store.standing import standings
+from .rows import Row, decimal_or_none, read_rows
 
 
 @dataclass
@@ -202,6 +204,12 @@ class BoardView:
     def not_current(self) -> int:
         """How many rows of the whole board are not current (the default view hides them)."""
         return sum(not r.row.is_current for r in self.ranked)
+
+
+def read_boards(store: GraphStore) -> Boards:
+    """The boards of every record of ``store`` (its rows read with their standing: what the
+    catalogue reads, without the search index)."""
+    return Boards(read_rows(store, standings(store)))
 
 
 class Boards:
