@@ -28,6 +28,14 @@ takes the fastest run: on a shared machine the others' load only ever adds):
 - **search, repeated**: ``/records?q=memory`` (and from the response cache);
 - **search, cold**: one word, its row set and facet counts dropped before each request
   (as on the first search of that word), over the words of :data:`COLD_WORDS` in turn.
+- **record as Turtle**, **a source's page**, **disagreements**: the data answer of the
+  record, the node page of the first row's source, the list of disagreements;
+- **largest leaderboard** (and its table as CSV), **model with most results**: where the
+  data has imported results (the bundled data does; bench/gen.py's corpora do not).
+
+``--compare DIR`` runs the same measures over the code of another checkout first (a
+``git worktree`` of an older commit), in this process's command: the before and after of
+a change, one table each.
 
 The index (the catalogue) is built once per size before anything is measured (its cost
 is bench/serve.py's "index build"), and its time is printed on standard error.
@@ -36,8 +44,10 @@ is bench/serve.py's "index build"), and its time is printed on standard error.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import shutil
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -46,7 +56,8 @@ from pathlib import Path
 from flask import Flask
 from flask.testing import FlaskClient
 
-ROOT = Path(__file__).resolve().parent.parent
+#: The code measured: this checkout, or the one --compare names (set for the run over it).
+ROOT = Path(os.environ.get("KG_BENCH_CODE") or Path(__file__).resolve().parent.parent)
 sys.path.insert(0, str(ROOT))
 
 from bench.serve import prepare  # noqa: E402
@@ -170,6 +181,12 @@ def one_size(size: str, args: argparse.Namespace) -> list[tuple[str, str, float,
             catalog._facets.clear()
 
         n = args.requests
+        base = state(app).settings.base
+        source = catalog.rows[0].source.removeprefix(base)
+        boards = catalog.boards
+        # the largest leaderboard and the model with the most results, where there are any
+        board = max(boards.ranked, key=lambda b: len(boards.ranked[b]), default=None)
+        model = max(boards.by_model, key=lambda m: len(boards.by_model[m]), default=None)
         pages: list[tuple[str, Callable[[], float]]] = [
             ("/healthz (floor)", lambda: cpu_ms(lambda i: "/healthz", get, n)),
             ("record page, repeated", lambda: cpu_ms(lambda i: f"/record/{one}", get, n)),
@@ -193,7 +210,20 @@ def one_size(size: str, args: argparse.Namespace) -> list[tuple[str, str, float,
                     lambda i: f"/records?q={COLD_WORDS[i % len(COLD_WORDS)]}", get, n, cold
                 ),
             ),
+            ("record as Turtle", lambda: cpu_ms(lambda i: f"/record/{one}.ttl", get, n)),
+            ("a source's page", lambda: cpu_ms(lambda i: f"/{source}", get, n)),
+            ("disagreements", lambda: cpu_ms(lambda i: "/disagreements", get, n)),
         ]
+        if board is not None and model is not None:
+            board_path, model_path = f"/{board.removeprefix(base)}", f"/{model.removeprefix(base)}"
+            pages += [
+                ("largest leaderboard", lambda: cpu_ms(lambda i: board_path, get, n)),
+                (
+                    "largest leaderboard as CSV",
+                    lambda: cpu_ms(lambda i: f"{board_path}/leaderboard.csv", get, n),
+                ),
+                ("model with most results", lambda: cpu_ms(lambda i: model_path, get, n)),
+            ]
         best = [float("inf")] * len(pages)
         for _ in range(args.rounds):
             for i, (_page, measure) in enumerate(pages):
@@ -222,14 +252,33 @@ def main() -> int:
     parser.add_argument(
         "--cache-mb", type=int, default=64, help="the response cache of the rows that use it"
     )
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        metavar="DIR",
+        help="first measure the code of the checkout DIR (a git worktree of the baseline)",
+    )
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
+    if args.compare is not None:
+        argv = [a for a in sys.argv[1:] if a not in ("--compare", str(args.compare))]
+        print(f"before: {args.compare} ({_commit(args.compare)})", flush=True)
+        env = {**os.environ, "KG_BENCH_CODE": str(args.compare.resolve())}
+        subprocess.run([sys.executable, __file__, *argv], env=env, check=True)
+        print(f"\nafter: {ROOT} ({_commit(ROOT)})", flush=True)
     print("| page | records | CPU ms / request | ratio to /healthz |")
     print("|---|---|---|---|")
     for size in args.sizes:
         for page, records, ms, ratio in one_size(size, args):
             print(f"| {page} | {records} | {ms:.2f} | {ratio:.1f} |", flush=True)
     return 0
+
+
+def _commit(tree: Path) -> str:
+    found = subprocess.run(
+        ["git", "-C", str(tree), "describe", "--always", "--dirty"], capture_output=True, text=True
+    )
+    return found.stdout.strip() or "not a git checkout"
 
 
 if __name__ == "__main__":

@@ -116,6 +116,22 @@ def segments(**having: bool) -> tuple[str, ...]:
     )
 
 
+#: Plurals that are not the word with an "s".
+_PLURALS = {"activity": "activities"}
+
+
+def graph_noun(segment: str, n: int) -> str:
+    """What a summary calls ``n`` graphs of ``segment``: the segment's own word for the
+    kinds that come from data files, a "graph" of it for the others.
+
+    >>> graph_noun("record", 1), graph_noun("activity", 3), graph_noun("model", 2)
+    ('record', 'activities', 'model graphs')
+    """
+    if any(kind.directory for kind in by_segment(segment)):
+        return segment if n == 1 else _PLURALS.get(segment, f"{segment}s")
+    return f"{segment} graph" if n == 1 else f"{segment} graphs"
+
+
 def iri_prefix(base: str, segment: str) -> str:
     """What every minted IRI of ``segment`` starts with."""
     return f"{base}{segment}/"

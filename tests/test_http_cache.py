@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from helpers import BASE, DATA, OTHER_ID, SEED_ID
 from helpers.web import app_over
 from kg.cli import main
-from kg.web.http.cache import DATED, LIVE, Asked, cache_key
+from kg.web.http.cache import DATED, LIVE, CachedRequest, cache_key
 
 R1, R2 = "2026-12-01", "2026-12-02"
 MARK = "scope note changed by test_http_cache"
@@ -270,7 +270,7 @@ def test_a_citations_tag_and_cache_key_change_with_the_day() -> None:
     access date; a live page's tag and Last-Modified do not."""
     written = datetime(2026, 12, 1, 15, 30, tzinfo=UTC)
     days = [
-        Asked(
+        CachedRequest(
             ("code", "v-1", "r-1"),
             "https://r.example/record/a.bib",
             written,

@@ -22,8 +22,8 @@ from kg.store.records import (
     graphs_about,
     page_closure,
     quote_siblings,
+    record_and_standing,
     record_closure,
-    record_with_standing,
 )
 from kg.store.standing import CURRENT, standing
 from kg.web import create_app
@@ -114,7 +114,7 @@ def test_the_page_shows_what_the_closure_gives(root: Path) -> None:
                 page = RecordPage(app_state, app_state.registry(), ident, None)
                 iri = page.iri
                 whole = Facts(
-                    record_with_standing(app_state.store, BASE, ident), app_state.terms.graph
+                    record_and_standing(app_state.store, BASE, ident)[0], app_state.terms.graph
                 )
                 old = RecordView(whole, iri, BASE)
                 new = RecordView(page.facts, iri, BASE, None, page.runs)

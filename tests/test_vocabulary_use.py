@@ -28,7 +28,7 @@ from helpers import BASE, DATA, ROOT
 from kg.export import citations
 from kg.model.validation import map_paths, shapes_graph
 from kg.rdf import namespaces
-from kg.rdf.namespaces import KG, KGV, RDF, SH, ClosedTerms, Terms
+from kg.rdf.namespaces import KG, KGV, RDF, SH, ClosedNamespace, TermNamespace
 from kg.rdf.vocabulary import declared_names, load_terms
 from kg.read import record
 from kg.release.build import release_triples
@@ -46,7 +46,9 @@ READERS = sorted(
 QUERIES = sorted((ROOT / "queries").rglob("*.rq"))
 TEMPLATES = sorted((ROOT / "kg" / "web" / "templates").glob("*.html"))
 #: The namespaces of kg.rdf.namespaces, by the name code imports them under.
-NAMESPACES = {name: value for name, value in vars(namespaces).items() if isinstance(value, Terms)}
+NAMESPACES = {
+    name: value for name, value in vars(namespaces).items() if isinstance(value, TermNamespace)
+}
 
 
 @pytest.fixture(scope="module")
@@ -201,7 +203,7 @@ def test_a_misspelt_term_is_caught(known: set[str]) -> None:
 
 
 def test_the_project_namespaces_are_closed() -> None:
-    assert isinstance(KG, ClosedTerms) and isinstance(KGV, ClosedTerms)
+    assert isinstance(KG, ClosedNamespace) and isinstance(KGV, ClosedNamespace)
     assert KG.reportedValue is KG.reportedValue is KG["reportedValue"]  # made once
     assert KGV["source-checked"] == URIRef(str(KGV) + "source-checked")
     with pytest.raises(AttributeError, match="reportedValu"):

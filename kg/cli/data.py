@@ -23,7 +23,7 @@ from ..registry import Registry
 from ..store.figures import Figures
 from ..store.load import load_paths
 from ..store.queries import canned_queries, canned_query, read_sparql_file
-from ..store.records import record_with_standing
+from ..store.records import record_and_standing
 from .common import progress, split_params
 
 
@@ -207,7 +207,7 @@ def show(settings: Settings, ident: str, fmt: str, release_id: str | None) -> No
 flashattention-checkpointing-zero2 --format nq
     """
     with Registry(settings, read_only=True, release=release_id) as registry:
-        quads = record_with_standing(registry.store, registry.base, ident)
+        quads, _ = record_and_standing(registry.store, registry.base, ident)
     write_graph(quads, fmt, sys.stdout.buffer, settings.base)
 
 

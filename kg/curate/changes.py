@@ -51,7 +51,7 @@ class Request:
 
 
 @dataclass
-class Done:
+class StandingChanged:
     """What a change did: the file written, the load, and the standing it gave each record."""
 
     path: Path
@@ -59,7 +59,7 @@ class Done:
     standings: dict[str, Standing]
 
 
-def change_standing(registry: Registry, data: Path, request: Request) -> Done:
+def change_standing(registry: Registry, data: Path, request: Request) -> StandingChanged:
     """Load the data directory, write the file for ``request`` into ``data/standing/``,
     and load it.
 
@@ -101,7 +101,7 @@ def change_standing(registry: Registry, data: Path, request: Request) -> Done:
         records = records_of_source(
             registry.store, minted_iri(registry.base, "source", document["source"])
         )
-    return Done(path, report, {r: standing(registry.store, r) for r in records})
+    return StandingChanged(path, report, {r: standing(registry.store, r) for r in records})
 
 
 def _document(registry: Registry, request: Request, at: datetime) -> dict:

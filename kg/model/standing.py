@@ -34,8 +34,9 @@ from datetime import datetime
 STANDINGS = ("current", "corrected", "disputed", "superseded", "retracted", "withdrawn")
 #: The standings a claim still counts with ("current only" shows these).
 CURRENT = ("current", "corrected")
-#: A curator's changes that end a claim until a curator reinstates it.
-FINAL = ("retracted", "withdrawn", "superseded")
+#: A curator's changes that end a claim until a curator reinstates it: the mapping states
+#: them as ending the records in PROV's sense (prov:wasInvalidatedBy).
+INVALIDATING = ("retracted", "withdrawn", "superseded")
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ def standing_of(
             history,
         )
 
-    if latest is not None and latest.change in FINAL:
+    if latest is not None and latest.change in INVALIDATING:
         return made(
             latest.change, latest.reason, [latest.activity, *latest.evidence], latest.at, latest
         )

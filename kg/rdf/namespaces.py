@@ -21,7 +21,7 @@ from rdflib.namespace import SKOS as _SKOS
 from rdflib.namespace import XSD as _XSD
 
 
-class Terms:
+class TermNamespace:
     """A namespace whose terms are made once: ``NS.name`` and ``NS["name"]`` give the same
     URIRef object every time (rdflib's namespaces build a new one on each access, which
     showed in the mapping's profile)."""
@@ -46,11 +46,11 @@ class Terms:
         return self._iri
 
     def __repr__(self) -> str:
-        return f"Terms({self._iri!r})"
+        return f"TermNamespace({self._iri!r})"
 
 
-class ClosedTerms(Terms):
-    """Terms whose names are exactly those ``declared`` gives: any other name raises
+class ClosedNamespace(TermNamespace):
+    """TermNamespace whose names are exactly those ``declared`` gives: any other name raises
     AttributeError (``NS.name``) or KeyError (``NS["name"]``). The names are asked for the
     first time a term is made, not at import, so that importing costs nothing."""
 
@@ -80,7 +80,7 @@ class ClosedTerms(Terms):
         return self._known(name)
 
     def __repr__(self) -> str:
-        return f"ClosedTerms({self._iri!r})"
+        return f"ClosedNamespace({self._iri!r})"
 
 
 def _declared_in_ontology(iri: str) -> frozenset[str]:
@@ -89,34 +89,34 @@ def _declared_in_ontology(iri: str) -> frozenset[str]:
     return declared_names(iri)
 
 
-DCAT = Terms(str(_DCAT))
-DCTERMS = Terms(str(_DCTERMS))
-OWL = Terms(str(_OWL))
-PROV = Terms(str(_PROV))
-RDF = Terms(str(_RDF))
-RDFS = Terms(str(_RDFS))
-SKOS = Terms(str(_SKOS))
-XSD = Terms(str(_XSD))
+DCAT = TermNamespace(str(_DCAT))
+DCTERMS = TermNamespace(str(_DCTERMS))
+OWL = TermNamespace(str(_OWL))
+PROV = TermNamespace(str(_PROV))
+RDF = TermNamespace(str(_RDF))
+RDFS = TermNamespace(str(_RDFS))
+SKOS = TermNamespace(str(_SKOS))
+XSD = TermNamespace(str(_XSD))
 #: xsd:string's IRI as plain text, as pyoxigraph gives a literal's datatype (``.value``):
 #: a URIRef never equals a str, so comparisons with pyoxigraph terms need this form.
 XSD_STRING = str(XSD.string)
 
 #: The project's own terms (classes and properties), declared in ontology/claimgraph.ttl.
-KG = ClosedTerms("https://w3id.org/claimgraph/ns#", _declared_in_ontology)
+KG = ClosedNamespace("https://w3id.org/claimgraph/ns#", _declared_in_ontology)
 #: The project's SKOS concepts (review methods, statuses, ...), in ontology/vocabularies.ttl.
-KGV = ClosedTerms("https://w3id.org/claimgraph/vocab#", _declared_in_ontology)
+KGV = ClosedNamespace("https://w3id.org/claimgraph/vocab#", _declared_in_ontology)
 
-SCHEMA = Terms("https://schema.org/")
-SPDX = Terms("http://spdx.org/rdf/terms#")
-QUDT = Terms("http://qudt.org/schema/qudt/")
-UNIT = Terms("http://qudt.org/vocab/unit/")
-OA = Terms("http://www.w3.org/ns/oa#")
-CITO = Terms("http://purl.org/spar/cito/")
-FABIO = Terms("http://purl.org/spar/fabio/")
-SH = Terms("http://www.w3.org/ns/shacl#")
+SCHEMA = TermNamespace("https://schema.org/")
+SPDX = TermNamespace("http://spdx.org/rdf/terms#")
+QUDT = TermNamespace("http://qudt.org/schema/qudt/")
+UNIT = TermNamespace("http://qudt.org/vocab/unit/")
+OA = TermNamespace("http://www.w3.org/ns/oa#")
+CITO = TermNamespace("http://purl.org/spar/cito/")
+FABIO = TermNamespace("http://purl.org/spar/fabio/")
+SH = TermNamespace("http://www.w3.org/ns/shacl#")
 #: VoID, the vocabulary of interlinked datasets (/.well-known/void), and FOAF, which it uses.
-VOID = Terms("http://rdfs.org/ns/void#")
-FOAF = Terms("http://xmlns.com/foaf/0.1/")
+VOID = TermNamespace("http://rdfs.org/ns/void#")
+FOAF = TermNamespace("http://xmlns.com/foaf/0.1/")
 
 #: Prefixes bound when graphs are serialized for people.
 PREFIXES: dict[str, str] = {
@@ -166,6 +166,6 @@ __all__ = [
     "VOID",
     "XSD",
     "XSD_STRING",
-    "ClosedTerms",
-    "Terms",
+    "ClosedNamespace",
+    "TermNamespace",
 ]

@@ -29,7 +29,7 @@ TRUNCATED_LINK = "urn:x-claimgraph:truncated"
 
 
 @dataclass
-class Written:
+class SerializedResult:
     """A serialized result: its bytes, and whether the row cap cut it."""
 
     body: bytes
@@ -37,7 +37,7 @@ class Written:
     rows: int
 
 
-def write(result, media_type: str, max_rows: int) -> Written:
+def write(result, media_type: str, max_rows: int) -> SerializedResult:
     """Serialize a pyoxigraph query result as ``media_type``, at most ``max_rows`` rows:
     a graph in an RDF syntax, solutions or a boolean in a SPARQL results format.
 
@@ -50,20 +50,20 @@ def write(result, media_type: str, max_rows: int) -> Written:
         triples, truncated = _take(iter(result), max_rows)
         body = ox.serialize(triples, format=fmt.rdf)
         assert body is not None  # no output given: the bytes are returned
-        return Written(body, truncated, len(triples))
+        return SerializedResult(body, truncated, len(triples))
     if fmt.results is None:
         raise KeyError(media_type)
     if isinstance(result, ox.QueryBoolean):
         answer = result.serialize(format=fmt.results)
         assert answer is not None  # no output given: the bytes are returned
-        return Written(answer, False, 1)
+        return SerializedResult(answer, False, 1)
     variables = [v.value for v in result.variables]
     rows, truncated = _take(iter(result), max_rows)
     writer = _WRITERS[fmt.results]
-    return Written(writer(variables, rows, truncated), truncated, len(rows))
+    return SerializedResult(writer(variables, rows, truncated), truncated, len(rows))
 
 
-def write_json_of_limited(result: ox.QuerySolutions, max_rows: int) -> Written:
+def write_json_of_limited(result: ox.QuerySolutions, max_rows: int) -> SerializedResult:
     """SPARQL JSON of the solutions of a query given ``LIMIT max_rows + 1``
     (:func:`kg.rdf.sparqltext.with_row_limit`), written by pyoxigraph, and cut to
     ``max_rows`` (marked as :func:`write` marks it) where the extra row came.
@@ -76,13 +76,13 @@ def write_json_of_limited(result: ox.QuerySolutions, max_rows: int) -> Written:
     assert body is not None  # no output given: the bytes are returned
     rows = json_rows(body)
     if rows <= max_rows:
-        return Written(body, False, rows)
+        return SerializedResult(body, False, rows)
     parsed = json.loads(body)
     bindings = parsed["results"]["bindings"]
     parsed["head"]["link"] = [TRUNCATED_LINK]
     parsed["results"]["bindings"] = bindings[:max_rows]
     parsed["truncated"] = True
-    return Written(
+    return SerializedResult(
         json.dumps(parsed, ensure_ascii=False, separators=(",", ":")).encode(), True, max_rows
     )
 
@@ -146,7 +146,7 @@ def _json(variables: list[str], rows: list, truncated: bool) -> bytes:
     head: dict[str, object] = {"vars": variables}
     if truncated:
         head["link"] = [TRUNCATED_LINK]
-    # Written as text, each distinct term once: a term repeats down a column (a status, a
+    # SerializedResult as text, each distinct term once: a term repeats down a column (a status, a
     # source, an agent), and building and dumping a dict per cell cost as much as the query
     # for results of thousands of rows (bench/README.md, "Canned queries at scale").
     keys = [json.dumps(v, ensure_ascii=False) + ":" for v in variables]

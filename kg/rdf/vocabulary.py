@@ -14,7 +14,7 @@ from .terms import parse_turtle
 
 
 @dataclass(frozen=True)
-class Terms:
+class Vocabulary:
     """The project's terms: everything the mapping looks up by name."""
 
     graph: Graph
@@ -45,7 +45,7 @@ def ontology_graph() -> Graph:
 @cache
 def declared_names(namespace: str) -> frozenset[str]:
     """The local names of the terms ``ontology/`` declares (gives a type) in ``namespace``:
-    what :class:`kg.rdf.namespaces.ClosedTerms` accepts."""
+    what :class:`kg.rdf.namespaces.ClosedNamespace` accepts."""
     return frozenset(
         str(term)[len(namespace) :]
         for term in ontology_graph().subjects(RDF.type, unique=True)
@@ -54,7 +54,7 @@ def declared_names(namespace: str) -> frozenset[str]:
 
 
 @cache
-def load_terms() -> Terms:
+def load_terms() -> Vocabulary:
     """The ontology with the lookups the mapping needs (cached, as the graph is)."""
     graph = ontology_graph()
     units = {
@@ -63,7 +63,7 @@ def load_terms() -> Terms:
         if isinstance(unit, URIRef)
         for name in graph.objects(unit, KG.unitName)
     }
-    return Terms(graph=graph, units=units)
+    return Vocabulary(graph=graph, units=units)
 
 
 @lru_cache(maxsize=4)

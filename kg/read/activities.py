@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from ..rdf.facts import Term
 from ..rdf.namespaces import DCAT, DCTERMS, KG, PROV, QUDT, RDF, RDFS, SPDX
 from ..verify.checks import worst_outcome
-from .closure import Link, ViewBase, fragment, local_name
+from .closure import ClosureReader, Link, fragment, local_name
 
 
 @dataclass
@@ -64,7 +64,7 @@ class ReviewView:
         return json.dumps(self.methods, separators=(",", ":"))
 
 
-def reviews_of(view: ViewBase, record: Term) -> list[ReviewView]:
+def reviews_of(view: ClosureReader, record: Term) -> list[ReviewView]:
     """The reviews of ``record``, oldest first."""
     f = view.f
     found = sorted(
@@ -73,7 +73,7 @@ def reviews_of(view: ViewBase, record: Term) -> list[ReviewView]:
     return [_review(view, node, record) for node in found]
 
 
-def _review(view: ViewBase, node: Term, record: Term) -> ReviewView:
+def _review(view: ClosureReader, node: Term, record: Term) -> ReviewView:
     f = view.f
     association = f.one(node, PROV.qualifiedAssociation)
     agent = f.one(node, PROV.wasAssociatedWith)
@@ -108,7 +108,7 @@ def _review(view: ViewBase, node: Term, record: Term) -> ReviewView:
     )
 
 
-def _check(view: ViewBase, node: Term) -> CheckView:
+def _check(view: ClosureReader, node: Term) -> CheckView:
     f = view.f
     outcome = f.one(node, KG.outcome)
     kind = f.one(node, DCTERMS.type)
@@ -202,7 +202,7 @@ class RunView:
     also: list[Link | None]
 
 
-def runs_of(view: ViewBase, record: Term, runs: list[RunFacts] | None = None) -> list[RunView]:
+def runs_of(view: ClosureReader, record: Term, runs: list[RunFacts] | None = None) -> list[RunView]:
     """The reproduction runs of ``record``, in the order they ended, each with its verdict
     on ``record``: ``runs`` where the caller read them (:func:`run_facts`), else the runs
     in the view's facts."""
@@ -213,7 +213,7 @@ def runs_of(view: ViewBase, record: Term, runs: list[RunFacts] | None = None) ->
     )
 
 
-def run_facts(view: ViewBase, node: Term) -> RunFacts:
+def run_facts(view: ClosureReader, node: Term) -> RunFacts:
     """The run ``node`` as every page of a claim it judged shows it."""
     f = view.f
     env = f.one(node, KG.environment)
@@ -246,7 +246,7 @@ def run_facts(view: ViewBase, node: Term) -> RunFacts:
     )
 
 
-def _verdict(view: ViewBase, node: Term) -> VerdictFacts:
+def _verdict(view: ClosureReader, node: Term) -> VerdictFacts:
     f = view.f
     unit = f.one(node, QUDT.unit)
     outcome = f.one(node, KG.outcome)
@@ -271,7 +271,7 @@ def _verdict(view: ViewBase, node: Term) -> VerdictFacts:
 NO_VERDICT = VerdictFacts(None, "", None, "", "", "", "", "", "", "", "0 %", "")
 
 
-def run_on(view: ViewBase, run: RunFacts, record: Term) -> RunView:
+def run_on(view: ClosureReader, run: RunFacts, record: Term) -> RunView:
     """A run as the Reproduction section shows it: hardware, the claim's quantity at each
     stage, and the verdict on ``record`` (a run may judge other claims of its recipe too:
     ``also`` names them, by the identifiers ``view`` knows)."""

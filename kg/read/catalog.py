@@ -22,7 +22,7 @@ from typing import Any
 
 from ..model.standing import Standing
 from ..store import GraphStore
-from ..store.records import About, graphs_about
+from ..store.records import GraphsAbout, graphs_about
 from ..store.standing import standings
 from .bitsets import bit_indices, bitset, from_selector, selector
 from .boards import Boards
@@ -93,7 +93,7 @@ class Catalog:
         self,
         rows: Iterable[Row],
         standings: Mapping[str, Standing] | None = None,
-        about: Mapping[str, About] | None = None,
+        about: Mapping[str, GraphsAbout] | None = None,
     ):
         self.rows = sorted(rows, key=lambda r: r.id)
         #: The standing of every claim anything bears on, by IRI, where it was read with

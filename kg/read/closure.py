@@ -57,7 +57,7 @@ def fragment(term: Term | None) -> str:
     return ""
 
 
-class ViewBase:
+class ClosureReader:
     """Readers every page shares: links, values that may be missing, sources, labels."""
 
     def __init__(self, facts: Facts, base: str, release: str | None = None):

@@ -12,7 +12,7 @@ import pyoxigraph as ox
 from ..model.upstream.jsondoc import JsonSyntaxError, dumps, loads
 from ..rdf.facts import Term
 from ..rdf.namespaces import DCAT, DCTERMS, KG, OA, PROV, RDF, SCHEMA, SPDX
-from .closure import Link, ViewBase
+from .closure import ClosureReader, Link
 
 
 @dataclass
@@ -40,7 +40,7 @@ class ImportedView:
     evaluation_remainder: str = ""
 
 
-def imported_view(view: ViewBase, record: ox.NamedNode) -> ImportedView | None:
+def imported_view(view: ClosureReader, record: ox.NamedNode) -> ImportedView | None:
     """The imported result's provenance, or None for a record that was not imported."""
     f = view.f
     imported = f.one(record, KG.importedBy)

@@ -11,7 +11,7 @@ from ..rdf.namespaces import DCTERMS, KG, PROV, RDF, RDFS
 from ..store import GraphStore
 from ..store.base import solutions
 from ..store.queries import internal_query
-from .closure import SourceView, ViewBase
+from .closure import ClosureReader, SourceView
 
 #: The records a node's page lists: of a node of the class, those naming it by the
 #: predicate, under the heading.
@@ -38,7 +38,7 @@ def node_rows(
 ) -> tuple[list[tuple[str, list[Value]]], str, SourceView | None]:
     """The node's statements as (property label, values), its title, and, for a source, what
     its citation tags need (links into ``release`` when the page shows one)."""
-    viewer = ViewBase(facts, base, release)
+    viewer = ClosureReader(facts, base, release)
     rows = _rows(facts, node, viewer, depth=0)
     title = (
         facts.text(node, DCTERMS.title)
@@ -55,7 +55,7 @@ def node_rows(
     return rows, title, source
 
 
-def _rows(facts: Facts, node: Term, viewer: ViewBase, depth: int):
+def _rows(facts: Facts, node: Term, viewer: ClosureReader, depth: int):
     rows = []
     predicates = sorted({p for (s, p) in facts.index if s == node})
     rdf_type = str(RDF.type)
@@ -104,7 +104,7 @@ def _short(iri: str) -> str:
 
 
 def _records_about(
-    store: GraphStore, node: ox.NamedNode, predicate: str, viewer: ViewBase
+    store: GraphStore, node: ox.NamedNode, predicate: str, viewer: ClosureReader
 ) -> list[Value]:
     """The first records naming ``node`` by ``predicate``, and how many there are in all."""
     bindings = {"node": node, "predicate": ox.NamedNode(predicate)}

@@ -11,7 +11,7 @@ import pyoxigraph as ox
 from ..rdf.facts import Facts
 from ..rdf.namespaces import DCTERMS, KG, OA, QUDT, RDFS
 from .activities import RunFacts, RunView, runs_of
-from .closure import ViewBase, local_name
+from .closure import ClosureReader, local_name
 
 
 @dataclass
@@ -59,7 +59,7 @@ class QuoteView:
         read from its facts."""
         #: How many more records quote the sentence than the page shows.
         self.left_out = left_out
-        views = [(record, ViewBase(facts, base, release)) for record, facts in closures]
+        views = [(record, ClosureReader(facts, base, release)) for record, facts in closures]
         first = views[0][1].f
         locator = first.one(this, KG.locator)
         selectors = first.all(locator, OA.hasSelector)
@@ -92,13 +92,13 @@ class QuoteView:
     def others(self) -> list[ClaimColumn]:
         return [c for c in self.claims if not c.this]
 
-    def _place(self, view: ViewBase, record: ox.NamedNode) -> int:
+    def _place(self, view: ClosureReader, record: ox.NamedNode) -> int:
         printed = view.f.text(view.f.one(record, KG.reportedValue), KG.printedValue)
         at = self.quote.find(printed) if printed else -1
         return at if at >= 0 else len(self.quote)
 
     @staticmethod
-    def _column(view: ViewBase, record: ox.NamedNode, this: bool) -> ClaimColumn:
+    def _column(view: ClosureReader, record: ox.NamedNode, this: bool) -> ClaimColumn:
         f = view.f
         value = f.one(record, KG.reportedValue)
         unit = f.one(value, QUDT.unit)

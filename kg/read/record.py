@@ -14,7 +14,7 @@ import pyoxigraph as ox
 from ..rdf.facts import Facts, Term
 from ..rdf.namespaces import CITO, DCTERMS, KG, OA, PROV, QUDT, RDF, RDFS, SKOS
 from .activities import CheckView, ReviewView, RunFacts, reviews_of, runs_of
-from .closure import Link, SourceView, ViewBase, fragment, local_name
+from .closure import ClosureReader, Link, SourceView, fragment, local_name
 from .imported import imported_view
 
 #: The fields of a locator its page lists (project terms), most general first.
@@ -39,7 +39,7 @@ class RowView:
     note: str = ""
 
 
-class RecordView(ViewBase):
+class RecordView(ClosureReader):
     """Every section of the record page, as plain values for the template."""
 
     def __init__(
@@ -195,11 +195,11 @@ class RecordView(ViewBase):
 
 __all__ = [
     "CheckView",
+    "ClosureReader",
     "Link",
     "RecordView",
     "ReviewView",
     "RowView",
     "SourceView",
-    "ViewBase",
     "local_name",
 ]

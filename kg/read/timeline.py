@@ -21,6 +21,7 @@ from typing import cast
 
 import pyoxigraph as ox
 
+from ..kinds import graph_noun
 from ..rdf.namespaces import DCTERMS, KG, QUDT
 from ..release.history import kind_and_id
 from ..store import GraphStore
@@ -32,15 +33,6 @@ from .rows import Row
 
 #: Kinds of entry, in the order entries of one time are listed.
 KINDS = ("release", "import", "record", "review", "run", "standing", "removal")
-#: What a kind of graph is called in a release's summary, singular and plural.
-NOUNS = {
-    "record": ("record", "records"),
-    "source": ("source", "sources"),
-    "agent": ("agent", "agents"),
-    "evaluation": ("evaluation", "evaluations"),
-    "activity": ("activity", "activities"),
-    "import": ("import", "imports"),
-}
 
 
 @dataclass(frozen=True)
@@ -250,7 +242,9 @@ def _release_entries(
                 counts[(kind, status)] += 1
                 if kind == "record":
                     touched.add(graph)
-        parts = [f"{n} {_noun(kind, n)} {status}" for (kind, status), n in sorted(counts.items())]
+        parts = [
+            f"{n} {graph_noun(kind, n)} {status}" for (kind, status), n in sorted(counts.items())
+        ]
         summary = "; ".join(parts) if parts else "no change"
         note = f" {info.note}" if info.note else ""
         entries.append(
@@ -267,11 +261,6 @@ def _release_entries(
         )
         before = now
     return entries
-
-
-def _noun(kind: str, n: int) -> str:
-    one, many = NOUNS.get(kind, (f"{kind} graph", f"{kind} graphs"))
-    return one if n == 1 else many
 
 
 def _activities(

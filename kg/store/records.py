@@ -53,13 +53,8 @@ def record_and_standing(store: GraphStore, base: str, ident: str) -> tuple[list[
     return quads + standing_quads(record, found), found
 
 
-def record_with_standing(store: GraphStore, base: str, ident: str) -> list[ox.Quad]:
-    """The quads of :func:`record_and_standing`."""
-    return record_and_standing(store, base, ident)[0]
-
-
 @dataclass(frozen=True)
-class About:
+class GraphsAbout:
     """What bears on a record besides its own graph, as its page reads it: the graphs of
     the reviews and changes of standing about it (and of retractions of its source), and
     each run that reproduces it as (graph, run), both sorted."""
@@ -68,11 +63,11 @@ class About:
     runs: tuple[tuple[str, str], ...] = ()
 
 
-NOTHING_ABOUT = About()
+NOTHING_ABOUT = GraphsAbout()
 
 
-def graphs_about(store: GraphStore, record: ox.NamedNode | None = None) -> dict[str, About]:
-    """:class:`About` of every node something bears on, by IRI, or of ``record`` alone
+def graphs_about(store: GraphStore, record: ox.NamedNode | None = None) -> dict[str, GraphsAbout]:
+    """:class:`GraphsAbout` of every node something bears on, by IRI, or of ``record`` alone
     (``queries/internal/record-page.rq``): read once per store version with the
     catalogue, it spares each page of that version its query."""
     found: dict[str, tuple[set[str], set[tuple[str, str]]]] = {}
@@ -84,12 +79,14 @@ def graphs_about(store: GraphStore, record: ox.NamedNode | None = None) -> dict[
         else:
             runs.add((row["graph"].value, row["run"].value))
     return {
-        node: About(tuple(sorted(graphs)), tuple(sorted(runs)))
+        node: GraphsAbout(tuple(sorted(graphs)), tuple(sorted(runs)))
         for node, (graphs, runs) in found.items()
     }
 
 
-def _about(store: GraphStore, record: ox.NamedNode, about: Mapping[str, About] | None) -> About:
+def _about(
+    store: GraphStore, record: ox.NamedNode, about: Mapping[str, GraphsAbout] | None
+) -> GraphsAbout:
     """What bears on ``record``: from ``about`` where given, else read for it alone."""
     if about is None:
         about = graphs_about(store, record)
@@ -100,7 +97,7 @@ def page_closure(
     store: GraphStore,
     base: str,
     ident: str,
-    about: Mapping[str, About] | None = None,
+    about: Mapping[str, GraphsAbout] | None = None,
 ) -> tuple[list[ox.Quad], list[tuple[str, str]]]:
     """What a record's page reads: the quads of :func:`record_closure` but the runs' (and
     the graphs only runs link to), and each run that reproduces the record as (graph,
@@ -158,7 +155,7 @@ def page_closure(
 
 
 def record_runs(
-    store: GraphStore, base: str, ident: str, about: Mapping[str, About] | None = None
+    store: GraphStore, base: str, ident: str, about: Mapping[str, GraphsAbout] | None = None
 ) -> list[tuple[str, str]]:
     """Each run that reproduces record ``ident`` as (graph, run), sorted: from ``about``
     (:func:`graphs_about` of every record) where given, else read."""
@@ -195,7 +192,7 @@ def describe(store: GraphStore, base: str, kind: str, ident: str) -> list[ox.Qua
     :raises NotFoundError: when nothing is known about the IRI.
     """
     if kind == "record":
-        return record_with_standing(store, base, ident)
+        return record_and_standing(store, base, ident)[0]
     iri = to_term(kind, ident, base)
     assert isinstance(iri, ox.NamedNode)  # ``kind`` is a kind of minted id: its term is an IRI
     own = list(store.quads([iri.value]))  # a node with a graph of its own (not listing all)
@@ -242,7 +239,7 @@ def citable(store: GraphStore, base: str, ident: str) -> tuple[str, list[ox.Quad
     :raises NotFoundError: when neither a record nor a source has the id.
     """
     try:
-        return "record", record_with_standing(store, base, ident)
+        return "record", record_and_standing(store, base, ident)[0]
     except NotFoundError:
         pass
     try:

@@ -16,7 +16,7 @@ from flask import Flask, current_app, g, has_request_context
 from ..config import Settings
 from ..errors import KgError
 from ..kinds import iri_prefix, segments
-from ..rdf.vocabulary import Terms, load_terms
+from ..rdf.vocabulary import Vocabulary, load_terms
 from ..read.catalog import Catalog
 from ..read.timeline import Timeline
 from ..registry import Registry
@@ -236,7 +236,7 @@ class AppState:
             return served.timeline[1]
 
     @property
-    def terms(self) -> Terms:
+    def terms(self) -> Vocabulary:
         return load_terms()
 
 

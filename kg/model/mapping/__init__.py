@@ -11,7 +11,7 @@ from rdflib import URIRef
 from ...errors import InvalidDataError
 from ...kinds import by_directory, by_name, minted_iri
 from ...rdf.namespaces import DCTERMS
-from ...rdf.vocabulary import Terms, load_terms
+from ...rdf.vocabulary import Vocabulary, load_terms
 from ..datafiles import DataFile
 from .context import MapContext, Node, Origins, Triple
 from .imports import map_import
@@ -78,7 +78,7 @@ class MappedFile:
         return out
 
 
-def map_file(datafile: DataFile, base: str, terms: Terms | None = None) -> MappedFile:
+def map_file(datafile: DataFile, base: str, terms: Vocabulary | None = None) -> MappedFile:
     """Map one data file to its named graph.
 
     The graph's IRI is the minted IRI of the file's main node (for a record, the claim).

@@ -50,7 +50,7 @@ class MapContext:
         self.base = base
         self.file = file
         self.label = label
-        self.terms = terms  # kg.rdf.vocabulary.Terms: units, document classes
+        self.terms = terms  # kg.rdf.vocabulary.Vocabulary: units, document classes
         self.triples: list[Triple] = []
         self.origins = Origins()
         self.problems: list[Problem] = []

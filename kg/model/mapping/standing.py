@@ -11,13 +11,11 @@ from __future__ import annotations
 from rdflib import Literal, URIRef
 
 from ...rdf.namespaces import KG, KGV, PROV, XSD
+from ..standing import INVALIDATING
 from .context import Node, is_web_url
 
 #: An evidence item names one of these (the registry's nodes by id, or a web address).
 EVIDENCE_KINDS = ("run", "review", "record", "source")
-#: What the change does to the records it names: the invalidating changes end them in
-#: PROV's sense (prov:wasInvalidatedBy), until a curator reinstates them.
-INVALIDATING = ("retracted", "withdrawn", "superseded")
 
 
 def map_standing(node: Node) -> None:

@@ -87,7 +87,7 @@ def served() -> Served:
 
 
 @dataclass(frozen=True)
-class Asked:
+class CachedRequest:
     """One GET or HEAD as the cache sees it: what its answer's bytes depend on."""
 
     #: (code and settings, store version, archive head): a new one empties the cache.
@@ -163,7 +163,7 @@ def answer_early() -> Response | None:
 def finish(response: Response) -> Response:
     """Give a fresh answer from data its validators, class and encoding, keep it, and
     answer 304 instead when the request's If-Modified-Since still holds."""
-    asked: Asked | None = g.get("kg_asked")
+    asked: CachedRequest | None = g.get("kg_asked")
     if asked is not None and request.if_none_match.star_tag and response.status_code == 200:
         return _not_modified(asked, _kind_of(response), served().settings)  # "*": it exists
     if (
@@ -206,7 +206,7 @@ def finish(response: Response) -> Response:
     return response
 
 
-def _validators(response: Response, asked: Asked, kind: str, settings: Settings) -> None:
+def _validators(response: Response, asked: CachedRequest, kind: str, settings: Settings) -> None:
     response.set_etag(asked.tag(kind))
     modified = asked.last_modified(kind)
     if modified is not None:
@@ -216,13 +216,13 @@ def _validators(response: Response, asked: Asked, kind: str, settings: Settings)
     response.vary.update(("Accept", "Accept-Encoding"))
 
 
-def _not_modified(asked: Asked, kind: str, settings: Settings) -> Response:
+def _not_modified(asked: CachedRequest, kind: str, settings: Settings) -> Response:
     response = Response(status=304)
     _validators(response, asked, kind, settings)
     return response
 
 
-def _cache_control(asked: Asked, kind: str, settings: Settings) -> str:
+def _cache_control(asked: CachedRequest, kind: str, settings: Settings) -> str:
     if kind == IMMUTABLE:
         return f"public, max-age={YEAR}, immutable"
     age = settings.max_age
@@ -252,7 +252,7 @@ def _compressible(media_type: str) -> bool:
     )
 
 
-def _asked(app: Served) -> Asked:
+def _asked(app: Served) -> CachedRequest:
     version = app.version
     head = app.archive_head
     archive = head.name if head is not None else ""
@@ -264,7 +264,7 @@ def _asked(app: Served) -> Asked:
     key = "\n".join(
         [origin, request.path, request.query_string.decode("latin-1"), accept, "gzip" * gzip_ok]
     )
-    return Asked(
+    return CachedRequest(
         (code_identity(app.settings), version, archive),
         key,
         max(times) if times else None,
@@ -284,7 +284,7 @@ def _released(app: Served, release: str | None) -> datetime | None:
     return datetime.fromtimestamp(int(written), UTC)
 
 
-def cache_key(asked: Asked) -> str:
+def cache_key(asked: CachedRequest) -> str:
     """What the response cache keeps ``asked``'s answer under, within its basis: the
     request and the day (a citation kept yesterday must not answer today: it prints the
     access date)."""

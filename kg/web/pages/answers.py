@@ -84,7 +84,7 @@ def node_path(iri: str) -> str:
 
 
 @dataclass
-class Asked:
+class NodeRequest:
     """A request for one minted IRI (``/<kind>/<id>[.suffix]``), read before its answer."""
 
     app: AppState
@@ -103,7 +103,7 @@ class Asked:
     refused: KgError | None
 
     @classmethod
-    def read(cls, kind: str, name: str) -> Asked:
+    def read(cls, kind: str, name: str) -> NodeRequest:
         """:raises NotFoundError: for a kind of node with no pages."""
         if kind not in KINDS:
             raise NotFoundError(f"no such page: /{kind}/{name}")

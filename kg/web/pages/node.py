@@ -18,7 +18,7 @@ from ...rdf.facts import Facts
 from ...read.citation import citation_meta
 from ...read.node import node_rows
 from ...store.archive import ReleaseInfo
-from .answers import HTML, Asked, render_page
+from .answers import HTML, NodeRequest, render_page
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class NodePage:
 
 def node(kind: str, name: str) -> Response:
     """``/<kind>/<id>``, as the request asks for it."""
-    asked = Asked.read(kind, name)
+    asked = NodeRequest.read(kind, name)
     if asked.media_type != HTML:
         return asked.data()
     quads = asked.describe()

@@ -36,7 +36,7 @@ from ...model.standing import Standing
 from ...rdf.facts import Facts
 from ...read.activities import RunFacts, run_facts
 from ...read.citation import citation_meta, schema_org
-from ...read.closure import ViewBase, path_of
+from ...read.closure import ClosureReader, path_of
 from ...read.quote import QuoteView
 from ...read.record import RecordView
 from ...read.standing import StandingView, standing_view
@@ -48,7 +48,7 @@ from ...store.records import page_closure, quote_column, quote_siblings, record_
 from ...store.standing import CURRENT, standing
 from ..http.request_rules import params
 from ..state import AppState
-from .answers import HTML, Asked, render_page
+from .answers import HTML, NodeRequest, render_page
 
 #: The most of each kind kept per store version (a run's facts, a sentence's other claims,
 #: a column of its table: each a few hundred bytes); past it the kept ones are dropped and
@@ -99,7 +99,7 @@ class RecordPage:
         def read(pair: tuple[str, str]) -> RunFacts:
             facts = Facts(self.store.quads([pair[0]]), self.facts.terms)
             return run_facts(
-                ViewBase(facts, self.registry.base, self.release), ox.NamedNode(pair[1])
+                ClosureReader(facts, self.registry.base, self.release), ox.NamedNode(pair[1])
             )
 
         return [_once(kept, pair, read) for pair in pairs]
@@ -139,7 +139,7 @@ class RecordPage:
             runs=runs,
         )
 
-    def context(self, asked: Asked) -> RecordContext:
+    def context(self, asked: NodeRequest) -> RecordContext:
         """What the page shows, for the request ``asked``."""
         base, release = self.registry.base, self.release
         view = RecordView(self.facts, self.iri, base, release, self.runs)
@@ -179,7 +179,7 @@ class RecordContext:
 
 def record(name: str) -> Response:
     """``/record/<id>``: the record's page, or the record in a data format."""
-    asked = Asked.read("record", name)
+    asked = NodeRequest.read("record", name)
     if asked.media_type != HTML:
         return asked.data()
     try:
