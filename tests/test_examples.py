@@ -220,9 +220,10 @@ def help_texts() -> dict[tuple[str, ...], str]:
 
     def walk(path: tuple[str, ...], command: click.Command, ctx: click.Context) -> None:
         texts[path] = command.get_help(ctx)
-        if isinstance(command, click.Group):
-            for name in sorted(command.commands):
-                sub = command.commands[name]
+        if isinstance(command, click.Group):  # as click lists them: a group may make its own
+            for name in sorted(command.list_commands(ctx)):
+                sub = command.get_command(ctx, name)
+                assert sub is not None, name
                 walk((*path, name), sub, click.Context(sub, info_name=name, parent=ctx))
 
     walk((), main, click.Context(main, info_name="kg"))
@@ -233,9 +234,13 @@ def resolve(words: list[str]) -> tuple[tuple[str, ...], click.Command, list[str]
     """The command ``words`` name, its path, and the words after it."""
     command: click.Command = main
     path: tuple[str, ...] = ()
-    while isinstance(command, click.Group) and words and words[0] in command.commands:
-        path += (words[0],)
-        command = command.commands[words.pop(0)]
+    ctx = click.Context(main, info_name="kg")
+    while isinstance(command, click.Group) and words:
+        sub = command.get_command(ctx, words[0])
+        if sub is None:
+            break
+        path += (words.pop(0),)
+        command, ctx = sub, click.Context(sub, info_name=path[-1], parent=ctx)
     return path, command, words
 
 

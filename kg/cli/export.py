@@ -10,20 +10,39 @@ import click
 from ..config import Settings
 from ..errors import UsageError
 from ..export.dump import DUMP_FORMATS, write_dump
+from ..model.upstream import formats
 from ..registry import Registry
 from .common import progress
 
 #: What one record or source exports as (kg.export.render, by these format names).
 RECORD_FORMATS = ["jsonld", "csl-json", "bibtex", "ris", "web-annotation"]
-#: A record (or an evaluation's records) as an upstream registry's file, one or all.
-EEE = "every-eval-ever"
-#: Then a reproduction run as an RO-Crate (a directory), and the whole store's dumps.
-EXPORT_FORMATS = [
-    *RECORD_FORMATS,
-    EEE,
-    "ro-crate",
-    *(name for name in DUMP_FORMATS if name not in RECORD_FORMATS),
-]
+
+
+def export_formats() -> list[str]:
+    """Every --format: the record formats, each registered upstream format (a record, or an
+    evaluation's records, as its file, one or all), a reproduction run as an RO-Crate (a
+    directory), and the whole store's dumps."""
+    return [
+        *RECORD_FORMATS,
+        *formats.names(),
+        "ro-crate",
+        *(name for name in DUMP_FORMATS if name not in RECORD_FORMATS),
+    ]
+
+
+class FormatChoice(click.Choice):
+    """:func:`export_formats`, read when the command runs (a format registered later
+    counts)."""
+
+    def __init__(self) -> None:
+        self.case_sensitive = True
+
+    @property  # read when asked: a property where click has an attribute
+    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
+        return tuple(export_formats())
+
+
+UPSTREAM_HELP = "".join(f"{fmt.name}: {fmt.export_help}; " for fmt in formats.every())
 
 
 @click.command()
@@ -40,14 +59,12 @@ EXPORT_FORMATS = [
     "-f",
     "fmt",
     required=True,
-    type=click.Choice(EXPORT_FORMATS),
+    type=FormatChoice(),
     help="jsonld: a record as framed JSON-LD (with --all: the store as expanded "
     "JSON-LD); csl-json, bibtex, ris: the citation of a record (its source at "
     "the cited place, and the record) or of a source; web-annotation: a record "
     "as a W3C Web Annotation (JSON-LD: its quote, page or JSON Pointer on the "
-    "file named by its SHA-256); every-eval-ever: a record, "
-    "or an evaluation's records, as an Every Eval Ever file (schema 0.2.0; with "
-    "--all: a file per evaluation); ro-crate: a reproduction run as a Process "
+    f"file named by its SHA-256); {UPSTREAM_HELP}ro-crate: a reproduction run as a Process "
     "Run Crate (a directory); nquads, trig: with --all.",
 )
 @click.option("--gzip", "packed", is_flag=True, help="With --all: write the dump gzipped.")
@@ -79,8 +96,8 @@ flashattention-checkpointing-zero2 --format web-annotation -o claim.wa.jsonld
       kg export --all --format nquads --gzip -o dumps/
       kg export --all --format every-eval-ever -o eee/
     """
-    if everything and fmt == EEE:
-        _export_all_eee(settings, ident, output)
+    if everything and fmt in formats.names():
+        _export_all_upstream(settings, ident, fmt, output)
         return
     if everything:
         _export_all(settings, ident, fmt, packed, output)
@@ -96,10 +113,10 @@ flashattention-checkpointing-zero2 --format web-annotation -o claim.wa.jsonld
     from ..export.render import export as export_one
 
     with Registry(settings, read_only=True) as registry:
-        if fmt == EEE:
-            from ..export.eee_files import export_one as export_eee
+        if fmt in formats.names():
+            from ..export.upstream_files import export_one as export_upstream
 
-            body = export_eee(registry, ident)
+            body = export_upstream(registry, ident, formats.get(fmt))
         elif fmt == "ro-crate":
             if output is None:
                 raise UsageError("--format ro-crate writes a directory: give -o DIR")
@@ -136,13 +153,16 @@ def _export_all(
     )
 
 
-def _export_all_eee(settings: Settings, ident: str | None, output: Path | None) -> None:
-    from ..export.eee_files import export_all
+def _export_all_upstream(
+    settings: Settings, ident: str | None, fmt: str, output: Path | None
+) -> None:
+    from ..export.upstream_files import export_all
 
     if ident is not None:
         raise UsageError("give an ID or --all, not both")
     if output is None:
         raise UsageError("--all writes a directory: give -o DIR")
     with Registry(settings, read_only=True) as registry:
-        count = export_all(registry, output, progress("writing", 50))
-    click.echo(f"kg: wrote {count} Every Eval Ever file(s) under {output}", err=True)
+        upstream = formats.get(fmt)
+        count = export_all(registry, output, upstream, progress("writing", 50))
+    click.echo(f"kg: wrote {count} {upstream.title} file(s) under {output}", err=True)

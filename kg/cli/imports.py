@@ -4,16 +4,32 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import click
 
 from ..config import Settings
 from ..imports import import_files
+from ..model.upstream import formats
+from ..model.upstream.format import UpstreamFormat
 from ..registry import Registry
 from .common import progress
 
 
-@click.group(name="import")
+class ImportGroup(click.Group):
+    """``kg import``: a subcommand per registered upstream format, made when asked for (a
+    format registered later has one too)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*formats.names(), *super().list_commands(ctx)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in formats.names():
+            return _command(formats.get(cmd_name))
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(name="import", cls=ImportGroup)
 def import_group() -> None:
     """Import the results another registry publishes, one format per subcommand.
 
@@ -24,53 +40,63 @@ def import_group() -> None:
     """
 
 
-@import_group.command(name="every-eval-ever")
-@click.argument("sources", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option(
-    "--data",
-    "data",
-    type=click.Path(path_type=Path),
-    metavar="DIR",
-    help="The data directory to keep the files in (default: the data setting).",
-)
-@click.option(
-    "--origin",
-    default="",
-    metavar="REPOSITORY@COMMIT",
-    help="Where the files come from: owner/name or a URL, with the commit they "
-    "are taken at [default: github.com/evaleval/every_eval_ever, commit not "
-    "stated].",
-)
-@click.option(
-    "--name",
-    default="",
-    metavar="NAME",
-    help="The import's name (its folder under upstream/ and its record) "
-    "[default: every-eval-ever]; another origin needs another name.",
-)
-@click.option(
-    "--licence",
-    default="",
-    metavar="SPDX",
-    help="The files' licence as an SPDX id, where the sources hold no LICENSE "
-    "file claimgraph recognizes.",
-)
-@click.option(
-    "--skip-invalid",
-    is_flag=True,
-    help="Import the valid files and list the others (default: one invalid file "
-    "and nothing is imported).",
-)
-@click.option("--dry-run", is_flag=True, help="Check and compare, write nothing.")
-@click.option(
-    "--merge",
-    is_flag=True,
-    help="Keep files imported before that the sources do not hold (default: a "
-    "file gone from the snapshot of the origin removes its records).",
-)
-@click.pass_obj
-def every_eval_ever(
+def _command(fmt: UpstreamFormat) -> click.Command:
+    """``kg import FORMAT``: its options are every format's, its help the format's."""
+    home = fmt.home.split("://", 1)[-1]
+
+    @click.command(name=fmt.name, help=fmt.import_help)
+    @click.argument("sources", nargs=-1, required=True, type=click.Path(path_type=Path))
+    @click.option(
+        "--data",
+        "data",
+        type=click.Path(path_type=Path),
+        metavar="DIR",
+        help="The data directory to keep the files in (default: the data setting).",
+    )
+    @click.option(
+        "--origin",
+        default="",
+        metavar="REPOSITORY@COMMIT",
+        help="Where the files come from: owner/name or a URL, with the commit they "
+        f"are taken at [default: {home}, commit not stated].",
+    )
+    @click.option(
+        "--name",
+        default="",
+        metavar="NAME",
+        help="The import's name (its folder under upstream/ and its record) "
+        f"[default: {fmt.name}]; another origin needs another name.",
+    )
+    @click.option(
+        "--licence",
+        default="",
+        metavar="SPDX",
+        help="The files' licence as an SPDX id, where the sources hold no LICENSE "
+        "file claimgraph recognizes.",
+    )
+    @click.option(
+        "--skip-invalid",
+        is_flag=True,
+        help="Import the valid files and list the others (default: one invalid file "
+        "and nothing is imported).",
+    )
+    @click.option("--dry-run", is_flag=True, help="Check and compare, write nothing.")
+    @click.option(
+        "--merge",
+        is_flag=True,
+        help="Keep files imported before that the sources do not hold (default: a "
+        "file gone from the snapshot of the origin removes its records).",
+    )
+    @click.pass_obj
+    def command(settings: Settings, sources: tuple[Path, ...], **options: Any) -> None:
+        _import(settings, fmt.name, sources, **options)
+
+    return command
+
+
+def _import(
     settings: Settings,
+    fmt: str,
     sources: tuple[Path, ...],
     data: Path | None,
     origin: str,
@@ -80,25 +106,12 @@ def every_eval_ever(
     dry_run: bool,
     merge: bool,
 ) -> None:
-    """Import Every Eval Ever files (github.com/evaleval/every_eval_ever).
-
-    SOURCES are the repository's folder (holding data/), its data/ folder or folders in
-    it, single .json files under a data/ folder, or a .tar.gz of the repository. Each
-    result in evaluation_results[] becomes a record whose locator is a JSON Pointer into
-    its kept file. Importing the same bytes again changes nothing.
-
-    \b
-    Example:
-      kg import every-eval-ever every-eval-ever-d9be34d6.tar.gz \\
-          --origin evaleval/every_eval_ever@d9be34d60cb3820833034e33a437ba4b9e4d472f
-      kg import every-eval-ever ~/src/every_eval_ever/data/helm_lite --merge
-    """
     if data is not None:
         settings = dataclasses.replace(settings, data=data)
     with Registry(settings) as registry:
         report = import_files(
             registry,
-            "every-eval-ever",
+            fmt,
             list(sources),
             origin=origin,
             name=name,

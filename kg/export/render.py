@@ -1,18 +1,22 @@
-"""Exports of one record or source, by media type: framed JSON-LD and citations.
+"""Exports of one record or source, by media type: framed JSON-LD, citations, upstream
+formats' files.
 
 The CLI (``kg export ID --format ...``) and the browser (``/record/ID.bib``, ``Accept:
-application/x-bibtex``, ...) both come here, so a format is written one way.
+application/x-bibtex``, ...) both come here, so a format is written one way. The upstream
+formats are those registered (:mod:`kg.model.upstream.formats`) when a request or a command
+asks: :data:`EXPORT_MEDIA_TYPES` and :data:`UPSTREAM_OFFERED` are read anew each time.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 
 import pyoxigraph as ox
 
 from ..errors import NotFoundError
+from ..model.upstream import formats
 from ..rdf.formats import media_type_of
 from ..rdf.jsonld import compact, framed_record
 from ..registry import Registry
@@ -20,12 +24,10 @@ from ..store.archive import ReleaseInfo
 from ..store.records import citable
 from .citations import CslItem, csl_items
 from .citeformats import to_bibtex, to_csl_json, to_ris
-from .eee_files import export_one as export_eee
+from .upstream_files import export_one as export_upstream
 from .web_annotation import annotation_bytes
 
 JSONLD = media_type_of("jsonld")
-#: A record, or an evaluation's records, as an Every Eval Ever file.
-EVERY_EVAL_EVER = media_type_of("every-eval-ever")
 #: A record as a W3C Web Annotation (JSON-LD with the Web Annotation profile).
 WEB_ANNOTATION = media_type_of("web-annotation")
 #: Citation formats: media type -> writer of CSL items.
@@ -34,8 +36,44 @@ CITATION_WRITERS: dict[str, Callable[[list[CslItem]], str]] = {
     media_type_of("bib"): to_bibtex,
     media_type_of("ris"): to_ris,
 }
+
+
+class _ExportMediaTypes:
+    """Every media type :func:`render` writes, in order: JSON-LD, the citations, each
+    registered upstream format (a record, or an evaluation's records, as its file), the
+    Web Annotation."""
+
+    def __iter__(self) -> Iterator[str]:
+        yield JSONLD
+        yield from CITATION_WRITERS
+        yield from (fmt.media_type.media_type for fmt in formats.every())
+        yield WEB_ANNOTATION
+
+    def __contains__(self, media_type: object) -> bool:
+        return any(media_type == known for known in self)
+
+
+class _UpstreamOffered(Mapping[str, list[str]]):
+    """Kind of node -> the media types of the upstream formats its nodes export as
+    (``record`` and ``evaluation``: ``/record/ID.eee.json``)."""
+
+    def __getitem__(self, kind: str) -> list[str]:
+        offered = [f.media_type.media_type for f in formats.every() if kind in f.exported_kinds]
+        if not offered:
+            raise KeyError(kind)
+        return offered
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys(k for f in formats.every() for k in f.exported_kinds))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 #: Every media type :func:`render` writes.
-EXPORT_MEDIA_TYPES = [JSONLD, *CITATION_WRITERS, EVERY_EVAL_EVER, WEB_ANNOTATION]
+EXPORT_MEDIA_TYPES = _ExportMediaTypes()
+#: What each kind of node also comes as: the upstream formats' files.
+UPSTREAM_OFFERED: Mapping[str, list[str]] = _UpstreamOffered()
 
 
 def render(
@@ -56,8 +94,9 @@ def render(
 
     :raises NotFoundError: for a Web Annotation of anything but a record.
     """
-    if media_type == EVERY_EVAL_EVER:
-        return export_eee(registry, ident)
+    upstream = formats.by_media_type(media_type)
+    if upstream is not None:
+        return export_upstream(registry, ident, upstream)
     if media_type == WEB_ANNOTATION:
         if kind != "record":
             raise NotFoundError(

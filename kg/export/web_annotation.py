@@ -53,7 +53,7 @@ import pyoxigraph as ox
 from pyld.jsonld import JsonLdError
 
 from ..errors import NotFoundError
-from ..model.mapping.every_eval_ever_records import JSON_POINTER
+from ..model.mapping.json_triples import JSON_POINTER
 from ..model.mapping.record import PDF_FRAGMENT
 from ..rdf.facts import Facts, Term
 from ..rdf.namespaces import DCAT, DCTERMS, KG, OA, PROV, QUDT, RDF, SCHEMA, SPDX

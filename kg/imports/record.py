@@ -17,13 +17,11 @@ from importlib import metadata
 from typing import Any
 
 from .. import __version__
+from ..model.upstream.format import UpstreamFormat
 from ..model.upstream.kept import UPSTREAM
 
 #: The default agent: this version of claimgraph's importer (a new version is a new agent).
 IMPORTER = f"claimgraph-import-{__version__}"
-#: Where each format's files come from when no --origin names another repository.
-HOMES = {"every-eval-ever": "https://github.com/evaleval/every_eval_ever"}
-TITLES = {"every-eval-ever": "Every Eval Ever"}
 
 
 @dataclass(frozen=True)
@@ -34,14 +32,14 @@ class Origin:
     commit: str = ""
 
     @classmethod
-    def parse(cls, text: str, fmt: str) -> Origin:
+    def parse(cls, text: str, home: str) -> Origin:
         """``owner/name@commit``, ``https://host/owner/name@commit`` or either without the
-        commit; "" for the format's home repository.
+        commit; "" for ``home``, the format's home repository.
 
         :raises ValueError: for what is none of these.
         """
         if not text:
-            return cls(HOMES[fmt])
+            return cls(home)
         repository, _, commit = text.partition("@")
         if not re.fullmatch(r"[0-9a-f]{7,64}", commit) and commit:
             raise ValueError(f"not a commit id ({commit!r}: 7 to 64 hexadecimal digits)")
@@ -93,7 +91,7 @@ def licence_of(text: bytes | None) -> str:
 
 def import_document(
     name: str,
-    fmt: str,
+    fmt: UpstreamFormat,
     origin: Origin,
     archive: tuple[str, str] | None,
     licence: str,
@@ -106,8 +104,8 @@ def import_document(
     doc: dict[str, Any] = {
         "kind": "import",
         "id": name,
-        "format": fmt,
-        "title": f"{TITLES[fmt]} ({origin.repository.split('://', 1)[-1]})",
+        "format": fmt.name,
+        "title": f"{fmt.title} ({origin.repository.split('://', 1)[-1]})",
         "origin": {"repository": origin.repository},
     }
     if origin.commit:
@@ -199,7 +197,6 @@ def agent_document(ident: str = IMPORTER) -> dict[str, str]:
 
 
 __all__ = [
-    "HOMES",
     "IMPORTER",
     "Contents",
     "Origin",

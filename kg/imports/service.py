@@ -29,9 +29,9 @@ from typing import Any
 
 from ..errors import InvalidDataError, Problem, UsageError
 from ..model.ingest import PARALLEL_FROM, worker_count
-from ..model.mapping.upstream import SHARED_NODES
-from ..model.upstream import FORMATS
-from ..model.upstream.kept import CHECKS, IMPORTS, LABELS, UPSTREAM
+from ..model.upstream import formats
+from ..model.upstream.format import UpstreamFormat
+from ..model.upstream.kept import IMPORTS, UPSTREAM
 from ..model.upstream.sources import Incoming, Snapshot, read_sources
 from ..model.yamltext import dump_yaml, parse_yaml
 from ..registry import Registry
@@ -122,10 +122,11 @@ def import_files(
     :raises UsageError: for sources that cannot be read, or options that do not fit.
     """
     started, began_at = time.perf_counter(), datetime.now(UTC)
-    if fmt not in FORMATS:
-        raise UsageError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+    if fmt not in formats.names():
+        raise UsageError(f"unknown format {fmt!r} (known: {', '.join(formats.names())})")
+    plugin = formats.get(fmt)
     try:
-        where = Origin.parse(origin, fmt)
+        where = Origin.parse(origin, plugin.home)
     except ValueError as exc:
         raise UsageError(f"--origin: {exc}") from None
     name = name or fmt
@@ -133,9 +134,9 @@ def import_files(
     journal = Journal(data, name)
     if journal.leftover() and not dry_run:
         journal.undo()  # a killed import's changes go first; the store never saw them
-    snapshot = read_sources(sources)
+    snapshot = read_sources(sources, plugin.results_root)
     report = ImportReport(name, dry_run=dry_run)
-    checked = _check_all({p: f.raw for p, f in snapshot.files.items()}, fmt, name, progress)
+    checked = _check_all({p: f.raw for p, f in snapshot.files.items()}, plugin, name, progress)
     problems = _problems(snapshot, checked)
     if problems and not skip_invalid:
         raise InvalidDataError(
@@ -164,7 +165,7 @@ def import_files(
     if plan.kept:  # merge: the files kept before and not in the sources stay, checked too
         final.update({path: kept[path] for path in plan.kept})
         checked.update(
-            _check_all({p: (kept_dir / p).read_bytes() for p in plan.kept}, fmt, name, None)
+            _check_all({p: (kept_dir / p).read_bytes() for p in plan.kept}, plugin, name, None)
         )
     contents = _contents(final, checked, report.skipped)
     report.files, report.results, report.unknown = len(final), contents.results, contents.unknown
@@ -172,7 +173,7 @@ def import_files(
     report.removed_files = len(plan.removed)
     report.written = sum(checked[p].results for p in plan.new + plan.changed)
     report.unchanged = sum(checked[p].results for p in plan.unchanged + plan.kept)
-    report.removed = sum(_result_count(kept_dir / p) for p in plan.removed)
+    report.removed = sum(_result_count(kept_dir / p, plugin) for p in plan.removed)
 
     spdx = licence or licence_of(snapshot.licence) or (old_record or {}).get("licence", "")
     if not spdx:
@@ -185,14 +186,14 @@ def import_files(
     began = began_at.strftime("%Y-%m-%dT%H:%M:%SZ")
     old_times = ((old_record or {}).get("started_at", now), (old_record or {}).get("ended_at", now))
     document = import_document(
-        name, fmt, where, snapshot.archive, spdx, licence_file, contents, *old_times
+        name, plugin, where, snapshot.archive, spdx, licence_file, contents, *old_times
     )
     rewrite = bool(plan.new or plan.changed or plan.removed) or not same_import(
         old_record, document
     )
     if rewrite:  # the record's times are those of the import that changed something
         document = import_document(
-            name, fmt, where, snapshot.archive, spdx, licence_file, contents, began, now
+            name, plugin, where, snapshot.archive, spdx, licence_file, contents, began, now
         )
     if dry_run:
         report.seconds = time.perf_counter() - started
@@ -255,27 +256,23 @@ _WORK: dict[str, Any] = {}  # what forked checkers read (the snapshot, the forma
 
 def _check_one(path: str) -> _Checked:
     raw = _WORK["files"][path]
-    result = _WORK["check"](raw)
+    fmt: UpstreamFormat = _WORK["format"]
+    result = fmt.check(raw)
     doc = result.doc if isinstance(result.doc, dict) else None
-    label = _WORK["label"]
     problems = [
-        (label(_WORK["name"], path, doc, where) if doc is not None else "", where, message)
+        (fmt.label(_WORK["name"], path, doc, where) if doc is not None else "", where, message)
         for where, message in result.problems
     ]
-    results = doc.get("evaluation_results") if doc is not None else None
-    shared = _WORK["shared"](doc) if doc is not None and not problems else None
-    return _Checked(
-        path, problems, len(results) if isinstance(results, list) else 0, result.unknown, shared
-    )
+    shared = fmt.shared_nodes(doc) if doc is not None and not problems else None
+    results = fmt.results(doc) if doc is not None else 0
+    return _Checked(path, problems, results, result.unknown, shared)
 
 
 def _check_all(
-    files: dict[str, bytes], fmt: str, name: str, progress: Progress | None
+    files: dict[str, bytes], fmt: UpstreamFormat, name: str, progress: Progress | None
 ) -> dict[str, _Checked]:
     """Every file checked as a load checks it, on every core for large snapshots."""
-    _WORK.update(
-        check=CHECKS[fmt], label=LABELS[fmt], shared=SHARED_NODES[fmt], files=files, name=name
-    )
+    _WORK.update(format=fmt, files=files, name=name)
     paths = sorted(files)
     stream: Iterator[_Checked]
     try:
@@ -358,12 +355,11 @@ def _contents(
     return contents
 
 
-def _result_count(path: Path) -> int:
+def _result_count(path: Path, fmt: UpstreamFormat) -> int:
     try:
-        results = json.loads(path.read_bytes()).get("evaluation_results")
-    except (OSError, ValueError, AttributeError):
+        return fmt.results(json.loads(path.read_bytes()))
+    except (OSError, ValueError):
         return 0
-    return len(results) if isinstance(results, list) else 0
 
 
 # -- files ----------------------------------------------------------------------------------

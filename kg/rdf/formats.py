@@ -69,7 +69,8 @@ def _results(fmt: ox.QueryResultsFormat, *aliases: str) -> Format:
     return Format(fmt.file_extension, fmt.media_type.split(";")[0], aliases, results=fmt)
 
 
-#: The table. Its order is the order listings take: RDF syntaxes, citations, dumps.
+#: The table. Its order is the order listings take: RDF syntaxes, citations, dumps. Other
+#: registries' formats are added to it by their packages (:func:`add`).
 FORMATS: tuple[Format, ...] = (
     Format("html", "text/html"),
     # a SPARQL result asked for as plain JSON is SPARQL results JSON
@@ -89,8 +90,6 @@ FORMATS: tuple[Format, ...] = (
     Format("csl.json", "application/vnd.citationstyles.csl+json", ("csl-json",), citation=True),
     Format("bib", "application/x-bibtex", ("bibtex",), citation=True),
     Format("ris", "application/x-research-info-systems", citation=True),
-    # another registry's own format (docs/imports.md): what kg export writes records back as
-    Format("eee.json", "application/x-every-eval-ever+json", ("every-eval-ever",)),
     # a record as a W3C Web Annotation (kg.export.web_annotation): JSON-LD with the profile
     # the Web Annotation Protocol gives it, so plain application/ld+json stays the framed
     # record's and only a client asking for this profile (or .wa.jsonld) gets the annotation
@@ -104,6 +103,38 @@ FORMATS: tuple[Format, ...] = (
 NAMES: dict[str, Format] = {name: fmt for fmt in FORMATS for name in fmt.names}
 #: Media type -> the format.
 MEDIA_TYPES: dict[str, Format] = {fmt.media_type: fmt for fmt in FORMATS}
+#: The rows added by :func:`add`, in their order: other registries' formats (docs/imports.md),
+#: each declared by its package and added when it is registered (kg.model.upstream.formats).
+ADDED: list[Format] = []
+
+
+def add(fmt: Format) -> None:
+    """Accept ``fmt``'s names and media type from now on (an upstream format's row).
+
+    :raises ValueError: for a name or media type another format has.
+    """
+    taken = [name for name in fmt.names if name in NAMES]
+    if taken or fmt.media_type in MEDIA_TYPES:
+        raise ValueError(f"format {fmt.name!r}: taken already: {taken or fmt.media_type}")
+    ADDED.append(fmt)
+    NAMES.update((name, fmt) for name in fmt.names)
+    MEDIA_TYPES[fmt.media_type] = fmt
+
+
+def remove(fmt: Format) -> None:
+    """Take back a row :func:`add` added."""
+    if fmt in ADDED:
+        ADDED.remove(fmt)
+        for name in fmt.names:
+            del NAMES[name]
+        del MEDIA_TYPES[fmt.media_type]
+
+
+def rows() -> tuple[Format, ...]:
+    """Every row: the table's, then those added."""
+    return (*FORMATS, *ADDED)
+
+
 #: The RDF syntaxes, by canonical name.
 RDF_SYNTAXES: tuple[str, ...] = tuple(fmt.name for fmt in FORMATS if fmt.rdf)
 #: The citation formats, by canonical name.

@@ -5,7 +5,8 @@
 - ``pointer-check`` (json-pointer-resolution), for each record: its JSON Pointer resolves
   in the file to a number;
 - ``json-value-check`` (json-pointer-resolution), for each record: that number is written
-  exactly as the record's printed value (``0.3303`` is not ``0.33030``).
+  exactly as the record's printed value (``0.3303`` is not ``0.33030``); what a value is,
+  and how it is written, is the file's format's to say (``value_as_written``).
 
 The pointer and value checks are made on any file that parses (a copy of the file from
 elsewhere may be checked), but a file with another hash is reported as such: the pinned
@@ -18,7 +19,8 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..model.upstream.jsondoc import JsonNumber, JsonSyntaxError, loads, resolve
+from ..model.upstream.format import UpstreamFormat
+from ..model.upstream.jsondoc import JsonSyntaxError, loads, resolve
 from .checks import FAILED, HASH, NOT_CHECKED, PASSED, Check, FileInfo, worst_outcome
 
 POINTER, JSON_VALUE = "pointer-check", "json-value-check"
@@ -36,6 +38,7 @@ class JsonTarget:
     sha256: str  # the hash of the bytes the record was made from
     kept: str  # the kept file, relative to the data directory
     upstream_path: str  # its path in the origin repository
+    format: str  # the upstream format its import read (kg.model.upstream.formats)
 
 
 @dataclass
@@ -53,9 +56,11 @@ class JsonOutcome:
         return worst_outcome(c.outcome for c in self.checks)
 
 
-def check_json_file(name: str, raw: bytes, targets: list[JsonTarget]) -> JsonOutcome:
-    """Check a file (named ``name``, holding ``raw``) against ``targets``: the records of
-    one evaluation."""
+def check_json_file(
+    name: str, raw: bytes, targets: list[JsonTarget], fmt: UpstreamFormat
+) -> JsonOutcome:
+    """Check a file (named ``name``, holding ``raw``, of the format ``fmt``) against
+    ``targets``: the records of one evaluation."""
     file = FileInfo(Path(name), hashlib.sha256(raw).hexdigest(), len(raw))
     first = targets[0]
     out = JsonOutcome(first.evaluation, first.source, file, targets)
@@ -87,11 +92,11 @@ def check_json_file(name: str, raw: bytes, targets: list[JsonTarget]) -> JsonOut
                 )
         return out
     for target in targets:
-        out.checks += _record_checks(doc, target)
+        out.checks += _record_checks(doc, target, fmt)
     return out
 
 
-def _record_checks(doc: object, target: JsonTarget) -> list[Check]:
+def _record_checks(doc: object, target: JsonTarget, fmt: UpstreamFormat) -> list[Check]:
     try:
         value = resolve(doc, target.pointer)
     except KeyError as exc:
@@ -111,7 +116,8 @@ def _record_checks(doc: object, target: JsonTarget) -> list[Check]:
                 record=target.record,
             ),
         ]
-    if not isinstance(value, JsonNumber):
+    written = fmt.value_as_written(value)
+    if written is None:
         return [
             Check(
                 POINTER,
@@ -129,14 +135,14 @@ def _record_checks(doc: object, target: JsonTarget) -> list[Check]:
                 record=target.record,
             ),
         ]
-    same = value.lexeme == target.printed
+    same = written == target.printed
     return [
         Check(
             POINTER,
             PASSED,
             "the pointer resolves to a number",
             expected=target.pointer,
-            found=value.lexeme,
+            found=written,
             record=target.record,
         ),
         Check(
@@ -146,7 +152,7 @@ def _record_checks(doc: object, target: JsonTarget) -> list[Check]:
             if same
             else "the number is not written as the printed value",
             expected=target.printed,
-            found=value.lexeme,
+            found=written,
             record=target.record,
         ),
     ]

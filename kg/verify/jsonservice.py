@@ -15,7 +15,8 @@ from pathlib import Path
 
 from ..errors import NotFoundError, UsageError
 from ..kinds import UPSTREAM_DIRECTORIES
-from ..model.upstream.sources import read_sources
+from ..model.upstream import formats
+from ..model.upstream.sources import Snapshot, read_sources
 from ..registry import Registry
 from ..store.base import solutions
 from ..store.load import LoadReport, load_paths
@@ -67,6 +68,7 @@ def json_targets(registry: Registry, record: str | None = None) -> dict[str, lis
             row["sha256"].value,
             row["kept"].value,
             row["path"].value,
+            row["format"].value,
         )
         found.setdefault(target.evaluation, []).append(target)
     return found
@@ -129,7 +131,7 @@ def verify_json(
     else:
         assert upstream_dir is not None
         by_path = {g[0].upstream_path: g for g in json_targets(registry).values()}
-        snapshot = read_sources([upstream_dir])
+        snapshot = _read_upstream(upstream_dir, {g[0].format for g in by_path.values()})
         for upstream_path, item in sorted(snapshot.files.items()):
             matched = by_path.pop(upstream_path, None)
             if matched is None:
@@ -146,7 +148,8 @@ def verify_json(
     wrap = step("verifying", 50)
     for name, raw, group in wrap(jobs, len(jobs)) if wrap else jobs:
         started = datetime.now(UTC)
-        checked.append((check_json_file(name, raw, group), started, datetime.now(UTC)))
+        outcome = check_json_file(name, raw, group, formats.get(group[0].format))
+        checked.append((outcome, started, datetime.now(UTC)))
     paths = write_reviews(
         registry,
         data,
@@ -162,3 +165,22 @@ def verify_json(
     )
     batch.done = [(outcome, path) for (outcome, _, _), path in zip(checked, paths, strict=True)]
     return batch
+
+
+def _read_upstream(folder: Path, names: set[str]) -> Snapshot:
+    """The files of ``folder``, read as an origin repository of each format the records
+    to check come from (of every format, when there are none)."""
+    results_roots = dict.fromkeys(
+        f.results_root for f in formats.every() if f.name in names or not names
+    )
+    if len(results_roots) == 1:
+        return read_sources([folder], *results_roots)
+    snapshot, refused = Snapshot(), None
+    for root in results_roots:  # several formats: the files of each that lies there
+        try:
+            snapshot.files.update(read_sources([folder], root).files)
+        except UsageError as exc:
+            refused = exc
+    if not snapshot.files and refused is not None:
+        raise refused
+    return snapshot

@@ -20,7 +20,6 @@ from .review import map_review_file
 from .run import map_run
 from .shared import map_agent, map_evaluation, map_source
 from .standing import map_standing
-from .upstream import map_kept
 
 #: kind of file (kg.kinds.FILE_KINDS) -> its mapper
 MAPPERS: dict[str, Callable[[Node], None]] = {
@@ -88,8 +87,10 @@ def map_file(datafile: DataFile, base: str, terms: Vocabulary | None = None) -> 
         shape can judge is left to the shapes.
     """
     parts: list[tuple[URIRef, str, int]] | None  # (graph, label, end): see MappedFile
-    if datafile.upstream is not None:
-        triples, origins, parts = map_kept(datafile.upstream, base)
+    if datafile.upstream is not None:  # mapped by its format (the formats build on this)
+        from ..upstream.formats import get
+
+        triples, origins, parts = get(datafile.upstream.format).map(datafile.upstream, base)
         return MappedFile(datafile, parts[0][0], triples, origins, set(), parts)
     mapper = MAPPERS[datafile.kind]
     ctx = MapContext(base, datafile.name, datafile.label, terms or load_terms())

@@ -15,7 +15,6 @@ from rdflib import Literal, URIRef
 
 from ...kinds import minted_iri
 from ...rdf.namespaces import DCTERMS, KG, PROV, RDF, RDFS, XSD
-from ..upstream import FORMATS
 from .context import Node, build_package
 
 SPDX_LICENSES = "http://spdx.org/licenses/"
@@ -23,12 +22,14 @@ SPDX_LICENSES = "http://spdx.org/licenses/"
 
 def map_import(node: Node) -> None:
     """An import record (written by ``kg import``; docs/records.md gives its keys)."""
+    from ..upstream.formats import names  # the formats build on the model: found when used
+
     node.type(PROV.Activity, KG.Import)
     node.literal("title", DCTERMS.title)
     fmt = node.literal("format", KG.format)
-    if fmt is not None and fmt not in FORMATS:
+    if fmt is not None and fmt not in names():
         node.ctx.problem(
-            "format", f"not a format kg import reads ({fmt!r}; one of: " + ", ".join(FORMATS) + ")"
+            "format", f"not a format kg import reads ({fmt!r}; one of: " + ", ".join(names()) + ")"
         )
     origin = node.declare("origin")
     if origin is not None:  # its keys are statements about the import itself

@@ -5,15 +5,21 @@ kept as JSON with the numbers as written (``kg:upstreamRemainder``), so nothing 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rdflib import Literal, URIRef
 
-from ...rdf.namespaces import KG, RDF, XSD
+from ...rdf.namespaces import DCAT, KG, PROV, RDF, SPDX, XSD
 from ..upstream.jsondoc import JsonNumber, child, dumps
 from .context import Origins, Triple, is_web_url
+from .review import artifact_iri
+
+if TYPE_CHECKING:
+    from ..upstream.kept import KeptFile
 
 JSON_TEXT = KG.JSONText
+#: What a locator's fragment selector conforms to: RFC 6901, JSON Pointer.
+JSON_POINTER = URIRef("http://tools.ietf.org/rfc/rfc6901")
 #: Literals made before, by (text, datatype): most values recur from file to file (metric
 #: names, descriptions, data sets, bounds), and an rdflib Literal is slow to make (a fifth
 #: of the Every Eval Ever mapping's time). Cleared when full.
@@ -103,3 +109,21 @@ def _without(value: dict[str, Any], at: str, used: set[str], skip) -> dict[str, 
         else:
             rest[key] = item
     return rest
+
+
+def kept_artifact(out: TripleBuilder, kept: KeptFile, source: URIRef, imported: URIRef) -> URIRef:
+    """The kept file as its records' source artifact (``kg:artifact``, their locators'
+    ``oa:hasSource``): named by its source and hash, as a PDF artifact is; its SHA-256,
+    size, media type and paths, and the import that kept it."""
+    artifact = out.node(artifact_iri(source, kept.sha256), "", PROV.Entity, KG.SourceArtifact)
+    checksum = out.node(URIRef(f"{artifact}-checksum"), "", SPDX.Checksum)
+    out.add(artifact, PROV.specializationOf, source)
+    out.add(artifact, SPDX.checksum, checksum)
+    out.add(checksum, SPDX.algorithm, SPDX.checksumAlgorithm_sha256)
+    out.add(checksum, SPDX.checksumValue, literal(kept.sha256))
+    out.add(artifact, DCAT.mediaType, literal("application/json"))
+    out.add(artifact, DCAT.byteSize, literal(str(kept.size), XSD.nonNegativeInteger))
+    out.add(artifact, KG.keptFile, literal(kept.kept_path))
+    out.add(artifact, KG.upstreamPath, literal(kept.upstream_path))
+    out.add(artifact, PROV.wasGeneratedBy, imported)
+    return artifact

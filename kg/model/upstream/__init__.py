@@ -1,13 +1,9 @@
 """Files other registries publish, kept byte for byte as evidence, and read by their format.
 
-Each format (today Every Eval Ever) has a subpackage: how its files are checked, how its
-nodes are identified, and (in :mod:`kg.model.mapping`) how a file becomes graphs.
-:mod:`.jsondoc` reads JSON with its numbers as written and names places by JSON Pointer.
+Each format (today Every Eval Ever) is a package of its own implementing one protocol
+(:mod:`.format`): how its files are checked, how its nodes are identified, how a file
+becomes graphs and records become a file again. :mod:`.formats` registers them once and is
+where every feature finds them. :mod:`.jsondoc` reads JSON with its numbers as written and
+names places by JSON Pointer; :mod:`.kept` and :mod:`.sources` are where kept files lie and
+what an import reads, whatever their format.
 """
-
-from __future__ import annotations
-
-#: The upstream formats, by the name ``kg import`` and the import records use.
-FORMATS: tuple[str, ...] = ("every-eval-ever",)
-
-__all__ = ["FORMATS"]

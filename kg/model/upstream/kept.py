@@ -21,13 +21,7 @@ from typing import Any
 
 from ...errors import Problem
 from ..yamltext import parse_yaml
-from . import FORMATS
-from .every_eval_ever import checks as every_eval_ever
-from .every_eval_ever.identity import label_for
-
-#: format -> how a file of it is read and checked, and how its problems are labelled.
-CHECKS = {"every-eval-ever": every_eval_ever.check}
-LABELS = {"every-eval-ever": label_for}
+from .format import Checked
 
 #: The folder of a data directory that holds the kept files, and the one of import records.
 UPSTREAM, IMPORTS = "upstream", "imports"
@@ -46,14 +40,16 @@ class KeptFile:
     kept_path: str
     sha256: str
     size: int
-    checked: every_eval_ever.Checked
+    checked: Checked
     #: The SHA-256 its import record pins for it ("" where the record pins none).
     pinned: str = ""
 
     def problems(self, name: str) -> list[Problem]:
         """The file's problems as the file ``name``'s, each labelled with the record (or
         evaluation) it belongs to."""
-        doc, label = self.checked.doc, LABELS[self.format]
+        from .formats import get  # the formats build on the model: found when used
+
+        doc, label = self.checked.doc, get(self.format).label
         problems = [
             Problem(
                 name,
@@ -123,11 +119,13 @@ def import_record(data: Path, name: str) -> tuple[str, dict[str, str] | None]:
             f"no import record {IMPORTS}/{name}.yaml for the files kept under "
             f"{UPSTREAM}/{name}/ (kg import writes both)"
         ) from None
+    from .formats import names  # the formats build on the model: found when used
+
     fmt, pins = _read_record(str(record), stat.st_mtime_ns, stat.st_size)
-    if fmt not in FORMATS:
+    if fmt not in names():
         raise NotKept(
             f"the import record {IMPORTS}/{name}.yaml names no known format "
-            f"({fmt!r}; known: {', '.join(FORMATS)})"
+            f"({fmt!r}; known: {', '.join(names())})"
         )
     return fmt, pins
 
@@ -156,6 +154,8 @@ def read_kept(path: Path, raw: bytes) -> KeptFile:
 
     :raises NotKept: when it is not a kept file of a known import.
     """
+    from .formats import get  # the formats build on the model: found when used
+
     data, name, upstream_path = locate(path)
     fmt, pins = import_record(data, name)
     sha = hashlib.sha256(raw).hexdigest()
@@ -167,6 +167,6 @@ def read_kept(path: Path, raw: bytes) -> KeptFile:
         f"{UPSTREAM}/{name}/{upstream_path}",
         sha,
         len(raw),
-        CHECKS[fmt](raw),
+        get(fmt).check(raw),
         pinned,
     )

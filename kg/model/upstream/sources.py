@@ -2,7 +2,8 @@
 
 Each result file is named by its path in the origin repository (``data/hfopenllm_v2/...``),
 which is where it is kept and what its records' ids are made of; so a source must show
-where its files lie in the repository:
+where its files lie in the repository. The format names the repository's results folder
+(its ``results_root``, ``data/`` for Every Eval Ever):
 
 - a folder holding ``data/`` is the repository's root; a folder called ``data`` (or a
   folder inside one) is its results folder, or part of it;
@@ -24,7 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from ...errors import Problem, UsageError
-from .every_eval_ever.identity import RESULTS_ROOT
 from .jsondoc import MAX_JSON_BYTES
 
 LICENCE_NAMES = ("LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE", "COPYING")
@@ -69,25 +69,27 @@ class Snapshot:
         self.files[item.path] = item
 
 
-def read_sources(sources: list[Path]) -> Snapshot:
-    """The result files (and licence) of ``sources``.
+def read_sources(sources: list[Path], results_root: str) -> Snapshot:
+    """The result files (and licence) of ``sources``, an origin repository whose result
+    files lie in its folder ``results_root`` (``data/``).
 
     :raises UsageError: for a source that does not exist, or whose place in the origin
         repository cannot be told.
     """
     snapshot = Snapshot()
+    folder = results_root.rstrip("/")
     for source in sources:
         if source.is_dir():
-            _read_folder(source, snapshot)
+            _read_folder(source, snapshot, results_root)
         elif source.is_file() and source.name.endswith((".tar.gz", ".tgz")):
-            _read_archive(source, snapshot)
+            _read_archive(source, snapshot, results_root)
         elif source.is_file() and source.suffix == ".json":
-            root = _results_parent(source.parent)
+            root = _results_parent(source.parent, results_root)
             if root is None:
                 raise UsageError(
                     f"{source}: cannot tell where this file lies in the origin "
-                    "repository (no folder called 'data' above it); give the "
-                    "repository's folder, its data/ folder or an archive"
+                    f"repository (no folder called '{folder}' above it); give the "
+                    f"repository's folder, its {folder}/ folder or an archive"
                 )
             snapshot.add(_read_file(source, root))
         elif source.exists():
@@ -98,27 +100,28 @@ def read_sources(sources: list[Path]) -> Snapshot:
     return snapshot
 
 
-def _results_parent(folder: Path) -> Path | None:
+def _results_parent(folder: Path, results_root: str) -> Path | None:
     """The repository root a folder lies in: the parent of the nearest folder named
     like the results folder, at or above ``folder``."""
-    name = RESULTS_ROOT.rstrip("/")
+    name = results_root.rstrip("/")
     for candidate in (folder, *folder.parents):
         if candidate.name == name:
             return candidate.parent
     return None
 
 
-def _read_folder(folder: Path, snapshot: Snapshot) -> None:
-    if (folder / RESULTS_ROOT).is_dir():
-        root, start = folder, folder / RESULTS_ROOT
+def _read_folder(folder: Path, snapshot: Snapshot, results_root: str) -> None:
+    if (folder / results_root).is_dir():
+        root, start = folder, folder / results_root
         _licence(root, snapshot)
     else:
-        found = _results_parent(folder)
+        found = _results_parent(folder, results_root)
         if found is None:
+            name = results_root.rstrip("/")
             raise UsageError(
                 f"{folder}: cannot tell where its files lie in the origin "
-                "repository: give the repository's folder (holding data/), its "
-                "data/ folder, a folder inside that, or an archive"
+                f"repository: give the repository's folder (holding {name}/), its "
+                f"{name}/ folder, a folder inside that, or an archive"
             )
         root, start = found, folder
         _licence(root, snapshot)
@@ -151,7 +154,7 @@ def _licence(root: Path, snapshot: Snapshot) -> None:
             snapshot.licence = (root / name).read_bytes()
 
 
-def _read_archive(archive: Path, snapshot: Snapshot) -> None:
+def _read_archive(archive: Path, snapshot: Snapshot, results_root: str) -> None:
     digest = hashlib.sha256()
     with archive.open("rb") as stream:
         for block in iter(lambda: stream.read(1 << 20), b""):
@@ -160,14 +163,14 @@ def _read_archive(archive: Path, snapshot: Snapshot) -> None:
     try:
         with tarfile.open(archive, "r:gz") as tar:
             members = [m for m in tar.getmembers() if m.isfile()]
-            prefix = _top_folder([m.name for m in members])
+            prefix = _top_folder([m.name for m in members], results_root)
             for member in members:
                 inner = _safe_name(member.name, archive)
                 if prefix:
                     inner = inner.removeprefix(prefix)
                 if inner in LICENCE_NAMES and snapshot.licence is None:
                     snapshot.licence = _member_bytes(tar, member, archive)
-                elif inner.startswith(RESULTS_ROOT) and inner.endswith(".json"):
+                elif inner.startswith(results_root) and inner.endswith(".json"):
                     snapshot.add(
                         Incoming(inner, _member_bytes(tar, member, archive), f"{archive}:{inner}")
                     )
@@ -175,13 +178,13 @@ def _read_archive(archive: Path, snapshot: Snapshot) -> None:
         raise UsageError(f"{archive}: not a readable .tar.gz archive ({exc})") from None
 
 
-def _top_folder(names: list[str]) -> str:
+def _top_folder(names: list[str], results_root: str) -> str:
     """``repo-commit/`` when every member lies in one top folder other than the results
     folder (GitHub's archives), else ""."""
     tops = {PurePosixPath(n).parts[0] for n in names if PurePosixPath(n).parts}
     if len(tops) == 1 and all("/" in n for n in names):
         top = tops.pop()
-        if f"{top}/" != RESULTS_ROOT:
+        if f"{top}/" != results_root:
             return f"{top}/"
     return ""
 

@@ -15,7 +15,7 @@ import pyoxigraph as ox
 from flask import Response, render_template, request
 
 from ...errors import KgError, NotFoundError
-from ...export.render import EXPORT_MEDIA_TYPES, render
+from ...export.render import EXPORT_MEDIA_TYPES, UPSTREAM_OFFERED, render
 from ...kinds import segments
 from ...rdf.formats import CITATIONS, RDF_SYNTAXES, by_media_type, media_type_of, media_types
 from ...rdf.negotiation import negotiate, split_suffix
@@ -36,11 +36,9 @@ RDF_OFFERED = media_types("html", *RDF_SYNTAXES)
 #: Records and sources are citable: they also come as CSL-JSON, BibTeX and RIS.
 CITABLE = segments(citable=True)
 CITABLE_OFFERED = [*RDF_OFFERED, *media_types(*CITATIONS)]
-#: A record, or an evaluation's records, also as an Every Eval Ever file (/record/ID.eee.json).
-UPSTREAM_FORMAT = {
-    "record": media_types("every-eval-ever"),
-    "evaluation": media_types("every-eval-ever"),
-}
+#: A record, or an evaluation's records, also as an upstream format's file
+#: (/record/ID.eee.json): the formats registered (kg.model.upstream.formats).
+UPSTREAM_FORMAT = UPSTREAM_OFFERED
 #: A record, also as a W3C Web Annotation (/record/ID.wa.jsonld, or Accept: application/ld+json
 #: with the Web Annotation profile); plain application/ld+json stays the framed record.
 ANNOTATION_FORMAT = {"record": media_types("wa.jsonld")}

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
+from ..format import Checked
 from ..jsondoc import DuplicateKeys, JsonNumber, JsonSyntaxError, NonFinite, loads, walk
 from . import schema
 
@@ -20,22 +20,6 @@ from . import schema
 RELATIONSHIPS = ("first_party", "third_party", "collaborative", "other")
 _UNIX_SECONDS = re.compile(r"^[0-9]{1,11}([.][0-9]{1,9})?$")
 _MISSING = object()
-
-
-@dataclass
-class Checked:
-    """A file read and checked: the document (None when it is not JSON), its problems as
-    (pointer, message), and the places it has fields the known schema does not describe."""
-
-    doc: Any
-    problems: list[tuple[str, str]] = field(default_factory=list)
-    unknown: list[str] = field(default_factory=list)
-    #: Its schema version is newer than the vendored schema's (unknown fields allowed).
-    newer: bool = False
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
 
 
 def check(raw: bytes) -> Checked:

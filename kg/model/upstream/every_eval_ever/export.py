@@ -22,11 +22,11 @@ from typing import Any
 
 import pyoxigraph as ox
 
-from ..model.standing import Standing
-from ..model.upstream.every_eval_ever.schema import schema
-from ..model.upstream.jsondoc import JsonNumber, JsonSyntaxError, dumps, loads
-from ..rdf.facts import Facts, Term
-from ..rdf.namespaces import DCTERMS, KG, KGV, OA, PROV, QUDT, RDF, RDFS, SCHEMA
+from ....rdf.facts import Facts, Term
+from ....rdf.namespaces import DCTERMS, KG, KGV, OA, PROV, QUDT, RDF, RDFS, SCHEMA
+from ...standing import Standing
+from ..jsondoc import JsonNumber, JsonSyntaxError, dumps, loads
+from .schema import schema
 
 #: Evidence kinds -> evaluator_relationship.
 RELATIONSHIPS = {

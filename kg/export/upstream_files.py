@@ -1,10 +1,12 @@
-"""Every Eval Ever files of the registry's records: of one record or evaluation, or of all.
+"""Upstream formats' files of the registry's records: of one record or evaluation, or of all.
 
-``kg export ID --format every-eval-ever`` writes the file of one record (or, for an
-evaluation's id, of all its records); ``kg export --all --format every-eval-ever -o DIR``
-writes one file per evaluation: an imported one at its path in the origin repository
+``kg export ID --format FORMAT`` (``every-eval-ever``, or any format registered in
+:mod:`kg.model.upstream.formats`) writes the file of one record (or, for an evaluation's
+id, of all its records); ``kg export --all --format FORMAT -o DIR`` writes one file per
+evaluation: an imported one at its path in the origin repository
 (``DIR/data/hfopenllm_v2/.../x.json``), the records of any other evaluation (or a record
-without one) as ``DIR/claimgraph/<evaluation or record id>.json``.
+without one) as ``DIR/claimgraph/<evaluation or record id>.json``. This module reads the
+store; the format writes the file from the quads read (its ``export``).
 """
 
 from __future__ import annotations
@@ -18,13 +20,13 @@ import pyoxigraph as ox
 
 from ..errors import NotFoundError
 from ..model.standing import Standing
+from ..model.upstream.format import UpstreamFormat
 from ..rdf.facts import Facts
 from ..registry import Registry
 from ..store.base import solutions
 from ..store.queries import internal_query, to_term
 from ..store.records import record_and_standing
 from ..store.standing import standings
-from .every_eval_ever import eee_file, text
 
 Progress = Callable[[Iterable, int], Iterable]
 
@@ -38,15 +40,15 @@ class _Group:
     path: str  # where the file goes, relative to the output folder
 
 
-def export_one(registry: Registry, ident: str) -> bytes:
-    """The Every Eval Ever file of record ``ident``, or of evaluation ``ident``'s records.
+def export_one(registry: Registry, ident: str, fmt: UpstreamFormat) -> bytes:
+    """The file in format ``fmt`` of record ``ident``, or of evaluation ``ident``'s records.
 
     :raises NotFoundError: when neither a record nor an evaluation has the id.
     """
     try:
         quads, found = record_and_standing(registry.store, registry.base, ident)
         record = ox.NamedNode(registry.iri("record", ident))
-        return text(eee_file(Facts(quads), [record], {record.value: found})).encode()
+        return fmt.export(Facts(quads), [record], {record.value: found}).encode()
     except NotFoundError:
         pass
     evaluation = to_term("evaluation", ident, registry.base)
@@ -55,10 +57,12 @@ def export_one(registry: Registry, ident: str) -> bytes:
     if not groups:
         raise NotFoundError(f"no record or evaluation with id {ident!r}")
     [group] = groups
-    return text(_document(registry, group, standings(registry.store))).encode()
+    return _document(registry, group, standings(registry.store), fmt).encode()
 
 
-def export_all(registry: Registry, output: Path, progress: Progress | None = None) -> int:
+def export_all(
+    registry: Registry, output: Path, fmt: UpstreamFormat, progress: Progress | None = None
+) -> int:
     """Write a file per evaluation (and per record without one) under ``output``; return
     how many were written."""
     groups = _groups(registry, None)
@@ -67,12 +71,14 @@ def export_all(registry: Registry, output: Path, progress: Progress | None = Non
     for group in stream:
         target = output / group.path
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text(_document(registry, group, every)), encoding="utf-8")
+        target.write_text(_document(registry, group, every, fmt), encoding="utf-8")
     return len(groups)
 
 
-def _document(registry: Registry, group: _Group, found: Mapping[str, Standing]) -> dict:
-    return eee_file(Facts(registry.store.quads(group.graphs)), group.records, found)
+def _document(
+    registry: Registry, group: _Group, found: Mapping[str, Standing], fmt: UpstreamFormat
+) -> str:
+    return fmt.export(Facts(registry.store.quads(group.graphs)), group.records, found)
 
 
 def _groups(registry: Registry, evaluation: ox.NamedNode | None) -> list[_Group]:

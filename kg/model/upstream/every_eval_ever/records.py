@@ -9,12 +9,11 @@ from typing import Any
 
 from rdflib import Literal, URIRef
 
-from ...rdf.namespaces import CITO, DCTERMS, KG, KGV, OA, PROV, QUDT, RDF, RDFS, SCHEMA, UNIT, XSD
-from ..upstream.every_eval_ever import identity as ids
-from ..upstream.jsondoc import JsonNumber, child
-from .json_triples import TripleBuilder, literal, remainder
+from ....rdf.namespaces import CITO, DCTERMS, KG, KGV, OA, PROV, QUDT, RDF, RDFS, SCHEMA, UNIT, XSD
+from ...mapping.json_triples import JSON_POINTER, TripleBuilder, literal, remainder
+from ..jsondoc import JsonNumber, child
+from . import identity as ids
 
-JSON_POINTER = URIRef("http://tools.ietf.org/rfc/rfc6901")
 #: evaluator_relationship -> the evidence kind of the file's records.
 EVIDENCE_KIND = {
     "first_party": "self-reported",

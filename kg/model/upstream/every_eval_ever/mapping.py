@@ -5,14 +5,14 @@ source artifact (its SHA-256, its paths), and what the file says of the shared n
 names: the source (the leaderboard), the model, the benchmarks. Each result is a record
 like the seed's in a graph of its own (``record/<id>``): the value as written, the metric,
 the data set, the locator (an RFC 6901 JSON Pointer into the kept file, as a Web Annotation
-fragment selector) and evidence rows (:mod:`.every_eval_ever_records`). Whatever the file
+fragment selector) and evidence rows (:mod:`.records`). Whatever the file
 says beyond the mapped fields is kept as JSON with the numbers as written
 (``kg:upstreamRemainder``), so nothing is dropped and the file can be written back
 (``kg export --format every-eval-ever``).
 
 Every triple remembers the JSON Pointer it came from, so a shape's complaint names the
-place in the file (:mod:`.json_triples`). docs/imports.md describes the mapping field by
-field.
+place in the file (:mod:`kg.model.mapping.json_triples`). docs/imports.md describes the
+mapping field by field.
 """
 
 from __future__ import annotations
@@ -22,17 +22,16 @@ from typing import Any
 
 from rdflib import Literal, URIRef
 
-from ...kinds import minted_iri
-from ...rdf.namespaces import DCAT, DCTERMS, KG, KGV, PROV, SPDX, XSD
-from ..upstream.every_eval_ever import identity as ids
-from ..upstream.kept import KeptFile
-from .context import Origins, Triple
-from .every_eval_ever_records import RecordContext, map_result
-from .json_triples import TripleBuilder, literal, remainder
-from .review import artifact_iri
+from ....kinds import minted_iri
+from ....rdf.namespaces import DCTERMS, KG, KGV, PROV, XSD
+from ...mapping.context import Origins, Triple
+from ...mapping.json_triples import TripleBuilder, kept_artifact, literal, remainder
+from ..kept import KeptFile
+from . import identity as ids
+from .records import RecordContext, map_result
 
 #: evaluator_relationship -> its concept (which implies the record's evidence kind,
-#: every_eval_ever_records.EVIDENCE_KIND).
+#: records.EVIDENCE_KIND).
 RELATIONSHIP = {
     "first_party": "first-party",
     "third_party": "third-party",
@@ -72,7 +71,7 @@ def map_every_eval_ever(
     # writes them; the source's own file (kind: source) states its title and publisher.
     out.add(evaluation, DCTERMS.source, source)
     _evaluation_facts(out, evaluation, doc)
-    artifact = _artifact(out, kept, source, imported)
+    artifact = kept_artifact(out, kept, source, imported)
     out.add(evaluation, KG.artifact, artifact)
 
     results = doc.get("evaluation_results") or []
@@ -181,22 +180,6 @@ def unix_to_datetime(seconds: str) -> str:
     whole, _, fraction = seconds.partition(".")
     moment = datetime.fromtimestamp(int(whole), tz=UTC).strftime("%Y-%m-%dT%H:%M:%S")
     return f"{moment}.{fraction}Z" if fraction else f"{moment}Z"
-
-
-def _artifact(out: TripleBuilder, kept: KeptFile, source: URIRef, imported: URIRef) -> URIRef:
-    """The kept file: named by its source and hash, as a PDF artifact is."""
-    artifact = out.node(artifact_iri(source, kept.sha256), "", PROV.Entity, KG.SourceArtifact)
-    checksum = out.node(URIRef(f"{artifact}-checksum"), "", SPDX.Checksum)
-    out.add(artifact, PROV.specializationOf, source)
-    out.add(artifact, SPDX.checksum, checksum)
-    out.add(checksum, SPDX.algorithm, SPDX.checksumAlgorithm_sha256)
-    out.add(checksum, SPDX.checksumValue, literal(kept.sha256))
-    out.add(artifact, DCAT.mediaType, literal("application/json"))
-    out.add(artifact, DCAT.byteSize, literal(str(kept.size), XSD.nonNegativeInteger))
-    out.add(artifact, KG.keptFile, literal(kept.kept_path))
-    out.add(artifact, KG.upstreamPath, literal(kept.upstream_path))
-    out.add(artifact, PROV.wasGeneratedBy, imported)
-    return artifact
 
 
 def benchmark_of(result: dict[str, Any]) -> dict[str, str]:
