@@ -197,9 +197,9 @@ def test_stats(seed_store) -> None:
     assert int(row["triples"]) > 100
 
 
-def test_record_closure_query_is_internal() -> None:
-    assert "record-closure" not in canned_queries()
-    assert internal_query("record-closure").params[0].kind == "record"
+def test_record_page_query_is_internal() -> None:
+    assert "record-page" not in canned_queries()
+    assert internal_query("record-page").params[0].kind == "record"
 
 
 def test_parameters_are_checked() -> None:

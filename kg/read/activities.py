@@ -135,7 +135,8 @@ class VerdictFacts:
     unit: Term | None
     unit_label: str
     stage: str
-    verdict: str
+    #: the outcome's label ("reproduced", ...) and its id
+    outcome: str
     outcome_id: str
     claimed: str
     measured: str
@@ -181,24 +182,13 @@ class RunView:
     (attributes, not a dict: a template reads a dict's keys only after a failed attribute
     lookup, and a page of tens of runs reads hundreds)."""
 
-    href: str
-    id: str
-    ended_at: str
-    status: str
-    gpu: str
-    gpu_memory: str
-    precision: str
-    quantity: str
-    unit: str
+    #: what every page of a claim the run judged shows of it
+    run: RunFacts
+    #: its verdict on this record (NO_VERDICT where it gave none)
+    verdict: VerdictFacts
+    #: each stage, with the claim's quantity measured at it
     stages: list[StageView]
-    verdict: str
-    claimed: str
-    measured: str
-    difference: str
-    tolerance: str
-    note: str
-    stage: str
-    outcome_id: str
+    #: the other claims it gave a verdict on
     also: list[Link | None]
 
 
@@ -209,7 +199,8 @@ def runs_of(view: ClosureReader, record: Term, runs: list[RunFacts] | None = Non
     if runs is None:
         runs = [run_facts(view, r) for r in view.f.subjects(KG.reproduces, record)]
     return sorted(
-        (run_on(view, run, record) for run in runs), key=lambda run: (run.ended_at, run.id)
+        (run_on(view, run, record) for run in runs),
+        key=lambda shown: (shown.run.ended_at, shown.run.id),
     )
 
 
@@ -257,7 +248,7 @@ def _verdict(view: ClosureReader, node: Term) -> VerdictFacts:
         unit=unit,
         unit_label=f.concept(unit, RDFS.label),
         stage=f.text(node, KG.stage),
-        verdict=f.concept(outcome),
+        outcome=f.concept(outcome),
         outcome_id=local_name(outcome),
         claimed=f.text(node, KG.claimedValue),
         measured=f.text(node, KG.measuredValue),
@@ -284,26 +275,11 @@ def run_on(view: ClosureReader, run: RunFacts, record: Term) -> RunView:
         if quantity == shown.quantity and unit == shown.unit
     }
     return RunView(
-        href=run.href,
-        id=run.id,
-        ended_at=run.ended_at,
-        status=run.status,
-        gpu=run.gpu,
-        gpu_memory=run.gpu_memory,
-        precision=run.precision,
-        quantity=shown.quantity,
-        unit=shown.unit_label,
+        run=run,
+        verdict=shown,
         stages=[
             StageView(name, status, measured.get(name, ""), name == shown.stage)
             for name, status in run.stages
         ],
-        verdict=shown.verdict,
-        claimed=shown.claimed,
-        measured=shown.measured,
-        difference=shown.difference,
-        tolerance=shown.tolerance,
-        note=shown.note,
-        stage=shown.stage,
-        outcome_id=shown.outcome_id,
         also=[view.link(o, DCTERMS.identifier) for o in others if o is not None],
     )

@@ -21,6 +21,8 @@ from typing import cast
 
 from ..errors import UsageError
 from ..store import GraphStore
+from ..store.base import solutions
+from ..store.queries import canned_query
 from ..store.standing import standings
 from .rows import Row, decimal_or_none, read_rows
 
@@ -209,14 +211,33 @@ class BoardView:
 def read_boards(store: GraphStore) -> Boards:
     """The boards of every record of ``store`` (its rows read with their standing: what the
     catalogue reads, without the search index)."""
-    return Boards(read_rows(store, standings(store)))
+    return Boards(read_rows(store, standings(store)), disagreeing(store))
+
+
+#: A quantity: a model node on a benchmark node (docs/views.md).
+Quantity = tuple[str, str]
+
+
+def disagreeing(store: GraphStore) -> dict[Quantity, Decimal]:
+    """The quantities reported with more than one value, each with its spread (highest
+    less lowest): the canned query ``disagreements`` (queries/disagreements.rq), the one
+    statement of what disagrees, run once per store version."""
+    found: dict[Quantity, Decimal] = {}
+    for row in solutions(store.query(canned_query("disagreements").text)):
+        key = (row["model"].value, row["benchmark"].value)
+        if key not in found:
+            found[key] = Decimal(row["high"].value) - Decimal(row["low"].value)
+    return found
 
 
 class Boards:
     """Every benchmark's ranking, every model's rows, and every quantity (a model on a
     benchmark) reported more than once, over one catalogue's rows."""
 
-    def __init__(self, rows: Iterable[Row]):
+    def __init__(self, rows: Iterable[Row], disagreeing: Mapping[Quantity, Decimal] | None = None):
+        """``disagreeing``: the quantities reported with more than one value, and their
+        spread (:func:`disagreeing`); None where they were not read (no disagreements)."""
+        self._disagreeing = disagreeing or {}
         by_benchmark: dict[str, list[Row]] = {}
         self.by_model: dict[str, list[Row]] = {}
         self.by_quantity: dict[tuple[str, str], list[Row]] = {}
@@ -270,14 +291,15 @@ class Boards:
 
     @cached_property
     def disagreements(self) -> list[Disagreement]:
-        """Every quantity reported with more than one value, the widest spread first (made
-        once: 34,504 quantities at the snapshot's 35,043 records)."""
+        """Every quantity reported with more than one value (as the store says:
+        :func:`disagreeing`), with the rows the catalogue lists of it, the widest spread
+        first (made once: 482 of 34,504 quantities at the snapshot's 35,043 records)."""
         found = []
-        for (model, benchmark), rows in self.by_quantity.items():
-            values = {r.value for r in rows if r.value is not None}
-            if len(values) > 1:
+        for (model, benchmark), spread in self._disagreeing.items():
+            rows = self.by_quantity.get((model, benchmark), [])
+            if len({r.value for r in rows if r.value is not None}) > 1:  # rows it lists
                 ordered = sorted(rows, key=lambda r: (r.value is None, r.value, r.id))
-                found.append(Disagreement(model, benchmark, ordered, max(values) - min(values)))
+                found.append(Disagreement(model, benchmark, ordered, spread))
         found.sort(key=lambda d: (-d.spread, d.rows[0].benchmark_label, d.rows[0].model))
         return found
 

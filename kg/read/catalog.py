@@ -16,6 +16,7 @@ from array import array
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import cached_property
 from itertools import compress, repeat
 from typing import Any
@@ -25,7 +26,7 @@ from ..store import GraphStore
 from ..store.records import GraphsAbout, graphs_about
 from ..store.standing import standings
 from .bitsets import bit_indices, bitset, from_selector, selector
-from .boards import Boards
+from .boards import Boards, Quantity, disagreeing
 from .rows import Row, read_rows
 
 #: Facet name -> (the row key holding the value, the row key holding its label).
@@ -94,6 +95,7 @@ class Catalog:
         rows: Iterable[Row],
         standings: Mapping[str, Standing] | None = None,
         about: Mapping[str, GraphsAbout] | None = None,
+        disagreeing: Mapping[Quantity, Decimal] | None = None,
     ):
         self.rows = sorted(rows, key=lambda r: r.id)
         #: The standing of every claim anything bears on, by IRI, where it was read with
@@ -103,6 +105,8 @@ class Catalog:
         #: The graphs and runs about every node something bears on, by IRI, where they
         #: were read with the rows (None: not read): a record page's query, once.
         self.about = about
+        #: The quantities the store says disagree, and their spreads (kg.read.boards).
+        self._disagreeing = disagreeing
         self._ids = [r.id for r in self.rows]
         self._all = (1 << len(self.rows)) - 1
         #: facet -> value -> (label, the bitset of its rows)
@@ -159,7 +163,7 @@ class Catalog:
     @classmethod
     def from_store(cls, store: GraphStore) -> Catalog:
         found = standings(store)
-        return cls(read_rows(store, found), found, graphs_about(store))
+        return cls(read_rows(store, found), found, graphs_about(store), disagreeing(store))
 
     def row_of(self, ident: str, record: str) -> Row | None:
         """The row of the record with id ``ident`` and IRI ``record`` (None: not listed)."""
@@ -170,7 +174,7 @@ class Catalog:
     def boards(self) -> Boards:
         """The leaderboards, model rows and disagreements of these rows (made on first use:
         two threads asking at once may both make them, and one is kept)."""
-        return Boards(self.rows)
+        return Boards(self.rows, self._disagreeing)
 
     # -- row sets -------------------------------------------------------------------------
     def _word(self, word: str) -> int:

@@ -31,11 +31,7 @@ class ClaimColumn:
 class RunRow:
     """One run, and its verdict on each claim (None where it gave none)."""
 
-    id: str
-    href: str
-    ended_at: str
-    precision: str
-    gpu: str
+    run: RunFacts
     cells: list[RunView | None] = field(default_factory=list)
 
 
@@ -73,15 +69,10 @@ class QuoteView:
         self.claims = [self._column(view, record, record == this) for record, view in views]
         rows: dict[str, RunRow] = {}
         for i, (record, view) in enumerate(views):
-            for run in runs_of(view, record, (runs or {}).get(record.value)):
-                row = rows.setdefault(
-                    run.id,
-                    RunRow(
-                        run.id, run.href, run.ended_at, run.precision, run.gpu, [None] * len(views)
-                    ),
-                )
-                row.cells[i] = run
-        self.runs = sorted(rows.values(), key=lambda r: (r.ended_at, r.id))
+            for shown in runs_of(view, record, (runs or {}).get(record.value)):
+                row = rows.setdefault(shown.run.id, RunRow(shown.run, [None] * len(views)))
+                row.cells[i] = shown
+        self.runs = sorted(rows.values(), key=lambda r: (r.run.ended_at, r.run.id))
 
     @property
     def gaps(self) -> bool:

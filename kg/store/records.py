@@ -21,23 +21,8 @@ CLAIM = ox.NamedNode(str(KG.Claim))
 #: What relates a review or a change of standing to its record, and a node to its class,
 #: as plain strings (a namespace's terms never equal a str).
 ABOUT = (str(KG.reviewOf), str(KG.standingOf))
+REPRODUCES = str(KG.reproduces)
 TYPE = str(RDF.type)
-
-
-def record_closure(store: GraphStore, base: str, ident: str) -> list[ox.Quad]:
-    """A record's own graph plus the graphs of the source, evaluation and agents it links to,
-    and of the reviews and runs about it: what ``kg show`` prints and exports hold.
-
-    :raises NotFoundError: when no record has the id.
-    """
-    record = to_term("record", ident, base)
-    graphs = [
-        row["graph"].value
-        for row in solutions(store.query(internal_query("record-closure").text, {"record": record}))
-    ]
-    if not graphs:
-        raise NotFoundError(f"no record with id {ident!r}")
-    return list(store.quads(sorted(graphs)))
 
 
 def record_and_standing(store: GraphStore, base: str, ident: str) -> tuple[list[ox.Quad], Standing]:
@@ -93,41 +78,78 @@ def _about(
     return about.get(record.value, NOTHING_ABOUT)
 
 
+def record_closure(
+    store: GraphStore, base: str, ident: str, about: Mapping[str, GraphsAbout] | None = None
+) -> list[ox.Quad]:
+    """A record's closure: its own graph, the graphs of the source, evaluation and agents
+    it links to, and of the reviews, runs and changes of standing about it (a retraction of
+    its source among them) with the graphs they link to; what ``kg show``, the RDF answers
+    and the exports hold. Each graph whole, in the store's order, graphs by name.
+
+    ``about``: :func:`graphs_about` of every record where the caller read it.
+
+    :raises NotFoundError: when no record has the id.
+    """
+    by_graph, _runs = _closure(store, base, ident, about, with_runs=True)
+    return [q for name in sorted(by_graph) for q in by_graph[name]]
+
+
 def page_closure(
     store: GraphStore,
     base: str,
     ident: str,
     about: Mapping[str, GraphsAbout] | None = None,
 ) -> tuple[list[ox.Quad], list[tuple[str, str]]]:
-    """What a record's page reads: the quads of :func:`record_closure` but the runs' (and
-    the graphs only runs link to), and each run that reproduces the record as (graph,
-    run), sorted.
-
-    The graphs about the record come from ``about`` (:func:`graphs_about` of every
-    record, read with the catalogue of this store version), else from a query, and read
-    in any order (``graph_quads``: the embedded store's copies of them). The graphs they
-    link to are then found as the closure query finds them, from the quads
-    read: an object of the record's graph, or of a review or change of standing about it
-    (not another record's graph), that names a graph stating something about it. Only
-    the registry's own IRIs without a fragment are looked up: graphs are named by minted
-    IRIs.
+    """What a record's page reads: :func:`record_closure` but the runs' graphs (and the
+    graphs only runs link to), and each run that reproduces the record as (graph, run),
+    sorted: the page reads each run once per store version, for every claim it judged.
+    The graphs are read in any order (``graph_quads``: the embedded store's copies).
 
     :raises NotFoundError: when no record has the id.
+    """
+    by_graph, runs = _closure(store, base, ident, about, with_runs=False)
+    return [q for quads in by_graph.values() for q in quads], runs
+
+
+def _closure(
+    store: GraphStore,
+    base: str,
+    ident: str,
+    about: Mapping[str, GraphsAbout] | None,
+    with_runs: bool,
+) -> tuple[dict[str, list[ox.Quad]], list[tuple[str, str]]]:
+    """The one definition of a record's closure, as its graphs' quads by graph name (with
+    the runs' graphs or without them), and the runs that reproduce the record.
+
+    The graphs about the record come from ``about``, else from
+    ``queries/internal/record-page.rq``: the reviews and changes of standing about it, a
+    retraction of its source, and its runs. The graphs they link to are found from the
+    quads read: an object of the record's graph, or of an activity about it (not another
+    record's graph: a run that also measured another claim), that names a graph stating
+    something about itself. Only the registry's own IRIs without a fragment are looked up:
+    graphs are named by minted IRIs.
     """
     record = to_term("record", ident, base)
     assert isinstance(record, ox.NamedNode)  # a record's term is its minted IRI
     found_about = _about(store, record, about)
     graphs = {record.value, *found_about.graphs}
-    quads = list(store.graph_quads(sorted(graphs)))
+    about_predicates: tuple[str, ...] = ABOUT
+    read = store.graph_quads
+    if with_runs:
+        graphs |= {graph for graph, _run in found_about.runs}
+        about_predicates, read = (*ABOUT, REPRODUCES), store.quads
+    by_graph: dict[str, list[ox.Quad]] = {}
+    for name in sorted(graphs):
+        by_graph[name] = list(read([name]))
     if not any(
-        q.subject == record
-        and q.object == CLAIM
-        and q.graph_name == record
-        and q.predicate.value == TYPE
-        for q in quads
+        q.subject == record and q.object == CLAIM and q.predicate.value == TYPE
+        for q in by_graph[record.value]
     ):
         raise NotFoundError(f"no record with id {ident!r}")
-    about_it = {q.subject for q in quads if q.object == record and q.predicate.value in ABOUT}
+    quads = [q for found in by_graph.values() for q in found]
+    about_it = {
+        q.subject for q in quads if q.object == record and q.predicate.value in about_predicates
+    }
     linked: dict[str, bool] = {}  # graph -> whether a record's graph may be one
     for q in quads:
         node = q.object
@@ -143,15 +165,15 @@ def page_closure(
                 linked.setdefault(node.value, False)
     for name, claims_too in sorted(linked.items()):
         node = ox.NamedNode(name)
-        found = list(store.graph_quads([name]))
+        found = list(read([name]))
         if any(q.subject == node for q in found) and (
             claims_too
             or not any(
                 q.subject == node and q.predicate.value == TYPE and q.object == CLAIM for q in found
             )
         ):
-            quads += found
-    return quads, list(found_about.runs)
+            by_graph[name] = found
+    return by_graph, list(found_about.runs)
 
 
 def record_runs(
