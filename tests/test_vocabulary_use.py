@@ -25,15 +25,18 @@ from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 
 from helpers import BASE, DATA, ROOT
+from kg.errors import UsageError
 from kg.export import citations
+from kg.model.fields import FIELDS, expand
 from kg.model.validation import map_paths, shapes_graph
 from kg.rdf import namespaces
-from kg.rdf.namespaces import KG, KGV, RDF, SH, ClosedNamespace, TermNamespace
+from kg.rdf.namespaces import DCTERMS, KG, KGV, RDF, SH, ClosedNamespace, TermNamespace
 from kg.rdf.vocabulary import declared_names, load_terms
 from kg.read import record
 from kg.release.build import release_triples
 from kg.store.archive import ReleaseInfo
 from kg.store.figures import Figures
+from kg.store.queries import expand_fields, internal_query, read_sparql_file
 
 #: The modules that read the graph by predicate: the pages, the catalogue, the exports.
 READERS = sorted(
@@ -116,9 +119,9 @@ def test_every_term_a_module_reads_is_known(path: Path, known: set[str]) -> None
 
 def test_the_collectors_find_what_is_read() -> None:
     """A check that finds nothing checks nothing."""
-    assert str(KG.reportedValue) in python_terms((ROOT / "kg/read/record.py").read_text())
+    assert str(KG.scopeNote) in python_terms((ROOT / "kg/read/record.py").read_text())
     assert str(KG.SourceDocument) in python_terms((ROOT / "kg/read/node.py").read_text())
-    read, _ = query_terms((ROOT / "queries/internal/index-rows.rq").read_text())
+    read, _ = query_terms(read_sparql_file(ROOT / "queries/internal/index-rows.rq").text)
     assert {str(KG.Claim), str(KG.printedValue), "http://www.w3.org/ns/oa#exact"} <= read
     assert str(KG.printedValue) in template_terms(
         (ROOT / "kg/web/templates/record.html").read_text()
@@ -177,7 +180,7 @@ def query_terms(text: str) -> tuple[set[str], set[str]]:
 
 @pytest.mark.parametrize("path", QUERIES, ids=lambda p: str(p.relative_to(ROOT / "queries")))
 def test_every_term_a_query_reads_is_known(path: Path, known: set[str]) -> None:
-    read, ours = query_terms(path.read_text())
+    read, ours = query_terms(read_sparql_file(path).text)  # its field blocks written out
     unknown = sorted(read - known)
     assert not unknown, f"{path.name} reads terms nothing writes or declares: {unknown}"
     declared = {str(KG) + n for n in declared_names(str(KG))} | {
@@ -220,3 +223,82 @@ def test_the_closed_namespaces_hold_what_the_ontology_declares() -> None:
             str(s) for s in graph.subjects(RDF.type, None) if str(s).startswith(str(namespace))
         }
         assert {str(namespace) + n for n in declared_names(str(namespace))} == typed
+
+
+# -- the fields readers take (kg/model/fields.py) ----------------------------------------------
+#: What reads a record by its predicates: the read models; what writes them: the mapping
+#: (and each upstream format's own); kg/model/fields.py declares them.
+RECORD_READERS_AND_WRITERS = {
+    ROOT / "kg" / "model" / "fields.py",
+    *(ROOT / "kg" / "read").glob("*.py"),
+    *(ROOT / "kg" / "model" / "mapping").glob("*.py"),
+    *(ROOT / "kg" / "model" / "upstream").glob("*/mapping.py"),
+    *(ROOT / "kg" / "model" / "upstream").glob("*/records.py"),
+}
+#: What only a record states: the first step of each field of a record (an identifier and
+#: a title are every node's).
+RECORD_PREDICATES = {
+    str(field.steps[0][0])
+    for field in FIELDS.values()
+    if field.of == "record" and not field.steps[0][1]
+} - {str(DCTERMS.identifier), str(DCTERMS.title)}
+
+
+def test_no_reader_outside_the_read_models_names_a_record_predicate() -> None:
+    """A page, an export, a check or a command reads a record's fields by name (through
+    kg/read or kg.model.fields), never by naming the predicates that hold them: how a
+    field is reached is declared once."""
+    named = {
+        str(path.relative_to(ROOT)): sorted(python_terms(path.read_text()) & RECORD_PREDICATES)
+        for path in sorted((ROOT / "kg").rglob("*.py"))
+        if path not in RECORD_READERS_AND_WRITERS
+    }
+    assert {path: terms for path, terms in named.items() if terms} == {}
+
+
+def test_the_record_predicates_are_caught() -> None:
+    """The checker itself: a reader naming a record's predicate is found."""
+    assert str(KG.reportedValue) in RECORD_PREDICATES
+    assert str(KG.reportedValue) in python_terms("value = f.one(record, KG.reportedValue)")
+
+
+def test_every_field_reads_known_terms(known: set[str]) -> None:
+    unknown = {
+        name: [str(p) for p, _ in field.steps if str(p) not in known]
+        for name, field in FIELDS.items()
+    }
+    assert {name: terms for name, terms in unknown.items() if terms} == {}
+
+
+def test_each_fields_datatype_is_the_shapes() -> None:
+    """A field that declares a datatype declares the one the shapes require of its last
+    predicate (and every field the shapes type declares it)."""
+    shapes = shapes_graph()
+    required = {
+        str(path): str(datatype)
+        for shape in shapes.subjects(SH.datatype, None)
+        for path in shapes.objects(shape, SH.path)
+        for datatype in shapes.objects(shape, SH.datatype)
+    }
+    wrong = {}
+    for name, field in FIELDS.items():
+        last = str(field.steps[-1][0])
+        declared = str(expand(field.datatype)) if field.datatype else None
+        if last in required and declared != required[last]:
+            wrong[name] = (declared, required[last])
+    assert wrong == {}
+
+
+def test_the_index_query_reads_the_declared_fields() -> None:
+    """The index's query is written out from the declarations: each field it reads is
+    there with its declared path."""
+    text = internal_query("index-rows").text
+    for name in ("id", "printed", "method", "params"):
+        assert f'BIND("{name}" AS ?field)' in text
+    assert FIELDS["printed"].path in text
+    assert "{{" not in text
+
+
+def test_an_undeclared_field_in_a_query_is_an_error() -> None:
+    with pytest.raises(UsageError, match="no field named 'nope'"):
+        expand_fields("SELECT * WHERE { {{rows: id nope}} }")

@@ -23,8 +23,9 @@ from typing import Any
 
 import pyoxigraph as ox
 
+from ..model.fields import FIELDS, first
 from ..rdf.facts import Facts, Term
-from ..rdf.namespaces import DCAT, DCTERMS, KG, PROV, RDFS, SCHEMA
+from ..rdf.namespaces import DCAT, DCTERMS, KG, RDFS, SCHEMA
 from ..registry import Registry
 from ..store.archive import ReleaseInfo
 from ..store.queries import to_term
@@ -71,9 +72,9 @@ def csl_items(
         return [source_item(facts, to_term("source", ident, base))]
     record = to_term("record", ident, base)
     items = []
-    source = facts.one(record, PROV.wasQuotedFrom)
+    source = first(FIELDS["source"].values(facts, record))
     if source is not None:
-        items.append(source_item(facts, source, facts.one(record, KG.locator)))
+        items.append(source_item(facts, source, first(FIELDS["locator"].values(facts, record))))
     item = record_item(facts, record, release, accessed or dt.datetime.now(dt.UTC).date())
     # The derived standing the closure holds (none for a current claim): CSL's "status"
     # (as "retracted" or "in press"); the words go in the note, which BibTeX and RIS carry.

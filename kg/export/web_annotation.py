@@ -53,6 +53,7 @@ import pyoxigraph as ox
 from pyld.jsonld import JsonLdError
 
 from ..errors import NotFoundError
+from ..model.fields import FIELDS, first
 from ..model.mapping.json_triples import JSON_POINTER
 from ..model.mapping.record import PDF_FRAGMENT
 from ..rdf.facts import Facts, Term
@@ -149,9 +150,11 @@ def web_annotation(
 
 def _bodies(f: Facts, record: ox.NamedNode) -> list[dict[str, Any]]:
     """The claim in words (title, value as printed, unit), and the record's IRI."""
-    value = f.one(record, KG.reportedValue)
-    unit = f.one(value, QUDT.unit)
-    printed = " ".join(filter(None, (f.text(value, KG.printedValue), f.concept(unit, QUDT.symbol))))
+    unit = first(FIELDS["unit"].values(f, record))
+    printed_value = first(FIELDS["printed"].values(f, record))
+    printed = " ".join(
+        filter(None, (printed_value.value if printed_value else "", f.concept(unit, QUDT.symbol)))
+    )
     words = ": ".join(filter(None, (f.text(record, DCTERMS.title), printed)))
     standing = f.text(record, KG.standingSummary)  # only where the claim is not current
     if standing:
@@ -170,8 +173,8 @@ def _bodies(f: Facts, record: ox.NamedNode) -> list[dict[str, Any]]:
 
 def _target(f: Facts, record: ox.NamedNode) -> dict[str, Any]:
     """The file (or the source document) with the locator's selectors."""
-    locator = f.one(record, KG.locator)
-    named = f.one(locator, OA.hasSource) or f.one(record, PROV.wasQuotedFrom)
+    locator = first(FIELDS["locator"].values(f, record))
+    named = f.one(locator, OA.hasSource) or first(FIELDS["source"].values(f, record))
     if named is not None and f.has_type(named, KG.SourceArtifact):
         artifact: Term | None = named
         document = f.one(named, PROV.specializationOf)

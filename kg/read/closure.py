@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import pyoxigraph as ox
 
 from ..export.citations import creators
+from ..model.fields import FIELDS
 from ..rdf.facts import Facts, Term
 from ..rdf.namespaces import DCAT, DCTERMS, KG, RDFS, SKOS, SPDX
 
@@ -66,6 +67,16 @@ class ClosureReader:
         #: A page of a past release links to the other nodes as that release holds them.
         self.release = release
         self._sources: dict[Term, SourceView] = {}
+
+    def field(self, node: Term | None, name: str) -> Term | None:
+        """The first value of the field ``name`` (kg/model/fields.py) of ``node``."""
+        found = FIELDS[name].values(self.f, node)
+        return found[0] if found else None
+
+    def field_text(self, node: Term | None, name: str) -> str:
+        """That value's lexical form, or its IRI ("" when there is none)."""
+        found = self.field(node, name)
+        return found.value if found is not None else ""
 
     def label(self, name: str) -> str:
         """What a page calls the project's term ``name`` (a property or class): the

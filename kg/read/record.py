@@ -12,7 +12,7 @@ from typing import Any
 import pyoxigraph as ox
 
 from ..rdf.facts import Facts, Term
-from ..rdf.namespaces import CITO, DCTERMS, KG, OA, PROV, QUDT, RDF, RDFS, SKOS
+from ..rdf.namespaces import CITO, DCTERMS, KG, OA, QUDT, RDF, RDFS, SKOS
 from .activities import CheckView, ReviewView, RunFacts, reviews_of, runs_of
 from .closure import ClosureReader, Link, SourceView, fragment, local_name
 from .imported import imported_view
@@ -56,32 +56,31 @@ class RecordView(ClosureReader):
         self.record = record
         f = facts
         self.iri = record.value
-        self.id = f.text(record, DCTERMS.identifier)
-        self.title = f.text(record, DCTERMS.title)
-        value = f.one(record, KG.reportedValue)
-        self.printed = f.text(value, KG.printedValue)
-        self.numeric = f.text(value, QUDT.numericValue)
-        self.display = f.text(value, KG.displayValue) or self.printed
-        unit = f.one(value, QUDT.unit)
+        self.id = self.field_text(record, "id")
+        self.title = self.field_text(record, "title")
+        self.printed = self.field_text(record, "printed")
+        self.numeric = self.field_text(record, "value")
+        self.display = self.field_text(record, "display") or self.printed
+        unit = self.field(record, "unit")
         self.unit = Link(
             f.concept(unit, RDFS.label) or local_name(unit),
             unit.value if isinstance(unit, ox.NamedNode) else "",
         )
         self.unit_symbol = f.concept(unit, QUDT.symbol)
-        self.unit_detail = f.text(value, KG.unitDetail)
-        self.metric = f.text(record, KG.metric)
-        self.metric_label = f.text(record, KG.metricLabel) or self.metric
-        direction = f.one(record, KG.metricDirection)
+        self.unit_detail = self.field_text(record, "unitDetail")
+        self.metric = self.field_text(record, "metric")
+        self.metric_label = self.field_text(record, "metricLabel") or self.metric
+        direction = self.field(record, "direction")
         self.direction = f.concept(direction)
-        self.qualifier = f.text(record, KG.metricQualifier)
+        self.qualifier = self.field_text(record, "qualifier")
         self.scope_note = f.text(record, KG.scopeNote)
         self.hardware = f.text(record, KG.hardwareAsReported)
         self.headline_label = (
             f"{self.metric_label} ({self.qualifier})" if self.qualifier else self.metric_label
         )
 
-        self.quoted_from = self.source(f.one(record, PROV.wasQuotedFrom))
-        self.evaluation = self.link(f.one(record, KG.evaluation), DCTERMS.title)
+        self.quoted_from = self.source(self.field(record, "source"))
+        self.evaluation = self.link(self.field(record, "evaluation"), DCTERMS.title)
         self.tested = self._cited(f.one(record, KG.testedConfiguration), model=True)
         self.protocol = self._cited(f.one(record, KG.protocol))
         self.dataset = self._cited(f.one(record, KG.dataset))
@@ -95,8 +94,8 @@ class RecordView(ClosureReader):
         )
         self.uncertainty = self.value_or_reason(f.one(record, KG.uncertainty), said=True)
 
-        kind = f.one(record, KG.evidenceKind)
-        status = f.one(record, KG.reviewStatus)
+        kind = self.field(record, "evidenceKind")
+        status = self.field(record, "status")
         self.evidence_kind = f.concept(kind)
         self.evidence_kind_short = f.concept(kind, SKOS.altLabel) or self.evidence_kind
         self.status = f.concept(status)
@@ -105,7 +104,7 @@ class RecordView(ClosureReader):
         self.status_note = f.concept(status, SKOS.note)
         self.status_comment = f.concept(status, RDFS.comment)
 
-        locator = f.one(record, KG.locator)
+        locator = self.field(record, "locator")
         self.locator = f.text(locator, RDFS.label)
         self.locator_anchor = fragment(locator)
         self.locator_parts = self._locator_parts(locator)

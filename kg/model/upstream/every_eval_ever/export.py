@@ -23,7 +23,8 @@ from typing import Any
 import pyoxigraph as ox
 
 from ....rdf.facts import Facts, Term
-from ....rdf.namespaces import DCTERMS, KG, KGV, OA, PROV, QUDT, RDF, RDFS, SCHEMA
+from ....rdf.namespaces import DCTERMS, KG, KGV, OA, PROV, RDF, RDFS, SCHEMA
+from ...fields import FIELDS, first
 from ...standing import Standing
 from ..jsondoc import JsonNumber, JsonSyntaxError, dumps, loads
 from .schema import schema
@@ -47,7 +48,7 @@ def eee_file(
     A record whose standing (``standings``, by IRI) is not current says so in its result's
     ``score_details.details.claimgraph_standing``: a retraction travels with the number."""
     first = records[0]
-    evaluation = facts.one(first, KG.evaluation)
+    evaluation = _field(facts, first, "evaluation")
     imported = facts.one(first, KG.importedBy) is not None
     doc = _file_fields(facts, first, evaluation, imported)
     records = sorted(records, key=lambda r: _position(facts, r))
@@ -84,12 +85,26 @@ def merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: The nodes a record links to that the file's parts are read from (the fields declare
+#: the record's values: kg/model/fields.py).
+DATASET, CONFIGURATION = FIELDS["dataset"].steps[0][0], FIELDS["model"].steps[0][0]
+
+
+def _field(f: Facts, node: Term | None, name: str) -> Term | None:
+    return first(FIELDS[name].values(f, node))
+
+
+def _text(f: Facts, node: Term | None, name: str) -> str:
+    found = _field(f, node, name)
+    return found.value if found is not None else ""
+
+
 def _file_fields(
     facts: Facts, record: ox.NamedNode, evaluation: Term | None, imported: bool
 ) -> dict[str, Any]:
     f = facts
-    source = f.one(record, PROV.wasQuotedFrom)
-    kind = f.one(record, KG.evidenceKind)
+    source = _field(f, record, "source")
+    kind = _field(f, record, "evidenceKind")
     relationship = f.one(evaluation, KG.evaluatorRelationship)
     doc: dict[str, Any] = {
         "schema_version": f.text(evaluation, KG.schemaVersion) or SCHEMA_VERSION,
@@ -120,8 +135,7 @@ def _file_fields(
 
 
 def _model_info(f: Facts, record: ox.NamedNode, evaluation: Term | None) -> dict[str, Any]:
-    configuration = f.one(record, KG.testedConfiguration)
-    model = f.text(evaluation, KG.modelId) or f.text(configuration, KG.model)
+    model = f.text(evaluation, KG.modelId) or _text(f, record, "model")
     info: dict[str, Any] = {"name": f.text(evaluation, KG.modelName) or model, "id": model}
     # an empty string is a value the file gives (six snapshot files give architecture "")
     for key, predicate in (
@@ -146,16 +160,15 @@ def _model_info(f: Facts, record: ox.NamedNode, evaluation: Term | None) -> dict
 
 
 def _result(f: Facts, record: ox.NamedNode, imported: bool) -> dict[str, Any]:
-    value = f.one(record, KG.reportedValue)
-    printed = f.text(value, KG.printedValue)
+    printed = _text(f, record, "printed")
     score = _number(printed)
     if score is None:  # printed as no JSON number ("< 0.1"): its typed value
-        score = JsonNumber(f.text(value, QUDT.numericValue))
+        score = JsonNumber(_text(f, record, "value"))
     metric: dict[str, Any] = {}
-    description = f.text(record, KG.metricDescription) or f.text(record, KG.metricQualifier)
+    description = f.text(record, KG.metricDescription) or _text(f, record, "qualifier")
     if description:
         metric["evaluation_description"] = description
-    metric["lower_is_better"] = f.one(record, KG.metricDirection) == ox.NamedNode(KGV.lower)
+    metric["lower_is_better"] = _field(f, record, "direction") == ox.NamedNode(KGV.lower)
     for key, predicate in (
         ("score_type", KG.scoreType),
         ("min_score", KG.minScore),
@@ -169,13 +182,13 @@ def _result(f: Facts, record: ox.NamedNode, imported: bool) -> dict[str, Any]:
         # none gets the narrowest range that is true of what it reports: the value itself.
         metric.update(score_type="continuous", min_score=score, max_score=score)
     result: dict[str, Any] = {
-        "evaluation_name": f.text(record, KG.metricLabel) or f.text(record, KG.metric),
-        "source_data": _source_data(f, f.one(record, KG.dataset)),
+        "evaluation_name": _text(f, record, "metricLabel") or _text(f, record, "metric"),
+        "source_data": _source_data(f, f.one(record, DATASET)),
         "metric_config": metric,
         "score_details": {"score": score},
     }
     if not imported:
-        result["score_details"]["details"] = _what_does_not_fit(f, record, value, printed)
+        result["score_details"]["details"] = _what_does_not_fit(f, record, printed)
     return result
 
 
@@ -195,27 +208,25 @@ def _source_data(f: Facts, dataset: Term | None) -> dict[str, Any]:
     return data
 
 
-def _what_does_not_fit(
-    f: Facts, record: ox.NamedNode, value: Term | None, printed: str
-) -> dict[str, Any]:
+def _what_does_not_fit(f: Facts, record: ox.NamedNode, printed: str) -> dict[str, Any]:
     """A record's fields the schema has no place for, said in ``details`` (strings)."""
-    unit = f.one(value, QUDT.unit)
-    locator = f.one(record, KG.locator)
-    configuration = f.one(record, KG.testedConfiguration)
-    source = f.one(record, PROV.wasQuotedFrom)
+    unit = _field(f, record, "unit")
+    locator = _field(f, record, "locator")
+    configuration = f.one(record, CONFIGURATION)
+    source = _field(f, record, "source")
     assert source is not None  # a record is quoted from one source (its shape requires it)
     extra = {
         "claimgraph_record": record.value,
         "printed_value": printed,
         "unit": f.concept(unit, RDFS.label) or (unit.value if unit is not None else ""),
-        "metric": f.text(record, KG.metric),
-        "metric_qualifier": f.text(record, KG.metricQualifier),
+        "metric": _text(f, record, "metric"),
+        "metric_qualifier": _text(f, record, "qualifier"),
         "configuration": f.text(configuration, KG.configuration),
         "hardware_as_reported": f.text(record, KG.hardwareAsReported),
         "scope_note": f.text(record, KG.scopeNote),
         "locator": f.text(locator, RDFS.label),
         "source": source.value,
-        "review_status": f.concept(f.one(record, KG.reviewStatus)),
+        "review_status": f.concept(_field(f, record, "status")),
     }
     if not f.text(record, KG.minScore):
         extra["score_range"] = (
@@ -227,7 +238,7 @@ def _what_does_not_fit(
 
 def _position(f: Facts, record: ox.NamedNode) -> tuple[int, str]:
     """Where a result stands in its upstream file (its pointer's index), then its IRI."""
-    pointer = f.text(f.one(f.one(record, KG.locator), OA.hasSelector), RDF.value)
+    pointer = f.text(f.one(_field(f, record, "locator"), OA.hasSelector), RDF.value)
     parts = pointer.split("/")
     index = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else -1
     return index, record.value
