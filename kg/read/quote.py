@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import pyoxigraph as ox
 
 from ..rdf.facts import Facts
-from ..rdf.namespaces import DCTERMS, KG, OA, QUDT, RDFS
+from ..rdf.namespaces import KG, OA, QUDT, RDFS
 from .activities import RunFacts, RunView, runs_of
 from .closure import ClosureReader, local_name
 
@@ -84,21 +84,20 @@ class QuoteView:
         return [c for c in self.claims if not c.this]
 
     def _place(self, view: ClosureReader, record: ox.NamedNode) -> int:
-        printed = view.f.text(view.f.one(record, KG.reportedValue), KG.printedValue)
+        printed = view.field_text(record, "printed")
         at = self.quote.find(printed) if printed else -1
         return at if at >= 0 else len(self.quote)
 
     @staticmethod
     def _column(view: ClosureReader, record: ox.NamedNode, this: bool) -> ClaimColumn:
         f = view.f
-        value = f.one(record, KG.reportedValue)
-        unit = f.one(value, QUDT.unit)
+        unit = view.field(record, "unit")
         return ClaimColumn(
-            id=f.text(record, DCTERMS.identifier) or local_name(record),
+            id=view.field_text(record, "id") or local_name(record),
             href=view.href(record),
-            printed=f.text(value, KG.printedValue),
+            printed=view.field_text(record, "printed"),
             unit=f.concept(unit, QUDT.symbol) or f.concept(unit, RDFS.label),
-            qualifier=f.text(record, KG.metricQualifier),
-            status=f.concept(f.one(record, KG.reviewStatus)),
+            qualifier=view.field_text(record, "qualifier"),
+            status=f.concept(view.field(record, "status")),
             this=this,
         )

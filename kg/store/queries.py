@@ -28,9 +28,9 @@ import pyoxigraph as ox
 
 from ..errors import NotFoundError, UsageError
 from ..kinds import SEGMENTS, minted_iri
-from ..model.fields import FIELDS, Field
 from ..rdf.namespaces import KGV
 from ..resources import resource_dir
+from .field_queries import expand_fields
 
 PARAM_KINDS = ("literal", "iri", "decimal", "concept", *SEGMENTS)
 _HEADER = re.compile(r"^#\s*(title|description|param):\s*(.*)$")
@@ -97,98 +97,6 @@ def to_term(kind: str, value: str, base: str) -> ox.NamedNode | ox.Literal:
     except ValueError:
         raise UsageError(f"{value!r} is not a valid {kind}") from None
     raise UsageError(f"unknown parameter kind {kind!r}")
-
-
-#: ``{{rows: NAME...}}`` and ``{{columns: NAME...}}`` in a query file: fields of
-#: :data:`kg.model.fields.FIELDS`, read as the declarations say.
-_FIELD_BLOCK = re.compile(r"\{\{(rows|columns):([\s\w?]*)\}\}")
-
-
-def expand_fields(text: str) -> str:
-    """``text`` with its field blocks written out:
-
-    - ``{{rows: a b}}``: one ``(?node, ?field, ?value)`` solution per value of each field
-      of any node, a UNION of one pattern each (one scan or path each: per-node joins of a
-      dozen OPTIONALs were an hour at 100k records);
-    - ``{{columns: a ?b}}``: the fields of ``?record`` as variables named after them, those
-      with a ``?`` optional.
-
-    >>> print(expand_fields("{{columns: id locator ?page}}"))
-    ?record dcterms:identifier ?id .
-      ?record kg:locator ?locator .
-      OPTIONAL { ?locator kg:page ?page . }
-
-    :raises UsageError: for a name no field has.
-    """
-
-    def block(match: re.Match[str]) -> str:
-        kind, names = match.group(1), match.group(2).split()
-        lines = []
-        columns = _Columns()
-        for i, name in enumerate(names):
-            optional = name.startswith("?")
-            field = FIELDS.get(name.lstrip("?"))
-            if field is None:
-                raise UsageError(f"no field named {name.lstrip('?')!r} (kg/model/fields.py)")
-            if kind == "rows":
-                typed = "a kg:Claim ; " if field.claims_only else ""
-                first, _, rest = field.path.partition("/")
-                # a path that starts backwards, as a join from the node that points to it
-                # (what every store plans as two scans)
-                pattern = (
-                    f"?by {first[1:]} ?node ; {rest} ?value"
-                    if first.startswith("^") and rest
-                    else f"?node {typed}{field.path} ?value"
-                )
-                union = "UNION " if i else ""
-                lines.append(f'{union}{{ {pattern} BIND("{field.name}" AS ?field) }}')
-            else:
-                lines.append(columns.pattern(field, optional))
-        return "\n  ".join(lines)
-
-    return _FIELD_BLOCK.sub(block, text)
-
-
-class _Columns:
-    """The patterns of a ``{{columns: ...}}`` block: each field's path walked from
-    ``?record`` one step at a time, a step that a required field took already not taken
-    again (its node bound once, as a query written by hand binds ``?locator`` once for the
-    page and the quote)."""
-
-    def __init__(self) -> None:
-        #: a path from ?record -> the variable bound to where it leads (required fields')
-        self.bound: dict[str, str] = {}
-        self.made = 0  # variables made, each new
-
-    def pattern(self, field: Field, optional: bool) -> str:
-        steps = field.path.split("/")
-        at, taken = "?record", 0
-        for i in range(len(steps) - 1, 0, -1):  # the longest prefix bound already
-            known = self.bound.get("/".join(steps[:i]))
-            if known:
-                at, taken = known, i
-                break
-        patterns = []
-        for i in range(taken, len(steps)):
-            last = i == len(steps) - 1
-            variable = (
-                f"?{field.name}"
-                if last
-                else self._variable("/".join(steps[: i + 1]), named=not optional)
-            )
-            patterns.append(f"{at} {steps[i]} {variable} .")
-            if not optional:
-                self.bound["/".join(steps[: i + 1])] = variable
-            at = variable
-        text = " ".join(patterns)
-        return f"OPTIONAL {{ {text} }}" if optional else text
-
-    def _variable(self, path: str, named: bool) -> str:
-        """The variable of a node on the way: a declared field's name where one reaches it
-        (``named``: a required field's, bound once for all), else a new one."""
-        name = next((f.name for f in FIELDS.values() if f.path == path), None) if named else None
-        self.made += 1
-        return f"?{name}" if name else f"?_{self.made}"
 
 
 def read_sparql_file(path: Path) -> SparqlFile:
