@@ -19,6 +19,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 from rdflib import URIRef
+from rdflib.collection import Collection
 from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, SequencePath
 from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery
@@ -30,7 +31,16 @@ from kg.export import citations
 from kg.model.fields import FIELDS, expand
 from kg.model.validation import map_paths, shapes_graph
 from kg.rdf import namespaces
-from kg.rdf.namespaces import DCTERMS, KG, KGV, RDF, SH, ClosedNamespace, TermNamespace
+from kg.rdf.namespaces import (
+    DCTERMS,
+    KG,
+    KGV,
+    RDF,
+    SCHEMA,
+    SH,
+    ClosedNamespace,
+    TermNamespace,
+)
 from kg.rdf.vocabulary import declared_names, load_terms
 from kg.read import record
 from kg.release.build import release_triples
@@ -235,13 +245,14 @@ RECORD_READERS_AND_WRITERS = {
     *(ROOT / "kg" / "model" / "upstream").glob("*/mapping.py"),
     *(ROOT / "kg" / "model" / "upstream").glob("*/records.py"),
 }
-#: What only a record states: the first step of each field of a record (an identifier and
-#: a title are every node's).
+#: What only a record, a source or a run states: the first step of each of their fields
+#: (an identifier, a title, a date, a type, a web page, and PROV's times, agents and
+#: products are other nodes' too).
 RECORD_PREDICATES = {
     str(field.steps[0][0])
     for field in FIELDS.values()
-    if field.of == "record" and not field.steps[0][1]
-} - {str(DCTERMS.identifier), str(DCTERMS.title)}
+    if field.of in ("record", "source") and not field.steps[0][1]
+} - {str(t) for t in (DCTERMS.identifier, DCTERMS.title, DCTERMS.issued, DCTERMS.type, SCHEMA.url)}
 
 
 def test_no_reader_outside_the_read_models_names_a_record_predicate() -> None:
@@ -271,21 +282,24 @@ def test_every_field_reads_known_terms(known: set[str]) -> None:
 
 
 def test_each_fields_datatype_is_the_shapes() -> None:
-    """A field that declares a datatype declares the one the shapes require of its last
-    predicate (and every field the shapes type declares it)."""
+    """A field declares the datatype the shapes require of its last predicate, where they
+    require one (a field whose values may be of several, a date of a year, a month or a
+    day, declares none or one of them)."""
     shapes = shapes_graph()
-    required = {
-        str(path): str(datatype)
-        for shape in shapes.subjects(SH.datatype, None)
-        for path in shapes.objects(shape, SH.path)
-        for datatype in shapes.objects(shape, SH.datatype)
-    }
+    required: dict[str, set[str]] = {}
+    for shape, path in shapes.subject_objects(SH.path):
+        alternatives = [shape]
+        for members in shapes.objects(shape, SH["or"]):
+            alternatives += list(Collection(shapes, members))
+        for node in alternatives:
+            for datatype in shapes.objects(node, SH.datatype):
+                required.setdefault(str(path), set()).add(str(datatype))
     wrong = {}
     for name, field in FIELDS.items():
-        last = str(field.steps[-1][0])
-        declared = str(expand(field.datatype)) if field.datatype else None
-        if last in required and declared != required[last]:
-            wrong[name] = (declared, required[last])
+        found = required.get(str(field.steps[-1][0]))
+        declared = str(expand(field.datatype)) if field.datatype else ""
+        if found and (declared not in found if declared else len(found) == 1):
+            wrong[name] = (declared, sorted(found))
     assert wrong == {}
 
 

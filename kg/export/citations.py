@@ -23,9 +23,9 @@ from typing import Any
 
 import pyoxigraph as ox
 
-from ..model.fields import FIELDS, first
+from ..model.fields import field_text, field_value
 from ..rdf.facts import Facts, Term
-from ..rdf.namespaces import DCAT, DCTERMS, KG, RDFS, SCHEMA
+from ..rdf.namespaces import DCTERMS, KG, RDFS, SCHEMA
 from ..registry import Registry
 from ..store.archive import ReleaseInfo
 from ..store.queries import to_term
@@ -72,9 +72,9 @@ def csl_items(
         return [source_item(facts, to_term("source", ident, base))]
     record = to_term("record", ident, base)
     items = []
-    source = first(FIELDS["source"].values(facts, record))
+    source = field_value(facts, record, "source")
     if source is not None:
-        items.append(source_item(facts, source, first(FIELDS["locator"].values(facts, record))))
+        items.append(source_item(facts, source, field_value(facts, record, "locator")))
     item = record_item(facts, record, release, accessed or dt.datetime.now(dt.UTC).date())
     # The derived standing the closure holds (none for a current claim): CSL's "status"
     # (as "retracted" or "in press"); the words go in the note, which BibTeX and RIS carry.
@@ -89,7 +89,7 @@ def csl_items(
 def source_item(facts: Facts, node: Term, locator: Term | None = None) -> CslItem:
     """A source document as a CSL item; with ``locator``, the place cited in it."""
     f = facts
-    csl_type = f.concept(f.one(node, DCTERMS.type), KG.cslType) or "document"
+    csl_type = f.concept(field_value(f, node, "documentType"), KG.cslType) or "document"
     item: CslItem = {
         "id": f.text(node, DCTERMS.identifier) or _local(node),
         "type": csl_type,
@@ -101,16 +101,16 @@ def source_item(facts: Facts, node: Term, locator: Term | None = None) -> CslIte
     ]
     if authors:
         item["author"] = authors
-    issued = f.text(node, DCTERMS.issued)
+    issued = field_text(f, node, "issued")
     if issued:
         item["issued"] = {"date-parts": [[int(p) for p in issued.split("-")]]}
-    venue = f.text(node, KG.venue)
+    venue = field_text(f, node, "venue")
     if venue:
         item[VENUE_VARIABLE.get(csl_type, "publisher")] = venue
-    doi = f.text(node, KG.doi)
+    doi = field_text(f, node, "doi")
     if doi:
         item["DOI"] = doi
-    url = f.text(node, SCHEMA.url) or f.text(f.one(node, KG.artifact), DCAT.downloadURL)
+    url = field_text(f, node, "landingPage") or field_text(f, node, "pdfUrl")
     if url:
         item["URL"] = url
     if locator is not None:

@@ -16,8 +16,9 @@ from typing import Any
 import pyoxigraph as ox
 
 from ..errors import NotFoundError
+from ..model.fields import FIELDS, field_text, field_value
 from ..rdf.facts import Facts
-from ..rdf.namespaces import KG, PROV, QUDT, RDFS, SCHEMA
+from ..rdf.namespaces import KG, QUDT, RDFS
 from ..registry import Registry
 from ..resources import resource_dir
 from ..store.records import describe
@@ -43,8 +44,8 @@ def write_run_crate(registry: Registry, run_id: str, out: Path) -> Path:
         raise NotFoundError(f"the store does not say which file run {run_id!r} came from")
     run_file = Path(entry.file)
     log_file = run_file.parent / "logs" / f"{run_file.stem}.log"
-    recipe = facts.one(run, SCHEMA.instrument)
-    recipe_file = resource_dir("recipes") / Path(facts.text(recipe, KG.recipePath)).name
+    recipe = field_value(facts, run, "recipe")
+    recipe_file = resource_dir("recipes") / Path(field_text(facts, run, "recipePath")).name
     for path in (run_file, log_file, recipe_file):
         if not path.is_file():
             raise NotFoundError(f"{path} is missing")
@@ -71,11 +72,11 @@ def write_run_crate(registry: Registry, run_id: str, out: Path) -> Path:
     files[2]["@type"] = ["File", "SoftwareSourceCode", "SoftwareApplication"]
     files[2]["name"] = facts.text(recipe, RDFS.label)
 
-    records = sorted(facts.all(run, KG.reproduces), key=lambda r: r.value)
-    agent = facts.one(run, PROV.wasAssociatedWith)
-    status = facts.one(run, KG.runStatus)
+    records = sorted(FIELDS["reproduces"].values(facts, run), key=lambda r: r.value)
+    agent = field_value(facts, run, "runAgent")
+    status = field_value(facts, run, "runStatus")
     measurements = []
-    for m in sorted(facts.all(run, PROV.generated), key=str):
+    for m in sorted(FIELDS["measurement"].values(facts, run), key=str):
         unit = facts.one(m, QUDT.unit)
         measurements.append(
             {
@@ -90,8 +91,8 @@ def write_run_crate(registry: Registry, run_id: str, out: Path) -> Path:
         "@id": iri,
         "@type": "CreateAction",
         "name": f"Reproduction run {run_id}",
-        "startTime": facts.text(run, PROV.startedAtTime),
-        "endTime": facts.text(run, PROV.endedAtTime),
+        "startTime": field_text(facts, run, "started"),
+        "endTime": field_text(facts, run, "ended"),
         "actionStatus": {
             "@id": "http://schema.org/CompletedActionStatus"
             if status is not None and status.value.endswith("#completed")
@@ -119,7 +120,7 @@ def write_run_crate(registry: Registry, run_id: str, out: Path) -> Path:
             "@type": "Dataset",
             "name": f"claimgraph reproduction run {run_id}",
             "description": "A claim of a published result measured again by a claimgraph recipe.",
-            "datePublished": facts.text(run, PROV.endedAtTime),
+            "datePublished": field_text(facts, run, "ended"),
             "conformsTo": {"@id": PROCESS_RUN_CRATE},
             "hasPart": [{"@id": f["@id"]} for f in files],
             "mentions": {"@id": iri},

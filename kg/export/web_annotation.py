@@ -53,7 +53,7 @@ import pyoxigraph as ox
 from pyld.jsonld import JsonLdError
 
 from ..errors import NotFoundError
-from ..model.fields import FIELDS, first
+from ..model.fields import field_text, field_value
 from ..model.mapping.json_triples import JSON_POINTER
 from ..model.mapping.record import PDF_FRAGMENT
 from ..rdf.facts import Facts, Term
@@ -150,10 +150,9 @@ def web_annotation(
 
 def _bodies(f: Facts, record: ox.NamedNode) -> list[dict[str, Any]]:
     """The claim in words (title, value as printed, unit), and the record's IRI."""
-    unit = first(FIELDS["unit"].values(f, record))
-    printed_value = first(FIELDS["printed"].values(f, record))
+    unit = field_value(f, record, "unit")
     printed = " ".join(
-        filter(None, (printed_value.value if printed_value else "", f.concept(unit, QUDT.symbol)))
+        filter(None, (field_text(f, record, "printed"), f.concept(unit, QUDT.symbol)))
     )
     words = ": ".join(filter(None, (f.text(record, DCTERMS.title), printed)))
     standing = f.text(record, KG.standingSummary)  # only where the claim is not current
@@ -173,13 +172,13 @@ def _bodies(f: Facts, record: ox.NamedNode) -> list[dict[str, Any]]:
 
 def _target(f: Facts, record: ox.NamedNode) -> dict[str, Any]:
     """The file (or the source document) with the locator's selectors."""
-    locator = first(FIELDS["locator"].values(f, record))
-    named = f.one(locator, OA.hasSource) or first(FIELDS["source"].values(f, record))
+    locator = field_value(f, record, "locator")
+    named = f.one(locator, OA.hasSource) or field_value(f, record, "source")
     if named is not None and f.has_type(named, KG.SourceArtifact):
         artifact: Term | None = named
         document = f.one(named, PROV.specializationOf)
     else:
-        artifact, document = f.one(named, KG.artifact), named
+        artifact, document = field_value(f, named, "artifact"), named
     target: dict[str, Any] = {"type": "SpecificResource", "source": _file(f, artifact, document)}
     selectors = _selectors(f, locator)
     if selectors:
@@ -212,10 +211,10 @@ def _document(f: Facts, document: Term | None) -> dict[str, Any]:
     title = f.text(document, DCTERMS.title)
     if title:
         out["dcterms:title"] = title
-    doi = f.text(document, KG.doi)
+    doi = field_text(f, document, "doi")
     if doi:
         out["owl:sameAs"] = {"id": f"https://doi.org/{doi}"}
-    landing = f.text(document, SCHEMA.url)
+    landing = field_text(f, document, "landingPage")
     if landing:
         out["homepage"] = landing
     return out

@@ -68,6 +68,20 @@ def first(values: list[Term]) -> Term | None:
     return values[0] if values else None
 
 
+def field_value(facts: Facts, node: Term | None, name: str) -> Term | None:
+    """The first value of the field ``name`` of ``node`` (None when it has none).
+
+    :raises KeyError: for a name no field has.
+    """
+    return first(FIELDS[name].values(facts, node))
+
+
+def field_text(facts: Facts, node: Term | None, name: str) -> str:
+    """That value's lexical form or IRI ("" when it has none)."""
+    found = field_value(facts, node, name)
+    return found.value if found is not None else ""
+
+
 def expand(name: str) -> URIRef:
     """A prefixed name (``kg:metric``) as its IRI.
 
@@ -114,6 +128,37 @@ FIELDS: dict[str, Field] = _fields(
     Field(
         "sha256", "prov:wasQuotedFrom/kg:artifact/spdx:checksum/spdx:checksumValue", "xsd:string"
     ),
+    # -- a source document, and its artifact (the file whose SHA-256 a review checked) -------
+    Field("issued", "dcterms:issued", of="source"),  # a year, a month or a day
+    Field("venue", "kg:venue", "xsd:string", of="source"),
+    Field("documentType", "dcterms:type", of="source"),
+    Field("doi", "kg:doi", "xsd:string", of="source"),
+    Field("landingPage", "schema:url", of="source"),
+    Field("artifact", "kg:artifact", of="source"),
+    Field("pdfUrl", "kg:artifact/dcat:downloadURL", of="source"),
+    Field("mediaType", "kg:artifact/dcat:mediaType", "xsd:string", of="source"),
+    Field("versionStatement", "kg:artifact/kg:versionStatement", "xsd:string", of="source"),
+    Field("pageCount", "kg:artifact/kg:pageCount", "xsd:positiveInteger", of="source"),
+    Field("pdfCreated", "kg:artifact/kg:pdfCreationDate", "xsd:date", of="source"),
+    Field("hashScope", "kg:artifact/kg:hashScope", "xsd:string", of="source"),  # or a reason
+    Field(
+        "artifactSha256", "kg:artifact/spdx:checksum/spdx:checksumValue", "xsd:string", of="source"
+    ),
+    # -- a reproduction run (a prov:Activity of its own), and what it generated -------------
+    Field("reproduces", "kg:reproduces", of="run"),
+    Field("runStatus", "kg:runStatus", of="run"),
+    Field("started", "prov:startedAtTime", "xsd:dateTime", of="run"),  # a review's too
+    Field("ended", "prov:endedAtTime", "xsd:dateTime", of="run"),
+    Field("runAgent", "prov:wasAssociatedWith", of="run"),
+    Field("recipe", "schema:instrument", of="run"),
+    Field("recipePath", "schema:instrument/kg:recipePath", "xsd:string", of="run"),
+    Field("gpuModel", "kg:environment/kg:gpuModel", "xsd:string", of="run"),
+    Field("gpuCount", "kg:environment/kg:gpuCount", "xsd:nonNegativeInteger", of="run"),
+    Field("gpuMemory", "kg:environment/kg:gpuMemory", "xsd:string", of="run"),
+    Field("parameter", "kg:parameter", of="run"),
+    Field("measurement", "prov:generated", of="run"),
+    Field("stageResult", "kg:stageResult", of="run"),
+    Field("verdict", "kg:verdict", of="run"),
     # -- an evaluation (the file an imported result comes from) -----------------------------
     Field("params", "kg:parametersBillions", "xsd:decimal", of="evaluation"),
     Field("precision", "kg:precision", "xsd:string", of="evaluation"),

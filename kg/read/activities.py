@@ -6,10 +6,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from ..model.fields import FIELDS
 from ..rdf.facts import Term
 from ..rdf.namespaces import DCAT, DCTERMS, KG, PROV, QUDT, RDF, RDFS, SPDX
 from ..verify.checks import worst_outcome
 from .closure import ClosureReader, Link, fragment, local_name
+
+#: What points from a run to the records it reproduces.
+REPRODUCES = FIELDS["reproduces"].steps[0][0]
 
 
 @dataclass
@@ -197,7 +201,7 @@ def runs_of(view: ClosureReader, record: Term, runs: list[RunFacts] | None = Non
     on ``record``: ``runs`` where the caller read them (:func:`run_facts`), else the runs
     in the view's facts."""
     if runs is None:
-        runs = [run_facts(view, r) for r in view.f.subjects(KG.reproduces, record)]
+        runs = [run_facts(view, r) for r in view.f.subjects(REPRODUCES, record)]
     return sorted(
         (run_on(view, run, record) for run in runs),
         key=lambda shown: (shown.run.ended_at, shown.run.id),
@@ -207,16 +211,18 @@ def runs_of(view: ClosureReader, record: Term, runs: list[RunFacts] | None = Non
 def run_facts(view: ClosureReader, node: Term) -> RunFacts:
     """The run ``node`` as every page of a claim it judged shows it."""
     f = view.f
-    env = f.one(node, KG.environment)
-    params = {f.text(p, RDFS.label): f.text(p, RDF.value) for p in f.all(node, KG.parameter)}
+    params = {
+        f.text(p, RDFS.label): f.text(p, RDF.value) for p in FIELDS["parameter"].values(f, node)
+    }
+    gpus = (view.field_text(node, "gpuCount"), view.field_text(node, "gpuModel"))
     return RunFacts(
         node=node,
         href=view.href(node),
         id=local_name(node),
-        ended_at=f.text(node, PROV.endedAtTime),
-        status=f.concept(f.one(node, KG.runStatus)),
-        gpu=" x ".join(p for p in (f.text(env, KG.gpuCount), f.text(env, KG.gpuModel)) if p),
-        gpu_memory=f.text(env, KG.gpuMemory),
+        ended_at=view.field_text(node, "ended"),
+        status=f.concept(view.field(node, "runStatus")),
+        gpu=" x ".join(p for p in gpus if p),
+        gpu_memory=view.field_text(node, "gpuMemory"),
         precision=params.get("precision", ""),
         measurements=tuple(
             (
@@ -225,15 +231,16 @@ def run_facts(view: ClosureReader, node: Term) -> RunFacts:
                 f.text(m, KG.stage),
                 f.text(m, QUDT.numericValue),
             )
-            for m in f.all(node, PROV.generated)
+            for m in FIELDS["measurement"].values(f, node)
         ),
         stages=tuple(
             (f.text(s, KG.stage), f.concept(f.one(s, KG.runStatus)))
             for s in sorted(
-                f.all(node, KG.stageResult), key=lambda x: int(f.text(x, KG.position) or 0)
+                FIELDS["stageResult"].values(f, node),
+                key=lambda x: int(f.text(x, KG.position) or 0),
             )
         ),
-        verdicts=tuple(_verdict(view, v) for v in f.all(node, KG.verdict)),
+        verdicts=tuple(_verdict(view, v) for v in FIELDS["verdict"].values(f, node)),
     )
 
 

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 import pyoxigraph as ox
 
 from ..export.citations import creators
-from ..model.fields import FIELDS
+from ..model.fields import field_text, field_value
 from ..rdf.facts import Facts, Term
-from ..rdf.namespaces import DCAT, DCTERMS, KG, RDFS, SKOS, SPDX
+from ..rdf.namespaces import DCTERMS, KG, RDFS, SKOS
 
 
 @dataclass
@@ -70,13 +70,11 @@ class ClosureReader:
 
     def field(self, node: Term | None, name: str) -> Term | None:
         """The first value of the field ``name`` (kg/model/fields.py) of ``node``."""
-        found = FIELDS[name].values(self.f, node)
-        return found[0] if found else None
+        return field_value(self.f, node, name)
 
     def field_text(self, node: Term | None, name: str) -> str:
         """That value's lexical form, or its IRI ("" when there is none)."""
-        found = self.field(node, name)
-        return found.value if found is not None else ""
+        return field_text(self.f, node, name)
 
     def label(self, name: str) -> str:
         """What a page calls the project's term ``name`` (a property or class): the
@@ -132,13 +130,13 @@ class ClosureReader:
         people = creators(f, node)
         authors = [" ".join(p for p in (given, family) if p) for family, given in people]
         names = _author_list([family for family, _ in people])
-        date = f.text(node, DCTERMS.issued)
-        venue = f.text(node, KG.venue)
+        date = self.field_text(node, "issued")
+        venue = self.field_text(node, "venue")
         title = f.text(node, DCTERMS.title)
-        artifact = f.one(node, KG.artifact)
-        version = f.text(artifact, KG.versionStatement)
-        pages = f.text(artifact, KG.pageCount)
-        created = f.text(artifact, KG.pdfCreationDate)
+        artifact = self.field(node, "artifact")
+        version = self.field_text(node, "versionStatement")
+        pages = self.field_text(node, "pageCount")
+        created = self.field_text(node, "pdfCreated")
         details = "; ".join(
             p
             for p in (
@@ -147,7 +145,6 @@ class ClosureReader:
             )
             if p
         )
-        checksum = f.one(artifact, SPDX.checksum)
         return SourceView(
             node=node.value,
             href=self.href(node),
@@ -159,11 +156,11 @@ class ClosureReader:
             authors=authors,
             date=date,
             venue=venue,
-            document_type=self.f.concept(f.one(node, DCTERMS.type)),
+            document_type=self.f.concept(self.field(node, "documentType")),
             version=f"{version} ({details})" if details else version,
-            sha256=f.text(checksum, SPDX.checksumValue),
-            hash_scope=self.value_or_reason(f.one(artifact, KG.hashScope)) if artifact else "",
-            pdf_url=f.text(artifact, DCAT.downloadURL),
+            sha256=self.field_text(node, "artifactSha256"),
+            hash_scope=self.value_or_reason(self.field(node, "hashScope")) if artifact else "",
+            pdf_url=self.field_text(node, "pdfUrl"),
             artifact_href=self.href(artifact),
         )
 

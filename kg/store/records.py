@@ -10,6 +10,7 @@ from urllib.parse import unquote
 import pyoxigraph as ox
 
 from ..errors import NotFoundError
+from ..model.fields import FIELDS
 from ..model.standing import Standing
 from ..rdf.namespaces import KG, RDF
 from . import GraphStore
@@ -21,7 +22,7 @@ CLAIM = ox.NamedNode(str(KG.Claim))
 #: What relates a review or a change of standing to its record, and a node to its class,
 #: as plain strings (a namespace's terms never equal a str).
 ABOUT = (str(KG.reviewOf), str(KG.standingOf))
-REPRODUCES = str(KG.reproduces)
+REPRODUCES = str(FIELDS["reproduces"].steps[0][0])
 TYPE = str(RDF.type)
 
 

@@ -24,7 +24,7 @@ import pyoxigraph as ox
 
 from ....rdf.facts import Facts, Term
 from ....rdf.namespaces import DCTERMS, KG, KGV, OA, PROV, RDF, RDFS, SCHEMA
-from ...fields import FIELDS, first
+from ...fields import FIELDS, field_text, field_value
 from ...standing import Standing
 from ..jsondoc import JsonNumber, JsonSyntaxError, dumps, loads
 from .schema import schema
@@ -48,7 +48,7 @@ def eee_file(
     A record whose standing (``standings``, by IRI) is not current says so in its result's
     ``score_details.details.claimgraph_standing``: a retraction travels with the number."""
     first = records[0]
-    evaluation = _field(facts, first, "evaluation")
+    evaluation = field_value(facts, first, "evaluation")
     imported = facts.one(first, KG.importedBy) is not None
     doc = _file_fields(facts, first, evaluation, imported)
     records = sorted(records, key=lambda r: _position(facts, r))
@@ -90,21 +90,12 @@ def merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
 DATASET, CONFIGURATION = FIELDS["dataset"].steps[0][0], FIELDS["model"].steps[0][0]
 
 
-def _field(f: Facts, node: Term | None, name: str) -> Term | None:
-    return first(FIELDS[name].values(f, node))
-
-
-def _text(f: Facts, node: Term | None, name: str) -> str:
-    found = _field(f, node, name)
-    return found.value if found is not None else ""
-
-
 def _file_fields(
     facts: Facts, record: ox.NamedNode, evaluation: Term | None, imported: bool
 ) -> dict[str, Any]:
     f = facts
-    source = _field(f, record, "source")
-    kind = _field(f, record, "evidenceKind")
+    source = field_value(f, record, "source")
+    kind = field_value(f, record, "evidenceKind")
     relationship = f.one(evaluation, KG.evaluatorRelationship)
     doc: dict[str, Any] = {
         "schema_version": f.text(evaluation, KG.schemaVersion) or SCHEMA_VERSION,
@@ -119,7 +110,7 @@ def _file_fields(
         metadata["source_type"] = "documentation"
         metadata["source_organization_name"] = (
             f.text(source, DCTERMS.publisher)
-            or f.text(source, KG.venue)
+            or field_text(f, source, "venue")
             or f.text(source, DCTERMS.title)
         )
     else:
@@ -135,7 +126,7 @@ def _file_fields(
 
 
 def _model_info(f: Facts, record: ox.NamedNode, evaluation: Term | None) -> dict[str, Any]:
-    model = f.text(evaluation, KG.modelId) or _text(f, record, "model")
+    model = f.text(evaluation, KG.modelId) or field_text(f, record, "model")
     info: dict[str, Any] = {"name": f.text(evaluation, KG.modelName) or model, "id": model}
     # an empty string is a value the file gives (six snapshot files give architecture "")
     for key, predicate in (
@@ -160,15 +151,15 @@ def _model_info(f: Facts, record: ox.NamedNode, evaluation: Term | None) -> dict
 
 
 def _result(f: Facts, record: ox.NamedNode, imported: bool) -> dict[str, Any]:
-    printed = _text(f, record, "printed")
+    printed = field_text(f, record, "printed")
     score = _number(printed)
     if score is None:  # printed as no JSON number ("< 0.1"): its typed value
-        score = JsonNumber(_text(f, record, "value"))
+        score = JsonNumber(field_text(f, record, "value"))
     metric: dict[str, Any] = {}
-    description = f.text(record, KG.metricDescription) or _text(f, record, "qualifier")
+    description = f.text(record, KG.metricDescription) or field_text(f, record, "qualifier")
     if description:
         metric["evaluation_description"] = description
-    metric["lower_is_better"] = _field(f, record, "direction") == ox.NamedNode(KGV.lower)
+    metric["lower_is_better"] = field_value(f, record, "direction") == ox.NamedNode(KGV.lower)
     for key, predicate in (
         ("score_type", KG.scoreType),
         ("min_score", KG.minScore),
@@ -182,7 +173,7 @@ def _result(f: Facts, record: ox.NamedNode, imported: bool) -> dict[str, Any]:
         # none gets the narrowest range that is true of what it reports: the value itself.
         metric.update(score_type="continuous", min_score=score, max_score=score)
     result: dict[str, Any] = {
-        "evaluation_name": _text(f, record, "metricLabel") or _text(f, record, "metric"),
+        "evaluation_name": field_text(f, record, "metricLabel") or field_text(f, record, "metric"),
         "source_data": _source_data(f, f.one(record, DATASET)),
         "metric_config": metric,
         "score_details": {"score": score},
@@ -210,23 +201,23 @@ def _source_data(f: Facts, dataset: Term | None) -> dict[str, Any]:
 
 def _what_does_not_fit(f: Facts, record: ox.NamedNode, printed: str) -> dict[str, Any]:
     """A record's fields the schema has no place for, said in ``details`` (strings)."""
-    unit = _field(f, record, "unit")
-    locator = _field(f, record, "locator")
+    unit = field_value(f, record, "unit")
+    locator = field_value(f, record, "locator")
     configuration = f.one(record, CONFIGURATION)
-    source = _field(f, record, "source")
+    source = field_value(f, record, "source")
     assert source is not None  # a record is quoted from one source (its shape requires it)
     extra = {
         "claimgraph_record": record.value,
         "printed_value": printed,
         "unit": f.concept(unit, RDFS.label) or (unit.value if unit is not None else ""),
-        "metric": _text(f, record, "metric"),
-        "metric_qualifier": _text(f, record, "qualifier"),
+        "metric": field_text(f, record, "metric"),
+        "metric_qualifier": field_text(f, record, "qualifier"),
         "configuration": f.text(configuration, KG.configuration),
         "hardware_as_reported": f.text(record, KG.hardwareAsReported),
         "scope_note": f.text(record, KG.scopeNote),
         "locator": f.text(locator, RDFS.label),
         "source": source.value,
-        "review_status": f.concept(_field(f, record, "status")),
+        "review_status": f.concept(field_value(f, record, "status")),
     }
     if not f.text(record, KG.minScore):
         extra["score_range"] = (
@@ -238,7 +229,7 @@ def _what_does_not_fit(f: Facts, record: ox.NamedNode, printed: str) -> dict[str
 
 def _position(f: Facts, record: ox.NamedNode) -> tuple[int, str]:
     """Where a result stands in its upstream file (its pointer's index), then its IRI."""
-    pointer = f.text(f.one(_field(f, record, "locator"), OA.hasSelector), RDF.value)
+    pointer = f.text(f.one(field_value(f, record, "locator"), OA.hasSelector), RDF.value)
     parts = pointer.split("/")
     index = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else -1
     return index, record.value
