@@ -35,6 +35,7 @@ from kg.rdf.namespaces import (
     DCTERMS,
     KG,
     KGV,
+    PROV,
     RDF,
     SCHEMA,
     SH,
@@ -245,14 +246,28 @@ RECORD_READERS_AND_WRITERS = {
     *(ROOT / "kg" / "model" / "upstream").glob("*/mapping.py"),
     *(ROOT / "kg" / "model" / "upstream").glob("*/records.py"),
 }
-#: What only a record, a source or a run states: the first step of each of their fields
-#: (an identifier, a title, a date, a type, a web page, and PROV's times, agents and
+#: What only a record, a source, a run or a review states: the first step of each of their
+#: fields (an identifier, a title, a date, a type, a web page, and PROV's times, agents and
 #: products are other nodes' too).
 RECORD_PREDICATES = {
     str(field.steps[0][0])
     for field in FIELDS.values()
-    if field.of in ("record", "source") and not field.steps[0][1]
-} - {str(t) for t in (DCTERMS.identifier, DCTERMS.title, DCTERMS.issued, DCTERMS.type, SCHEMA.url)}
+    if field.of in ("record", "source", "run", "review") and not field.steps[0][1]
+} - {
+    str(term)
+    for term in (
+        DCTERMS.identifier,
+        DCTERMS.title,
+        DCTERMS.issued,
+        DCTERMS.type,
+        SCHEMA.url,
+        PROV.startedAtTime,
+        PROV.endedAtTime,
+        PROV.wasAssociatedWith,
+        PROV.qualifiedAssociation,
+        PROV.generated,
+    )
+}
 
 
 def test_no_reader_outside_the_read_models_names_a_record_predicate() -> None:

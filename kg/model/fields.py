@@ -52,6 +52,12 @@ class Field:
             (expand(step.lstrip("^")), step.startswith("^")) for step in self.path.split("/")
         )
 
+    @property
+    def predicate(self) -> URIRef:
+        """The predicate of its first step (a one-step field's own), for a reader that
+        walks it backwards: the records a run reproduces, a review reviews."""
+        return self.steps[0][0]
+
     def values(self, facts: Facts, node: Term | None) -> list[Term]:
         """The values the path reaches from ``node`` in ``facts``."""
         nodes: list[Term] = [node] if node is not None else []
@@ -159,6 +165,29 @@ FIELDS: dict[str, Field] = _fields(
     Field("measurement", "prov:generated", of="run"),
     Field("stageResult", "kg:stageResult", of="run"),
     Field("verdict", "kg:verdict", of="run"),
+    # -- a review (an upstream registry's, or kg verify's), and what it checked -------------
+    Field("reviewOf", "kg:reviewOf", of="review"),
+    Field("reviewer", "prov:wasAssociatedWith", of="review"),
+    Field("role", "prov:qualifiedAssociation/prov:hadRole", of="review"),
+    Field("reviewerNote", "prov:qualifiedAssociation/rdfs:comment", "xsd:string", of="review"),
+    Field("reviewedAt", "prov:endedAtTime", "xsd:dateTime", of="review"),
+    Field("reviewStatus", "kg:reviewStatus", of="review"),
+    Field("reviewMethod", "kg:method", of="review"),
+    Field("methodNote", "kg:methodNote", "xsd:string", of="review"),
+    Field("outcomeNote", "kg:outcomeNote", "xsd:string", of="review"),
+    Field("origin", "kg:origin", of="review"),
+    Field("usedArtifact", "kg:usedArtifact", of="review"),
+    Field(
+        "usedSha256", "kg:usedArtifact/spdx:checksum/spdx:checksumValue", "xsd:string", of="review"
+    ),
+    Field("usedUrl", "kg:usedArtifact/dcat:downloadURL", of="review"),
+    Field("usedHashScope", "kg:usedArtifact/kg:hashScope", "xsd:string", of="review"),
+    Field("check", "kg:check", of="review"),
+    Field("checkedFile", "kg:checkedFile", of="review"),
+    Field("fileName", "kg:checkedFile/kg:fileName", "xsd:string", of="review"),
+    Field(
+        "fileSha256", "kg:checkedFile/spdx:checksum/spdx:checksumValue", "xsd:string", of="review"
+    ),
     # -- an evaluation (the file an imported result comes from) -----------------------------
     Field("params", "kg:parametersBillions", "xsd:decimal", of="evaluation"),
     Field("precision", "kg:precision", "xsd:string", of="evaluation"),

@@ -8,12 +8,13 @@ from dataclasses import dataclass, field
 
 from ..model.fields import FIELDS
 from ..rdf.facts import Term
-from ..rdf.namespaces import DCAT, DCTERMS, KG, PROV, QUDT, RDF, RDFS, SPDX
+from ..rdf.namespaces import DCTERMS, KG, QUDT, RDF, RDFS
 from ..verify.checks import worst_outcome
 from .closure import ClosureReader, Link, fragment, local_name
 
-#: What points from a run to the records it reproduces.
-REPRODUCES = FIELDS["reproduces"].steps[0][0]
+#: What points from a run to the records it reproduces, from a review to the record it
+#: reviews.
+REPRODUCES, REVIEW_OF = FIELDS["reproduces"].predicate, FIELDS["reviewOf"].predicate
 
 
 @dataclass
@@ -72,43 +73,43 @@ def reviews_of(view: ClosureReader, record: Term) -> list[ReviewView]:
     """The reviews of ``record``, oldest first."""
     f = view.f
     found = sorted(
-        set(f.subjects(KG.reviewOf, record)), key=lambda r: (f.text(r, PROV.endedAtTime), str(r))
+        set(f.subjects(REVIEW_OF, record)), key=lambda r: (view.field_text(r, "reviewedAt"), str(r))
     )
     return [_review(view, node, record) for node in found]
 
 
 def _review(view: ClosureReader, node: Term, record: Term) -> ReviewView:
     f = view.f
-    association = f.one(node, PROV.qualifiedAssociation)
-    agent = f.one(node, PROV.wasAssociatedWith)
-    artifact = f.one(node, KG.usedArtifact)
-    checksum = f.one(artifact, SPDX.checksum)
-    methods = sorted(f.all(node, KG.method), key=f.order)
+    artifact = view.field(node, "usedArtifact")
+    methods = sorted(FIELDS["reviewMethod"].values(f, node), key=f.order)
     # A review of a JSON file checks all its records: the page shows the file's checks and
     # the record's own.
     checks = sorted(
-        (c for c in f.all(node, KG.check) if f.one(c, KG.checkedRecord) in (None, record)),
+        (
+            c
+            for c in FIELDS["check"].values(f, node)
+            if f.one(c, KG.checkedRecord) in (None, record)
+        ),
         key=lambda c: int(f.text(c, KG.position) or 0),
     )
-    file = f.one(node, KG.checkedFile)
     return ReviewView(
         node=node.value,
         href=view.href(node),
-        agent=view.link(agent, RDFS.label) or Link(""),
-        role=f.concept(f.one(association, PROV.hadRole)),
-        reviewer_note=f.text(association, RDFS.comment),
-        reviewed_at=f.text(node, PROV.endedAtTime),
-        status=f.concept(f.one(node, KG.reviewStatus)),
+        agent=view.link(view.field(node, "reviewer"), RDFS.label) or Link(""),
+        role=f.concept(view.field(node, "role")),
+        reviewer_note=view.field_text(node, "reviewerNote"),
+        reviewed_at=view.field_text(node, "reviewedAt"),
+        status=f.concept(view.field(node, "reviewStatus")),
         methods=[local_name(m) for m in methods],
-        method_note=f.text(node, KG.methodNote),
-        note=f.text(node, KG.outcomeNote),
-        sha256=f.text(checksum, SPDX.checksumValue),
-        retrieval_url=f.text(artifact, DCAT.downloadURL),
-        hash_scope=view.value_or_reason(f.one(artifact, KG.hashScope)) if artifact else "",
-        origin=f.concept(f.one(node, KG.origin)),
+        method_note=view.field_text(node, "methodNote"),
+        note=view.field_text(node, "outcomeNote"),
+        sha256=view.field_text(node, "usedSha256"),
+        retrieval_url=view.field_text(node, "usedUrl"),
+        hash_scope=view.value_or_reason(view.field(node, "usedHashScope")) if artifact else "",
+        origin=f.concept(view.field(node, "origin")),
         checks=[_check(view, c) for c in checks],
-        file_name=f.text(file, KG.fileName),
-        file_sha256=f.text(f.one(file, SPDX.checksum), SPDX.checksumValue),
+        file_name=view.field_text(node, "fileName"),
+        file_sha256=view.field_text(node, "fileSha256"),
     )
 
 

@@ -21,8 +21,8 @@ from .standing import standing, standing_quads
 CLAIM = ox.NamedNode(str(KG.Claim))
 #: What relates a review or a change of standing to its record, and a node to its class,
 #: as plain strings (a namespace's terms never equal a str).
-ABOUT = (str(KG.reviewOf), str(KG.standingOf))
-REPRODUCES = str(FIELDS["reproduces"].steps[0][0])
+ABOUT = (str(FIELDS["reviewOf"].predicate), str(KG.standingOf))
+REPRODUCES = str(FIELDS["reproduces"].predicate)
 TYPE = str(RDF.type)
 
 

@@ -23,7 +23,7 @@ from typing import Any
 import pyoxigraph as ox
 
 from ....rdf.facts import Facts, Term
-from ....rdf.namespaces import DCTERMS, KG, KGV, OA, PROV, RDF, RDFS, SCHEMA
+from ....rdf.namespaces import DCTERMS, KG, KGV, OA, RDF, RDFS, SCHEMA
 from ...fields import FIELDS, field_text, field_value
 from ...standing import Standing
 from ..jsondoc import JsonNumber, JsonSyntaxError, dumps, loads
@@ -265,7 +265,8 @@ def _number(printed: str) -> JsonNumber | None:
 
 
 def _earliest_review(f: Facts, record: ox.NamedNode) -> str:
-    times = sorted(f.text(r, PROV.endedAtTime) for r in f.subjects(KG.reviewOf, record))
+    reviews = f.subjects(FIELDS["reviewOf"].predicate, record)
+    times = sorted(field_text(f, r, "reviewedAt") for r in reviews)
     return times[0] if times else ""
 
 
