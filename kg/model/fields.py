@@ -142,7 +142,6 @@ FIELDS: dict[str, Field] = _fields(
     Field("landingPage", "schema:url", of="source"),
     Field("artifact", "kg:artifact", of="source"),
     Field("pdfUrl", "kg:artifact/dcat:downloadURL", of="source"),
-    Field("mediaType", "kg:artifact/dcat:mediaType", "xsd:string", of="source"),
     Field("versionStatement", "kg:artifact/kg:versionStatement", "xsd:string", of="source"),
     Field("pageCount", "kg:artifact/kg:pageCount", "xsd:positiveInteger", of="source"),
     Field("pdfCreated", "kg:artifact/kg:pdfCreationDate", "xsd:date", of="source"),
@@ -183,7 +182,6 @@ FIELDS: dict[str, Field] = _fields(
     Field("usedUrl", "kg:usedArtifact/dcat:downloadURL", of="review"),
     Field("usedHashScope", "kg:usedArtifact/kg:hashScope", "xsd:string", of="review"),
     Field("check", "kg:check", of="review"),
-    Field("checkedFile", "kg:checkedFile", of="review"),
     Field("fileName", "kg:checkedFile/kg:fileName", "xsd:string", of="review"),
     Field(
         "fileSha256", "kg:checkedFile/spdx:checksum/spdx:checksumValue", "xsd:string", of="review"

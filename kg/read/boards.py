@@ -209,9 +209,11 @@ class BoardView:
 
 
 def read_boards(store: GraphStore) -> Boards:
-    """The boards of every record of ``store`` (its rows read with their standing: what the
-    catalogue reads, without the search index)."""
-    return Boards(read_rows(store, standings(store)), disagreeing(store))
+    """The leaderboards and model rows of every record of ``store`` (its rows read with
+    their standing: what the catalogue reads, without the search index), for a command
+    that shows one board or one model: the disagreements are not read (the catalogue
+    reads them, :func:`disagreeing`)."""
+    return Boards(read_rows(store, standings(store)))
 
 
 #: A quantity: a model node on a benchmark node (docs/views.md).

@@ -32,9 +32,11 @@ def expand_fields(text: str) -> str:
     - ``{{template: a b}}`` and ``{{patterns: a b}}`` (the same names, in the same order):
       a CONSTRUCT of the statements that reach each field from ``?record``, and its WHERE.
 
-    >>> print(expand_fields("{{template: printed}}\\n{{patterns: printed}}"))
-    ?record kg:reportedValue ?f0_0 . ?f0_0 kg:printedValue ?f0_1 .
-    { ?record kg:reportedValue ?f0_0 . ?f0_0 kg:printedValue ?f0_1 . }
+    >>> print(expand_fields("{{template: id printed}}\\n{{patterns: id printed}}"))
+    ?record dcterms:identifier ?g0 .
+      ?record kg:reportedValue ?g1 . ?g1 kg:printedValue ?g1f0_1 .
+    { ?record dcterms:identifier ?g0 . }
+      UNION { ?record kg:reportedValue ?g1 . OPTIONAL { ?g1 kg:printedValue ?g1f0_1 . } }
     >>> print(expand_fields("{{columns: id locator ?page}}"))
     ?record dcterms:identifier ?id .
       ?record kg:locator ?locator .
@@ -54,6 +56,7 @@ def expand_fields(text: str) -> str:
         kind, names = match.group(1), match.group(2).split()
         lines = []
         columns = _Columns()
+        graph_fields: list[Field] = []
         for i, name in enumerate(names):
             optional = name.startswith("?")
             field = FIELDS.get(name.lstrip("?"))
@@ -74,26 +77,39 @@ def expand_fields(text: str) -> str:
             elif kind == "columns":
                 lines.append(columns.pattern(field, optional))
             else:
-                statements = _walk(field, i)
-                lines.append(
-                    statements
-                    if kind == "template"
-                    else f"{'UNION ' if i else ''}{{ {statements} }}"
-                )
+                graph_fields.append(field)
+        if graph_fields:
+            lines = _graph_block(kind, graph_fields)
         return "\n  ".join(lines)
 
     return _FIELD_BLOCK.sub(block, text)
 
 
-def _walk(field: Field, i: int) -> str:
-    """The statements of the path of ``field`` (the ``i``-th of its block) from ``?record``,
-    its nodes on the way named ``?f{i}_{step}``: what a template and its patterns share."""
-    at, statements = "?record", []
-    for j, step in enumerate(field.path.split("/")):
-        node = f"?f{i}_{j}"
-        statements.append(f"{at} {step} {node} .")
-        at = node
-    return " ".join(statements)
+def _graph_block(kind: str, fields: list[Field]) -> list[str]:
+    """A CONSTRUCT's template (``kind`` "template") or its WHERE ("patterns"): the fields
+    that start with one step share a branch, its node read once and each field's further
+    steps OPTIONAL (a record's value node once, for its printed value and its unit), so
+    both name the same variables: ``?gN`` for a group's first node, ``?gNfI_J`` beyond."""
+    groups: dict[str, list[Field]] = {}
+    for field in fields:
+        groups.setdefault(field.path.split("/")[0], []).append(field)
+    lines = []
+    for g, (first, members) in enumerate(groups.items()):
+        head = f"?record {first} ?g{g} ."
+        tails = []
+        for i, field in enumerate(members):
+            at, steps = f"?g{g}", []
+            for j, step in enumerate(field.path.split("/")[1:], start=1):
+                steps.append(f"{at} {step} ?g{g}f{i}_{j} .")
+                at = f"?g{g}f{i}_{j}"
+            if steps:
+                tails.append(" ".join(steps))
+        if kind == "template":
+            lines.append(" ".join([head, *tails]))
+        else:
+            optional = "".join(f" OPTIONAL {{ {tail} }}" for tail in tails)
+            lines.append(f"{'UNION ' if g else ''}{{ {head}{optional} }}")
+    return lines
 
 
 class _Columns:

@@ -36,9 +36,6 @@ RDF_OFFERED = media_types("html", *RDF_SYNTAXES)
 #: Records and sources are citable: they also come as CSL-JSON, BibTeX and RIS.
 CITABLE = segments(citable=True)
 CITABLE_OFFERED = [*RDF_OFFERED, *media_types(*CITATIONS)]
-#: A record, or an evaluation's records, also as an upstream format's file
-#: (/record/ID.eee.json): the formats registered (kg.model.upstream.formats).
-UPSTREAM_FORMAT = UPSTREAM_OFFERED
 #: A record, also as a W3C Web Annotation (/record/ID.wa.jsonld, or Accept: application/ld+json
 #: with the Web Annotation profile); plain application/ld+json stays the framed record.
 ANNOTATION_FORMAT = {"record": media_types("wa.jsonld")}
@@ -115,7 +112,7 @@ class NodeRequest:
                 request.headers.get("Accept"),
                 [
                     *(CITABLE_OFFERED if kind in CITABLE else RDF_OFFERED),
-                    *UPSTREAM_FORMAT.get(kind, []),
+                    *UPSTREAM_OFFERED.get(kind, []),  # a record's, an evaluation's upstream file
                     *ANNOTATION_FORMAT.get(kind, []),
                 ],
                 suffix or params().get("format"),
