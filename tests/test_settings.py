@@ -32,19 +32,20 @@ def declared() -> dict[str, tuple[str, str, str]]:
 
 
 def documented(path: Path) -> dict[str, tuple[str, str, str]]:
-    """Variable -> (option, default, help), from the settings table of a page (code marks
+    """Variable -> (option, default, help), from the settings tables of a page (code marks
     dropped: the page may set names in code)."""
     text = path.read_text()
     assert HEADER in text, f"{path.name} has no settings table"
     rows: dict[str, tuple[str, str, str]] = {}
-    for line in text.split(HEADER, 1)[1].splitlines()[2:]:
-        if not line.startswith("|"):
-            break
-        cells = [cell.strip().replace("`", "") for cell in line.strip().strip("|").split("|")]
-        assert len(cells) == 4, f"{path.name}: not four cells: {line}"
-        option, variable, default, what = cells
-        assert variable not in rows, f"{path.name}: {variable} twice"
-        rows[variable] = (option, default, what)
+    for table in text.split(HEADER)[1:]:  # every settings table of the page
+        for line in table.splitlines()[2:]:
+            if not line.startswith("|"):
+                break
+            cells = [cell.strip().replace("`", "") for cell in line.strip().strip("|").split("|")]
+            assert len(cells) == 4, f"{path.name}: not four cells: {line}"
+            option, variable, default, what = cells
+            assert variable not in rows, f"{path.name}: {variable} twice"
+            rows[variable] = (option, default, what)
     return rows
 
 
