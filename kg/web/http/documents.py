@@ -64,14 +64,17 @@ def as_document(
     return response
 
 
-def document_quads(
-    stem: str, topic: str, media_type: str, release: str | None = None
-) -> list[ox.Quad]:
-    """What the document at ``stem`` as ``media_type`` says of itself: the thing it is about,
-    ``topic`` (``foaf:primaryTopic``), and the vocabulary its statements use
-    (``dcterms:conformsTo``)."""
-    document = ox.NamedNode(document_url(stem, by_media_type(media_type).name, release))
-    return [
-        ox.Quad(document, ox.NamedNode(str(FOAF.primaryTopic)), ox.NamedNode(topic)),
-        ox.Quad(document, ox.NamedNode(str(DCTERMS.conformsTo)), ox.NamedNode(ONTOLOGY)),
-    ]
+def document_quads(stem: str, topic: str, release: str | None = None) -> list[ox.Quad]:
+    """What the documents at ``stem`` say of themselves: each syntax's URL is about
+    ``topic`` (``foaf:primaryTopic``) and uses the vocabulary (``dcterms:conformsTo``).
+    Every syntax names them all, so that one URL's Turtle and JSON-LD hold the same
+    triples, and the one served (its ``Content-Location``) is among them."""
+    about, conforms = (ox.NamedNode(str(p)) for p in (FOAF.primaryTopic, DCTERMS.conformsTo))
+    quads = []
+    for name in DOCUMENT_FORMATS:
+        document = ox.NamedNode(document_url(stem, name, release))
+        quads += [
+            ox.Quad(document, about, ox.NamedNode(topic)),
+            ox.Quad(document, conforms, ox.NamedNode(ONTOLOGY)),
+        ]
+    return quads

@@ -154,7 +154,7 @@ class NodeRequest:
             raise self.refused
         if self.media_type in RDF_DOCUMENTS:
             topic = self.registry.iri(self.kind, self.ident)
-            quads = [*quads, *document_quads(self.stem, topic, self.media_type, self.release)]
+            quads = [*quads, *document_quads(self.stem, topic, self.release)]
         return self.document(
             data_answer(self.registry, self.kind, self.ident, quads, self.media_type, self.at)
         )

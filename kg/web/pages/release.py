@@ -75,7 +75,7 @@ def release(name: str) -> Response:
         index_registry = Registry(app.settings, read_only=True, store=index, archive=archive)
         if media_type in RDF_DOCUMENTS:
             topic = index_registry.iri("release", ident)
-            quads = [*quads, *document_quads(node_stem("release", ident), topic, media_type)]
+            quads = [*quads, *document_quads(node_stem("release", ident), topic)]
         answer = data_answer(index_registry, "release", ident, quads, media_type)
         return as_document(answer, node_stem("release", ident), media_type)
     manifest = archive.manifest(ident)

@@ -82,7 +82,7 @@ def _rdf(media_type: str) -> Response:
         ox.Quad(q.subject, q.predicate, q.object)
         for q in ox.parse(ontology_nquads(), ox.RdfFormat.N_QUADS)
     ]
-    quads += document_quads(VOCABULARY_PATH, ONTOLOGY, media_type)
+    quads += document_quads(VOCABULARY_PATH, ONTOLOGY)
     fmt = by_media_type(media_type).name
     if fmt == "jsonld":
         return respond(json.dumps(compact(quads), ensure_ascii=False, indent=1) + "\n", media_type)
