@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
+from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,6 +20,8 @@ from urllib.parse import urlsplit
 from .errors import ConfigError
 
 DEFAULT_BASE = "https://claimgraph.example/"
+#: Names reserved for documentation and tests (RFC 2606): nothing under them resolves.
+RESERVED_NAMES = ("example", "test", "invalid", "example.com", "example.net", "example.org")
 
 
 def _help(text: str, shown: str = "") -> dict[str, str]:
@@ -142,6 +145,15 @@ class Settings:
             "version (0: none; validators and 304 answers stay)"
         ),
     )
+    trusted_proxies: str = field(
+        default="",
+        metadata=_help(
+            "Addresses or networks (comma-separated, e.g. 10.0.0.5,172.16.0.0/12) of the reverse "
+            "proxies whose X-Forwarded-Proto and X-Forwarded-Host are believed: what the server "
+            "says of its own URLs (feeds, VoID, sitemap, robots.txt, Link headers) follows them",
+            shown="none: forwarded headers are ignored",
+        ),
+    )
     max_age: int = field(
         default=60,
         metadata=_help(
@@ -176,6 +188,30 @@ class Settings:
             raise ConfigError(f"max_age must be 0 or more (got {self.max_age})")
         if isinstance(self.store, str) and not is_store_url(self.store):
             raise ConfigError(f"store must be a directory or an http(s) URL (got {self.store!r})")
+        self.proxy_networks  # noqa: B018 (checked now, not at the first request)
+
+    @property
+    def proxy_networks(self) -> tuple[IPv4Network | IPv6Network, ...]:
+        """The networks of :attr:`trusted_proxies` (an address is a network of one).
+
+        :raises ConfigError: for an entry that is no address or network.
+        """
+        found = []
+        for entry in filter(None, (part.strip() for part in self.trusted_proxies.split(","))):
+            try:
+                found.append(ip_network(entry, strict=False))
+            except ValueError:
+                raise ConfigError(
+                    f"trusted_proxies: {entry!r} is no IP address or network"
+                ) from None
+        return tuple(found)
+
+    @property
+    def placeholder_base(self) -> bool:
+        """Whether the base IRI's host is a name reserved for examples (RFC 2606: ``example``,
+        ``test``, ``invalid``, ``example.com``, ...), so that no IRI minted under it resolves."""
+        host = (urlsplit(self.base).hostname or "").rstrip(".")
+        return any(host == name or host.endswith(f".{name}") for name in RESERVED_NAMES)
 
     @property
     def remote(self) -> bool:
@@ -287,3 +323,13 @@ def load_settings(
         for key, value in values.items()
     }
     return Settings(**converted)
+
+
+def placeholder_note(base: str) -> str:
+    """What ``kg serve`` and the index say while the base IRI is a placeholder."""
+    return (
+        f"the base IRI {base} is a placeholder: the registry's IRIs resolve nowhere. Set "
+        "KG_BASE (or kg --base) to the URL the registry is served at, or to a persistent "
+        'IRI that redirects to it (docs/deployment.md, "A base that resolves"), then '
+        "kg load --force (or load into a new store)"
+    )

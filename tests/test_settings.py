@@ -32,19 +32,20 @@ def declared() -> dict[str, tuple[str, str, str]]:
 
 
 def documented(path: Path) -> dict[str, tuple[str, str, str]]:
-    """Variable -> (option, default, help), from the settings table of a page (code marks
+    """Variable -> (option, default, help), from the settings tables of a page (code marks
     dropped: the page may set names in code)."""
     text = path.read_text()
     assert HEADER in text, f"{path.name} has no settings table"
     rows: dict[str, tuple[str, str, str]] = {}
-    for line in text.split(HEADER, 1)[1].splitlines()[2:]:
-        if not line.startswith("|"):
-            break
-        cells = [cell.strip().replace("`", "") for cell in line.strip().strip("|").split("|")]
-        assert len(cells) == 4, f"{path.name}: not four cells: {line}"
-        option, variable, default, what = cells
-        assert variable not in rows, f"{path.name}: {variable} twice"
-        rows[variable] = (option, default, what)
+    for table in text.split(HEADER)[1:]:  # every settings table of the page
+        for line in table.splitlines()[2:]:
+            if not line.startswith("|"):
+                break
+            cells = [cell.strip().replace("`", "") for cell in line.strip().strip("|").split("|")]
+            assert len(cells) == 4, f"{path.name}: not four cells: {line}"
+            option, variable, default, what = cells
+            assert variable not in rows, f"{path.name}: {variable} twice"
+            rows[variable] = (option, default, what)
     return rows
 
 
@@ -84,9 +85,11 @@ SAMPLES = {
 @pytest.mark.parametrize("name", list(SETTINGS))
 def test_each_variable_sets_its_setting(name: str) -> None:
     setting = SETTINGS[name]
-    text = {"base": "http://other.example/", "licence": "https://example.org/licence"}.get(
-        name, SAMPLES[setting.type]
-    )
+    text = {
+        "base": "http://other.example/",
+        "licence": "https://example.org/licence",
+        "trusted_proxies": "10.0.0.5, 172.16.0.0/12",
+    }.get(name, SAMPLES[setting.type])
     value = getattr(load_settings(environ={setting.env: text}), name)
     assert value == setting.convert(text)
     assert value != setting.default
@@ -108,6 +111,7 @@ def test_text_of_the_wrong_type_is_a_config_error() -> None:
         ("sitemap_urls", "0"),
         ("cache_mb", "-1"),
         ("max_age", "-5"),
+        ("trusted_proxies", "proxy.internal"),
     ],
 )
 def test_a_value_out_of_range_is_a_config_error(name: str, text: str) -> None:
@@ -162,3 +166,15 @@ def test_settings_command_text_names_each_variable() -> None:
 def test_an_unusable_setting_is_a_usage_error() -> None:
     result = CliRunner().invoke(main, ["settings"], env={**NO_KG_ENV, "KG_BASE": "ftp://x/"})
     assert result.exit_code == ConfigError.exit_code == 2
+
+
+def test_placeholder_base_is_a_reserved_name() -> None:
+    assert load_settings(environ={}).placeholder_base
+    assert load_settings({"base": "http://registry.test/kg/"}, environ={}).placeholder_base
+    assert not load_settings({"base": "https://w3id.org/claimgraph/"}, environ={}).placeholder_base
+    assert not load_settings({"base": "http://127.0.0.1:8080/"}, environ={}).placeholder_base
+
+
+def test_trusted_proxies_are_networks() -> None:
+    settings = load_settings({"trusted_proxies": "10.0.0.5,172.16.0.0/12,::1"}, environ={})
+    assert [str(n) for n in settings.proxy_networks] == ["10.0.0.5/32", "172.16.0.0/12", "::1/128"]

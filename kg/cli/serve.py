@@ -9,7 +9,7 @@ import os
 
 import click
 
-from ..config import Settings
+from ..config import Settings, placeholder_note
 from ..store.load import ensure_loaded
 from .common import progress
 
@@ -48,7 +48,10 @@ def serve(settings: Settings, host: str, port: int, threads: int, workers: int) 
     directory, so a fresh clone shows its records at once. The index of the
     records (search and facets) is built before serving starts, once for all
     worker processes. /healthz answers 200 when the server is ready. A kg load
-    while it runs is picked up within a second, without a restart.
+    while it runs is picked up within a second, without a restart. While the
+    base IRI is a placeholder (a name reserved for examples, as the default
+    https://claimgraph.example/ is), it warns at start, and the index says so,
+    that the registry's IRIs resolve nowhere (docs/deployment.md).
 
     \b
     Example:
@@ -64,6 +67,8 @@ def serve(settings: Settings, host: str, port: int, threads: int, workers: int) 
     from ..web.state import build_index, state
 
     holder = reserve(host, port)  # before anything is loaded: a port in use stops here
+    if settings.placeholder_base:
+        click.echo(f"kg: warning: {placeholder_note(settings.base)}", err=True)
     report = ensure_loaded(settings, progress=progress("loading"))
     if report is not None:
         click.echo(f"kg: first start: {report.summary()}", err=True)

@@ -12,6 +12,9 @@ from ..resources import resource_dir
 from .namespaces import KG, KGV, QUDT, RDF, SKOS
 from .terms import parse_turtle
 
+#: The ontology's own IRI: its namespace without the "#" (the registry serves it at /ns).
+ONTOLOGY = str(KG).rstrip("#")
+
 
 @dataclass(frozen=True)
 class Vocabulary:

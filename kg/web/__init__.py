@@ -18,8 +18,10 @@ from ..config import Settings, load_settings
 from .following.feeds import feeds_in_templates
 from .http.cache import register_http_cache
 from .http.errors import register_error_handlers
+from .http.proxy import register_forwarded_headers
 from .http.request_rules import register_request_rules
 from .http.security import register_security
+from .pages.answers import document_in_templates
 from .routes import register_routes
 from .sparql.lane import register_sparql_lane
 from .state import AppState
@@ -39,9 +41,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config["MAX_CONTENT_LENGTH"] = 4 * settings.max_query_bytes
     rules = register_routes(app)
     app.context_processor(feeds_in_templates)
+    app.context_processor(document_in_templates)
     register_request_rules(app, rules)
     register_http_cache(app)
     register_error_handlers(app)
     register_sparql_lane(app)  # inside the security headers, which wrap it
     register_security(app)
+    register_forwarded_headers(app, settings)  # outermost: every part reads its result
     return app

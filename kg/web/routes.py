@@ -28,6 +28,7 @@ from .pages.node import node
 from .pages.record import record
 from .pages.records import index
 from .pages.release import release
+from .pages.vocabulary import ontology, vocabulary
 from .sparql.endpoint import REQUESTS, endpoint, prefixes, preflight
 
 #: Answers that are files, sent with their own validators (and Range).
@@ -65,6 +66,9 @@ ROUTES: tuple[Route, ...] = (
     Route(("/compare.<suffix>", "/compare"), compare),
     Route(("/disagreements",), disagreements),
     Route(("/release/<path:name>",), release),
+    # the vocabulary (docs/linked-data.md)
+    Route(("/ns.<suffix>", "/ns"), vocabulary),
+    Route(("/ontology.<suffix>", "/ontology"), ontology),
     # downloads
     Route(("/context.jsonld",), jsonld_context, requests=FILE),
     Route(("/dumps/<name>",), dump, requests=FILE),

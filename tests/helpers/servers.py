@@ -180,6 +180,8 @@ class Served:
     pid: int
     #: what KG_STORE says: the store's directory, or a remote store's URL
     store: Path | str
+    #: the first lines the server wrote on standard error (its warnings at start)
+    opening: list[str] = field(default_factory=list, compare=False)
 
 
 @contextlib.contextmanager
@@ -201,6 +203,7 @@ def running_server(root: Path, env: dict[str, str] | None = None, *args: str):
         text=True,
     )
     said: deque[str] = deque(maxlen=50)  # the last lines, for a failure's message
+    opening: list[str] = []
     where: list[str] = []
     told = threading.Event()
 
@@ -208,6 +211,8 @@ def running_server(root: Path, env: dict[str, str] | None = None, *args: str):
         # Read standard error to the end: a full pipe would stop the server.
         for line in proc.stderr:
             said.append(line)
+            if len(opening) < 50:
+                opening.append(line)
             if not where and (match := re.search(r"serving (http://\S+?)/ ", line)):
                 where.append(match.group(1))
                 told.set()
@@ -230,7 +235,7 @@ def running_server(root: Path, env: dict[str, str] | None = None, *args: str):
         else:
             pytest.fail("kg serve never answered /healthz with 200:\n" + "".join(said))
         store = env["KG_STORE"]
-        yield Served(url, proc.pid, store if store.startswith("http") else Path(store))
+        yield Served(url, proc.pid, store if store.startswith("http") else Path(store), opening)
     finally:
         proc.terminate()
         proc.wait(timeout=30)

@@ -19,14 +19,16 @@ from flask import Response, request
 
 from ...export.dump import SERVED
 from ...rdf.formats import FORMATS, RDF_SYNTAXES, by_media_type, media_types
-from ...rdf.namespaces import DCTERMS, FOAF, RDF, VOID, XSD
+from ...rdf.namespaces import DCTERMS, FOAF, KG, RDF, RDFS, VOID, XSD
 from ...rdf.negotiation import negotiate
 from ...rdf.output import write_graph
+from ...rdf.vocabulary import ONTOLOGY
 from ...read.timeline import loaded_at
 from ...store import GraphStore
 from ...store.base import solutions
 from ...store.figures import Figures
 from ...store.queries import canned_query, internal_query
+from ..http.documents import VOCABULARY_PATH, as_document
 from ..http.request_rules import params
 from ..state import state
 
@@ -53,7 +55,7 @@ def description(suffix: str | None = None) -> Response:
     response = Response(out.getvalue(), mimetype=media_type)
     response.vary.add("Accept")
     response.headers["Access-Control-Allow-Origin"] = "*"
-    return response
+    return as_document(response, PATH.lstrip("/"), media_type)
 
 
 class VoidFigures:
@@ -134,7 +136,9 @@ def _quads(figures: VoidFigures) -> Iterator[ox.Quad]:
         yield t(dataset, VOID.triples, number(stats["triples"]))
     yield t(dataset, VOID.entities, number(sum(stats[name] for name in COUNTED)))
     yield t(dataset, VOID.classes, number(len(figures.classes)))
-    vocabularies = set()
+    # the registry's own vocabulary, and where this server describes it (/ns)
+    vocabularies = {str(KG)}
+    yield t(iri(ONTOLOGY), RDFS.isDefinedBy, iri(f"{root}{VOCABULARY_PATH}"))
     for cls, entities in sorted(figures.classes.items()):
         partition = ox.BlankNode()
         yield t(dataset, VOID.classPartition, partition)

@@ -26,6 +26,7 @@ from ...registry import Registry
 from ...store.archive import ReleaseInfo
 from ...store.records import describe
 from ..following.tombstones import gone_if_removed
+from ..http.documents import RDF_DOCUMENTS, as_document, document_quads, document_url, node_stem
 from ..http.request_rules import params
 from ..state import AppState, state
 
@@ -151,7 +152,21 @@ class NodeRequest:
         quads = self.describe()
         if self.refused is not None:
             raise self.refused
-        return data_answer(self.registry, self.kind, self.ident, quads, self.media_type, self.at)
+        if self.media_type in RDF_DOCUMENTS:
+            topic = self.registry.iri(self.kind, self.ident)
+            quads = [*quads, *document_quads(self.stem, topic, self.release)]
+        return self.document(
+            data_answer(self.registry, self.kind, self.ident, quads, self.media_type, self.at)
+        )
+
+    def document(self, response: Response) -> Response:
+        """``response`` with the headers of the document it is (:func:`as_document`)."""
+        return as_document(response, self.stem, self.media_type, self.release)
+
+    @property
+    def stem(self) -> str:
+        """The node's path on this site, without its leading "/" or a suffix."""
+        return node_stem(self.kind, self.ident)
 
     def alternates(self) -> dict[str, str]:
         """The page's other representations by suffix: RDF syntaxes."""
@@ -188,3 +203,13 @@ def data_answer(
     out = io.BytesIO()
     write_graph(quads, fmt.name, out, registry.base)
     return respond(out.getvalue(), media_type)
+
+
+def document_in_templates() -> dict[str, object]:
+    """What every template may read: ``canonical``, the URL of the page of the node the
+    request is for ("" on other pages; a context processor)."""
+    kind, _, name = request.path.lstrip("/").partition("/")
+    if kind not in {*KINDS, "release"} or not name:
+        return {"canonical": ""}
+    stem = node_stem(kind, split_suffix(name)[0])
+    return {"canonical": document_url(stem, "", params().get("release"))}

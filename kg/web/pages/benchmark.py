@@ -22,9 +22,17 @@ from ...rdf.negotiation import split_suffix
 from ...read.boards import BOARD_FACETS, BoardFilter, BoardView, Ranked
 from ...read.chart import board_chart
 from ...read.leaderboard import table_csv, table_json, table_jsonld
+from ..http.documents import as_document, node_stem
 from ..http.request_rules import int_param, params, with_changes
 from ..state import state
-from .answers import html_wanted, node_path, record_href, render_page, respond
+from .answers import (
+    HTML,
+    html_wanted,
+    node_path,
+    record_href,
+    render_page,
+    respond,
+)
 from .node import node
 
 #: Rows of a leaderboard's table per page (the chart shows them all).
@@ -78,7 +86,9 @@ def benchmark(name: str) -> Response:
         record_href=record_href,
         formats=TABLE_FORMATS,
     )
-    return render_page("benchmark.html", context)
+    return as_document(
+        render_page("benchmark.html", context), node_stem("benchmark", split_suffix(name)[0]), HTML
+    )
 
 
 def benchmark_table(ident: str, fmt: str) -> Response:

@@ -17,8 +17,9 @@ from ...rdf.negotiation import split_suffix
 from ...read.chart import ModelPoint, model_chart
 from ...read.model_results import BenchmarkResults, ModelResults, model_results
 from ...read.rows import Row
+from ..http.documents import as_document, node_stem
 from ..state import state
-from .answers import html_wanted, node_path, record_href, render_page
+from .answers import HTML, html_wanted, node_path, record_href, render_page
 from .node import node
 
 
@@ -59,7 +60,7 @@ def model(name: str) -> Response:
             fmt: f"/model/{quote(ident, safe='')}.{fmt}" for fmt in ("ttl", "jsonld", "nt")
         },
     )
-    return render_page("model.html", context)
+    return as_document(render_page("model.html", context), node_stem("model", ident), HTML)
 
 
 def _points(results: ModelResults) -> list[ModelPoint]:

@@ -59,4 +59,4 @@ def node(kind: str, name: str) -> Response:
         schema=None,
         at_release=asked.at,
     )
-    return render_page("node.html", context)
+    return asked.document(render_page("node.html", context))

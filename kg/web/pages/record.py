@@ -186,7 +186,7 @@ def record(name: str) -> Response:
         reading = RecordPage(asked.app, asked.registry, asked.ident, asked.release)
     except NotFoundError as exc:
         asked.missing(exc)
-    return render_page("record.html", reading.context(asked))
+    return asked.document(render_page("record.html", reading.context(asked)))
 
 
 def _once(kept: dict[Any, Any], key: Any, read: Callable[[Any], Any]) -> Any:

@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 
 from flask import Response, request, url_for
 
+from ...config import placeholder_note
 from ...errors import NotFoundError, UsageError
 from ...rdf.formats import by_media_type, media_types
 from ...rdf.negotiation import negotiate
@@ -42,6 +43,8 @@ class IndexPage:
     sort: str
     path: Callable[[str], str]
     next_url: str | None
+    #: what the index says while the base IRI is a placeholder ("" once it is set)
+    base_note: str
 
 
 def index(suffix: str | None = None) -> Response:
@@ -107,6 +110,7 @@ def index(suffix: str | None = None) -> Response:
         sort=sort,
         path=node_path,
         next_url=link(after=page.next_after) if page.next_after else None,
+        base_note=placeholder_note(app.settings.base) if app.settings.placeholder_base else "",
     )
     return render_page("index.html", context)
 

@@ -16,9 +16,10 @@ from ...release.history import ReleaseDiff, diff_releases, kind_and_id
 from ...store.archive import ReleaseInfo
 from ...store.records import describe
 from ..http.cache import YEAR
+from ..http.documents import RDF_DOCUMENTS, as_document, document_quads, node_stem
 from ..http.request_rules import params
 from ..state import state
-from .answers import RDF_OFFERED, data_answer, render_page
+from .answers import HTML, RDF_OFFERED, data_answer, render_page
 
 #: The files of a release that can be downloaded, with their media types.
 FILES = {
@@ -72,7 +73,11 @@ def release(name: str) -> Response:
         quads = describe(index, base, "release", ident)
         # the release node lives in the archive's index, not in a store of records
         index_registry = Registry(app.settings, read_only=True, store=index, archive=archive)
-        return data_answer(index_registry, "release", ident, quads, media_type)
+        if media_type in RDF_DOCUMENTS:
+            topic = index_registry.iri("release", ident)
+            quads = [*quads, *document_quads(node_stem("release", ident), topic)]
+        answer = data_answer(index_registry, "release", ident, quads, media_type)
+        return as_document(answer, node_stem("release", ident), media_type)
     manifest = archive.manifest(ident)
     members = [(*kind_and_id(graph, base), digest) for graph, digest in manifest["graphs"].items()]
     order = [r.id for r in archive.releases()]
@@ -93,4 +98,4 @@ def release(name: str) -> Response:
         more=max(0, len(members) - LISTED),
         alternates={fmt: f"/release/{ident}.{fmt}" for fmt in ("ttl", "jsonld", "nt", "nq")},
     )
-    return render_page("release.html", context)
+    return as_document(render_page("release.html", context), node_stem("release", ident), HTML)
