@@ -22,6 +22,7 @@ from ..rdf.jsonld import compact, framed_record
 from ..registry import Registry
 from ..store.archive import ReleaseInfo
 from ..store.records import citable
+from .bibliography import DEFAULT_STYLE, to_bibliography
 from .citations import CslItem, csl_items
 from .citeformats import to_bibtex, to_csl_json, to_ris
 from .upstream_files import export_one as export_upstream
@@ -36,6 +37,8 @@ CITATION_WRITERS: dict[str, Callable[[list[CslItem]], str]] = {
     media_type_of("bib"): to_bibtex,
     media_type_of("ris"): to_ris,
 }
+#: A formatted reference: written in a CSL style (:mod:`kg.export.bibliography`).
+BIBLIOGRAPHY = media_type_of("bibliography")
 
 
 class _ExportMediaTypes:
@@ -46,6 +49,7 @@ class _ExportMediaTypes:
     def __iter__(self) -> Iterator[str]:
         yield JSONLD
         yield from CITATION_WRITERS
+        yield BIBLIOGRAPHY
         yield from (fmt.media_type.media_type for fmt in formats.every())
         yield WEB_ANNOTATION
 
@@ -84,15 +88,19 @@ def render(
     media_type: str,
     accessed: dt.date | None = None,
     at: ReleaseInfo | None = None,
+    style: str | None = None,
 ) -> bytes:
     """``quads`` (what :func:`kg.store.records.describe` gave for ``kind``/``ident``) as
     ``media_type``: a record as framed JSON-LD, anything else as compacted JSON-LD; a
-    record or source as CSL-JSON, BibTeX or RIS; a record as a Web Annotation.
+    record or source as CSL-JSON, BibTeX, RIS or a formatted reference in CSL style
+    ``style`` (default :data:`~kg.export.bibliography.DEFAULT_STYLE`); a record as a Web
+    Annotation.
 
     A record's citation names as its version release ``at`` (the one being read), else
     the newest release in the registry's archive that holds the record.
 
     :raises NotFoundError: for a Web Annotation of anything but a record.
+    :raises UsageError: for an unknown citation style.
     """
     upstream = formats.by_media_type(media_type)
     if upstream is not None:
@@ -113,15 +121,24 @@ def render(
     if release is None and kind == "record":
         release = registry.archive.latest_holding(registry.iri(kind, ident))
     items = csl_items(registry, ident, accessed, found=(kind, quads), release=release)
+    if media_type == BIBLIOGRAPHY:
+        return to_bibliography(items, style or DEFAULT_STYLE).encode()
     return CITATION_WRITERS[media_type](items).encode()
 
 
-def export(registry: Registry, ident: str, fmt: str, accessed: dt.date | None = None) -> bytes:
+def export(
+    registry: Registry,
+    ident: str,
+    fmt: str,
+    accessed: dt.date | None = None,
+    style: str | None = None,
+) -> bytes:
     """Record or source ``ident`` as ``fmt``: a format name (``jsonld``, ``csl-json``,
-    ``bibtex``, ``ris``, ``web-annotation``) or one of :data:`EXPORT_MEDIA_TYPES`; a
-    record's citation names the newest release in the registry's archive that holds it.
+    ``bibtex``, ``ris``, ``bibliography``, ``web-annotation``) or one of
+    :data:`EXPORT_MEDIA_TYPES`; a record's citation names the newest release in the
+    registry's archive that holds it; ``style`` is a formatted reference's CSL style.
 
     :raises NotFoundError: when no record or source has the id.
     """
     kind, quads = citable(registry.store, registry.base, ident)
-    return render(registry, kind, ident, quads, media_type_of(fmt), accessed)
+    return render(registry, kind, ident, quads, media_type_of(fmt), accessed, style=style)
