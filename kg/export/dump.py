@@ -37,7 +37,7 @@ from .. import __version__
 from ..errors import UsageError
 from ..rdf.formats import FORMATS, Format
 from ..store import GraphStore
-from ..store.licences import Part, described, write_notices
+from ..store.licences import Part, licensing
 
 #: Dump formats: name -> the format (its file suffix, pyoxigraph format and media type).
 DUMP_FORMATS: dict[str, Format] = {fmt.dump: fmt for fmt in FORMATS if fmt.dump}
@@ -160,23 +160,20 @@ def _record(
     if manifest.get("store_version") != version:
         manifest = {}
     files = {**manifest.get("files", {}), entry.name: asdict(entry)}
-    notices = manifest.get("notices", {})
-    listed = manifest.get("licences", [])
+    told = {"licences": manifest.get("licences", []), "notices": manifest.get("notices", {})}
     if licences is not None:
-        found, data = licences
-        notices, listed = write_notices(found, data, out_dir), described(found)
+        told = licensing(licences, out_dir)
     manifest = {
         "generator": f"claimgraph {__version__}",
         "store_version": version,
         "updated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "files": dict(sorted(files.items())),
-        "licences": listed,
-        "notices": notices,
+        **told,
     }
     sums = "".join(
         f"{digest}  {name}\n"
         for name, digest in sorted(
-            [*((n, f["sha256"]) for n, f in manifest["files"].items()), *notices.items()]
+            [*((n, f["sha256"]) for n, f in manifest["files"].items()), *told["notices"].items()]
         )
     )
     for path, text in (

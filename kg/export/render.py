@@ -23,7 +23,7 @@ from ..registry import Registry
 from ..store.archive import ReleaseInfo
 from ..store.records import citable
 from .bibliography import DEFAULT_STYLE, to_bibliography
-from .citations import CslItem, csl_items
+from .citations import csl_items
 from .citeformats import to_bibtex, to_csl_json, to_ris
 from .upstream_files import export_one as export_upstream
 from .web_annotation import annotation_bytes
@@ -31,14 +31,16 @@ from .web_annotation import annotation_bytes
 JSONLD = media_type_of("jsonld")
 #: A record as a W3C Web Annotation (JSON-LD with the Web Annotation profile).
 WEB_ANNOTATION = media_type_of("web-annotation")
-#: Citation formats: media type -> writer of CSL items.
-CITATION_WRITERS: dict[str, Callable[[list[CslItem]], str]] = {
+#: A formatted reference: written in a CSL style (:mod:`kg.export.bibliography`).
+BIBLIOGRAPHY = media_type_of("bibliography")
+#: Citation formats: media type -> writer of CSL items (a formatted reference's takes the
+#: style too).
+CITATION_WRITERS: dict[str, Callable[..., str]] = {
     media_type_of("csl.json"): to_csl_json,
     media_type_of("bib"): to_bibtex,
     media_type_of("ris"): to_ris,
+    BIBLIOGRAPHY: to_bibliography,
 }
-#: A formatted reference: written in a CSL style (:mod:`kg.export.bibliography`).
-BIBLIOGRAPHY = media_type_of("bibliography")
 
 
 class _ExportMediaTypes:
@@ -49,7 +51,6 @@ class _ExportMediaTypes:
     def __iter__(self) -> Iterator[str]:
         yield JSONLD
         yield from CITATION_WRITERS
-        yield BIBLIOGRAPHY
         yield from (fmt.media_type.media_type for fmt in formats.every())
         yield WEB_ANNOTATION
 
@@ -121,9 +122,8 @@ def render(
     if release is None and kind == "record":
         release = registry.archive.latest_holding(registry.iri(kind, ident))
     items = csl_items(registry, ident, accessed, found=(kind, quads), release=release)
-    if media_type == BIBLIOGRAPHY:
-        return to_bibliography(items, style or DEFAULT_STYLE).encode()
-    return CITATION_WRITERS[media_type](items).encode()
+    styled = (style or DEFAULT_STYLE,) if media_type == BIBLIOGRAPHY else ()
+    return CITATION_WRITERS[media_type](items, *styled).encode()
 
 
 def export(

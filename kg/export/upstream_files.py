@@ -25,7 +25,7 @@ from ..model.upstream.format import UpstreamFormat
 from ..rdf.facts import Facts
 from ..registry import Registry
 from ..store.base import solutions
-from ..store.licences import described, parts, write_notices
+from ..store.licences import licensing, parts
 from ..store.queries import internal_query, to_term
 from ..store.records import record_and_standing
 from ..store.standing import standings
@@ -73,10 +73,8 @@ def export_all(
     how many files were written."""
     output.mkdir(parents=True, exist_ok=True)
     found = parts(registry.store, registry.settings.licence)
-    notices = write_notices(found, registry.settings.data, output)
-    (output / LICENCES).write_text(
-        json.dumps({"licences": described(found), "notices": notices}, indent=2) + "\n"
-    )
+    told = licensing((found, registry.settings.data), output)
+    (output / LICENCES).write_text(json.dumps(told, indent=2) + "\n")
     groups = _groups(registry, None)
     every = standings(registry.store)
     stream = progress(groups, len(groups)) if progress else groups

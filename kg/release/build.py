@@ -47,7 +47,7 @@ from ..registry import Registry
 from ..store import EmbeddedStore, GraphStore
 from ..store.archive import Archive, ReleaseInfo, StoredVersion
 from ..store.figures import FIGURES_GRAPH, Figures
-from ..store.licences import Part, described, parts, write_notices
+from ..store.licences import Part, licensing, parts
 from ..store.load import SCHEMA_ENTRY
 from ..store.ontology_graphs import ontology_graph_names, ontology_nquads
 
@@ -323,10 +323,7 @@ def _write_release(
     figures: Figures | None,
     licences: tuple[list[Part], Path],
 ) -> None:
-    """The release's files and store, then its node in the index (the commit point). Its
-    manifest says which licence applies to which part (the operator's setting when it is
-    made, each import's upstream licence), and each upstream licence's notice text is kept
-    beside the dump (``LICENSE-<import>``)."""
+    """The release's files (its parts' licences too) and store, then its index node (commit)."""
     triples = release_triples(base, ident, issued, note, previous, content, hashes)
     check_release_node(triples, previous)
     iri = release_iri(base, ident)
@@ -353,8 +350,6 @@ def _write_release(
     )
     assert turtle is not None  # no output given: the bytes are returned
     (work / NODE).write_bytes(turtle)
-    found, data = licences
-    notices = write_notices(found, data, work)
     (work / MANIFEST).write_text(
         json.dumps(
             {
@@ -373,8 +368,7 @@ def _write_release(
                     "compression": "gzip",
                 },
                 "graphs": {g: hashes[g] for g in order},
-                "licences": described(found),
-                "notices": notices,
+                **licensing(licences, work),
             },
             indent=1,
         )

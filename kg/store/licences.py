@@ -122,3 +122,11 @@ def write_notices(found: list[Part], data: Path, out_dir: Path) -> dict[str, str
         os.replace(temporary, target)
         written[part.notice_name] = hashlib.sha256(text).hexdigest()
     return written
+
+
+def licensing(licences: tuple[list[Part], Path], out_dir: Path) -> dict[str, Any]:
+    """The notices of ``licences`` (the parts, the data folder) written into ``out_dir``,
+    and what a manifest says of them: ``licences`` (:func:`described`) and ``notices``
+    (each notice file's SHA-256)."""
+    found, data = licences
+    return {"licences": described(found), "notices": write_notices(found, data, out_dir)}
