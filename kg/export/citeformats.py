@@ -47,6 +47,13 @@ def to_csl_json(items: list[CslItem]) -> str:
     return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
 
 
+def licence_words(item: CslItem) -> str:
+    """The licence an item carries (``custom``), in words: its name and IRI; "" for none."""
+    custom = item.get("custom", {})
+    name, iri = custom.get("license-name", ""), custom.get("license", "")
+    return f"{name} ({iri})" if iri and name != iri else name
+
+
 # -- BibTeX ----------------------------------------------------------------------------------
 
 # LaTeX's special characters, escaped so that a field says the same text once typeset
@@ -113,6 +120,9 @@ def to_bibtex(items: Iterable[CslItem]) -> str:
             fields.append(("urldate", "-".join(f"{p:02d}" for p in accessed)))
         if item.get("note"):
             fields.append(("note", latex_escape(item["note"])))
+        licence = licence_words(item)
+        if licence:  # no BibTeX style prints it; readers keep it (bibtexparser, Zotero)
+            fields.append(("license", latex_escape(licence)))
         body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
         entries.append(f"@{entry_type}{{{item['id']},\n{body}\n}}\n")
     return "\n".join(entries)
@@ -147,6 +157,9 @@ def to_ris(items: Iterable[CslItem]) -> str:
         accessed = _date(item, "accessed")
         if accessed:
             lines.append(_ris_line("Y2", "/".join(f"{p:02d}" for p in accessed)))
+        licence = licence_words(item)
+        if licence:  # RIS has no licence tag: a note of its own
+            lines.append(_ris_line("N1", f"Licence: {licence}"))
         lines.append("ER  - ")
         records.append("\n".join(lines) + "\n")
     return "\n".join(records)

@@ -11,6 +11,11 @@ A dump directory holds the dump files and two manifests of them: ``manifest.json
 file's SHA-256, size, quads, format, and the store version dumped) and ``SHA256SUMS``
 (for ``sha256sum -c``). Dumping another format of the same store version into the
 directory adds to the manifest; a dump of another version starts it afresh.
+
+The manifest also says which licence applies to which part of what is dumped
+(:mod:`kg.store.licences`: an import's upstream licence, the operator's setting for the
+rest, the quotations' rights), and the notice text of each upstream licence is copied
+beside the dumps (``LICENSE-<import>``, listed in both manifests).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from .. import __version__
 from ..errors import UsageError
 from ..rdf.formats import FORMATS, Format
 from ..store import GraphStore
+from ..store.licences import Part, licensing
 
 #: Dump formats: name -> the format (its file suffix, pyoxigraph format and media type).
 DUMP_FORMATS: dict[str, Format] = {fmt.dump: fmt for fmt in FORMATS if fmt.dump}
@@ -85,11 +91,19 @@ SERVED: dict[str, str] = {dump_name(fmt, gzip=True): fmt for fmt in DUMP_FORMATS
 
 
 def write_dump(
-    store: GraphStore, fmt: str, out_dir: Path, *, gzip: bool = False, version: str = ""
+    store: GraphStore,
+    fmt: str,
+    out_dir: Path,
+    *,
+    gzip: bool = False,
+    version: str = "",
+    licences: tuple[list[Part], Path] | None = None,
 ) -> DumpFile:
     """Stream every quad of ``store`` into ``out_dir/claimgraph.<ext>[.gz]`` and list the file
     in the directory's manifests. The file appears whole or not at all (written aside,
-    then renamed). ``version`` names the store version dumped, for the manifest.
+    then renamed). ``version`` names the store version dumped, for the manifest;
+    ``licences``, the store's parts (:func:`kg.store.licences.parts`) and the data folder
+    their notices are in, for the manifest's licences and the notice files.
 
     :raises UsageError: for a format that is not a dump format.
     """
@@ -127,7 +141,7 @@ def write_dump(
         bytes=sink.size,
         quads=next(counter),
     )
-    _record(out_dir, entry, version)
+    _record(out_dir, entry, version, licences)
     return entry
 
 
@@ -137,20 +151,31 @@ def read_manifest(out_dir: Path) -> dict:
     return json.loads(path.read_text()) if path.is_file() else {}
 
 
-def _record(out_dir: Path, entry: DumpFile, version: str) -> None:
+def _record(
+    out_dir: Path, entry: DumpFile, version: str, licences: tuple[list[Part], Path] | None
+) -> None:
     """Add ``entry`` to the directory's manifest.json and SHA256SUMS (written aside, then
-    renamed, so a reader never sees half of one)."""
+    renamed, so a reader never sees half of one), with the licences and their notices."""
     manifest = read_manifest(out_dir)
     if manifest.get("store_version") != version:
         manifest = {}
     files = {**manifest.get("files", {}), entry.name: asdict(entry)}
+    told = {"licences": manifest.get("licences", []), "notices": manifest.get("notices", {})}
+    if licences is not None:
+        told = licensing(licences, out_dir)
     manifest = {
         "generator": f"claimgraph {__version__}",
         "store_version": version,
         "updated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "files": dict(sorted(files.items())),
+        **told,
     }
-    sums = "".join(f"{f['sha256']}  {name}\n" for name, f in manifest["files"].items())
+    sums = "".join(
+        f"{digest}  {name}\n"
+        for name, digest in sorted(
+            [*((n, f["sha256"]) for n, f in manifest["files"].items()), *told["notices"].items()]
+        )
+    )
     for path, text in (
         (out_dir / MANIFEST, json.dumps(manifest, indent=2) + "\n"),
         (out_dir / SUMS, sums),

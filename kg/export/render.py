@@ -22,7 +22,8 @@ from ..rdf.jsonld import compact, framed_record
 from ..registry import Registry
 from ..store.archive import ReleaseInfo
 from ..store.records import citable
-from .citations import CslItem, csl_items
+from .bibliography import DEFAULT_STYLE, to_bibliography
+from .citations import csl_items
 from .citeformats import to_bibtex, to_csl_json, to_ris
 from .upstream_files import export_one as export_upstream
 from .web_annotation import annotation_bytes
@@ -30,11 +31,15 @@ from .web_annotation import annotation_bytes
 JSONLD = media_type_of("jsonld")
 #: A record as a W3C Web Annotation (JSON-LD with the Web Annotation profile).
 WEB_ANNOTATION = media_type_of("web-annotation")
-#: Citation formats: media type -> writer of CSL items.
-CITATION_WRITERS: dict[str, Callable[[list[CslItem]], str]] = {
+#: A formatted reference: written in a CSL style (:mod:`kg.export.bibliography`).
+BIBLIOGRAPHY = media_type_of("bibliography")
+#: Citation formats: media type -> writer of CSL items (a formatted reference's takes the
+#: style too).
+CITATION_WRITERS: dict[str, Callable[..., str]] = {
     media_type_of("csl.json"): to_csl_json,
     media_type_of("bib"): to_bibtex,
     media_type_of("ris"): to_ris,
+    BIBLIOGRAPHY: to_bibliography,
 }
 
 
@@ -84,15 +89,19 @@ def render(
     media_type: str,
     accessed: dt.date | None = None,
     at: ReleaseInfo | None = None,
+    style: str | None = None,
 ) -> bytes:
     """``quads`` (what :func:`kg.store.records.describe` gave for ``kind``/``ident``) as
     ``media_type``: a record as framed JSON-LD, anything else as compacted JSON-LD; a
-    record or source as CSL-JSON, BibTeX or RIS; a record as a Web Annotation.
+    record or source as CSL-JSON, BibTeX, RIS or a formatted reference in CSL style
+    ``style`` (default :data:`~kg.export.bibliography.DEFAULT_STYLE`); a record as a Web
+    Annotation.
 
     A record's citation names as its version release ``at`` (the one being read), else
     the newest release in the registry's archive that holds the record.
 
     :raises NotFoundError: for a Web Annotation of anything but a record.
+    :raises UsageError: for an unknown citation style.
     """
     upstream = formats.by_media_type(media_type)
     if upstream is not None:
@@ -113,15 +122,23 @@ def render(
     if release is None and kind == "record":
         release = registry.archive.latest_holding(registry.iri(kind, ident))
     items = csl_items(registry, ident, accessed, found=(kind, quads), release=release)
-    return CITATION_WRITERS[media_type](items).encode()
+    styled = (style or DEFAULT_STYLE,) if media_type == BIBLIOGRAPHY else ()
+    return CITATION_WRITERS[media_type](items, *styled).encode()
 
 
-def export(registry: Registry, ident: str, fmt: str, accessed: dt.date | None = None) -> bytes:
+def export(
+    registry: Registry,
+    ident: str,
+    fmt: str,
+    accessed: dt.date | None = None,
+    style: str | None = None,
+) -> bytes:
     """Record or source ``ident`` as ``fmt``: a format name (``jsonld``, ``csl-json``,
-    ``bibtex``, ``ris``, ``web-annotation``) or one of :data:`EXPORT_MEDIA_TYPES`; a
-    record's citation names the newest release in the registry's archive that holds it.
+    ``bibtex``, ``ris``, ``bibliography``, ``web-annotation``) or one of
+    :data:`EXPORT_MEDIA_TYPES`; a record's citation names the newest release in the
+    registry's archive that holds it; ``style`` is a formatted reference's CSL style.
 
     :raises NotFoundError: when no record or source has the id.
     """
     kind, quads = citable(registry.store, registry.base, ident)
-    return render(registry, kind, ident, quads, media_type_of(fmt), accessed)
+    return render(registry, kind, ident, quads, media_type_of(fmt), accessed, style=style)

@@ -11,6 +11,7 @@ store; the format writes the file from the quads read (its ``export``).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,11 +25,14 @@ from ..model.upstream.format import UpstreamFormat
 from ..rdf.facts import Facts
 from ..registry import Registry
 from ..store.base import solutions
+from ..store.licences import licensing, parts
 from ..store.queries import internal_query, to_term
 from ..store.records import record_and_standing
 from ..store.standing import standings
 
 Progress = Callable[[Iterable, int], Iterable]
+#: What ``export_all`` writes beside the files: the licences of the parts they hold.
+LICENCES = "LICENSES.json"
 
 
 @dataclass(frozen=True)
@@ -63,8 +67,14 @@ def export_one(registry: Registry, ident: str, fmt: UpstreamFormat) -> bytes:
 def export_all(
     registry: Registry, output: Path, fmt: UpstreamFormat, progress: Progress | None = None
 ) -> int:
-    """Write a file per evaluation (and per record without one) under ``output``; return
-    how many were written."""
+    """Write a file per evaluation (and per record without one) under ``output``, with
+    ``LICENSES.json`` (which licence applies to which part) and the notice text of each
+    upstream licence (``LICENSE-<import>``): the files hold the upstream's values. Return
+    how many files were written."""
+    output.mkdir(parents=True, exist_ok=True)
+    found = parts(registry.store, registry.settings.licence)
+    told = licensing((found, registry.settings.data), output)
+    (output / LICENCES).write_text(json.dumps(told, indent=2) + "\n")
     groups = _groups(registry, None)
     every = standings(registry.store)
     stream = progress(groups, len(groups)) if progress else groups

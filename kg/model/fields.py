@@ -186,6 +186,14 @@ FIELDS: dict[str, Field] = _fields(
     Field(
         "fileSha256", "kg:checkedFile/spdx:checksum/spdx:checksumValue", "xsd:string", of="review"
     ),
+    # -- what an imported result is cited and licensed by (kg/model/licences.py) -----------
+    Field("importedBy", "kg:importedBy"),
+    Field("upstreamLicence", "kg:importedBy/dcterms:license"),
+    Field("retrievedAt", "kg:evaluation/kg:retrievedAt", "xsd:dateTime"),
+    Field("originRepository", "kg:importedBy/kg:originRepository"),
+    Field("originCommit", "kg:importedBy/kg:originCommit", "xsd:string"),
+    Field("upstreamPath", "kg:locator/oa:hasSource/kg:upstreamPath", "xsd:string"),
+    Field("publisher", "dcterms:publisher", "xsd:string", of="source"),
     # -- an evaluation (the file an imported result comes from) -----------------------------
     Field("params", "kg:parametersBillions", "xsd:decimal", of="evaluation"),
     Field("precision", "kg:precision", "xsd:string", of="evaluation"),

@@ -90,6 +90,9 @@ FORMATS: tuple[Format, ...] = (
     Format("csl.json", "application/vnd.citationstyles.csl+json", ("csl-json",), citation=True),
     Format("bib", "application/x-bibtex", ("bibtex",), citation=True),
     Format("ris", "application/x-research-info-systems", citation=True),
+    # a formatted reference in a CSL style (the style is a parameter of the media type,
+    # text/x-bibliography; style=apa, or ?style=), as doi.org answers it
+    Format("citation.txt", "text/x-bibliography", ("bibliography",), citation=True),
     # a record as a W3C Web Annotation (kg.export.web_annotation): JSON-LD with the profile
     # the Web Annotation Protocol gives it, so plain application/ld+json stays the framed
     # record's and only a client asking for this profile (or .wa.jsonld) gets the annotation

@@ -4,10 +4,15 @@ A route offers media types in its order of preference; the client's ``Accept``
 header (q-values parsed by Werkzeug) picks one, unless a format name given as a
 suffix (``/record/x.ttl``) or ``?format=`` overrides it (the names and their media
 types: :mod:`kg.rdf.formats`). What cannot be given is :class:`NotAcceptable` (HTTP 406).
+
+The parameters that choose how a formatted citation is written (``style`` and ``locale``
+of ``text/x-bibliography; style=apa``, as DOI content negotiation takes them) choose no
+media type: they are set aside before matching, and :func:`accept_parameter` reads them.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -52,10 +57,39 @@ def negotiate(accept: str | None, offered: Sequence[str], override: str | None =
         raise NotAcceptable(offered)
     if not accept:
         return offered[0]
-    best = _best_match(accept, tuple(offered))
+    best = _best_match(_without_rendering(accept), tuple(offered))
     if best is None:
         raise NotAcceptable(offered)
     return best
+
+
+#: Parameters of an Accept entry that say how to write a representation, not which one.
+RENDERING_PARAMETERS = ("style", "locale")
+_RENDERING = re.compile(
+    r"\s*;\s*(?:" + "|".join(RENDERING_PARAMETERS) + r')\s*=\s*(?:"[^"]*"|[^;,]*)', re.I
+)
+
+
+def _without_rendering(accept: str) -> str:
+    return _RENDERING.sub("", accept) if ";" in accept else accept
+
+
+def accept_parameter(accept: str | None, media_type: str, name: str) -> str | None:
+    """The value of parameter ``name`` that ``accept`` gives ``media_type`` (its entry for
+    that type, however it is spelt), or None.
+
+    >>> accept_parameter("text/x-bibliography; style=apa", "text/x-bibliography", "style")
+    'apa'
+    """
+    for entry in (accept or "").split(","):
+        kind, *params = entry.split(";")
+        if kind.strip().lower() != media_type:
+            continue
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip().lower() == name:
+                return value.strip().strip('"')
+    return None
 
 
 @lru_cache(maxsize=256)

@@ -47,6 +47,7 @@ from ..registry import Registry
 from ..store import EmbeddedStore, GraphStore
 from ..store.archive import Archive, ReleaseInfo, StoredVersion
 from ..store.figures import FIGURES_GRAPH, Figures
+from ..store.licences import Part, licensing, parts
 from ..store.load import SCHEMA_ENTRY
 from ..store.ontology_graphs import ontology_graph_names, ontology_nquads
 
@@ -177,6 +178,7 @@ def make_release(
             content,
             hashes,
             Figures.of(members) if counted else None,
+            (parts(store, registry.settings.licence), registry.settings.data),
         )
     return ReleaseReport(
         ident, True, len(hashes), new, head.id if head else None, time.perf_counter() - started
@@ -319,8 +321,9 @@ def _write_release(
     content: str,
     hashes: dict[str, str],
     figures: Figures | None,
+    licences: tuple[list[Part], Path],
 ) -> None:
-    """The release's files and store, then its node in the index (the commit point)."""
+    """The release's files (its parts' licences too) and store, then its index node (commit)."""
     triples = release_triples(base, ident, issued, note, previous, content, hashes)
     check_release_node(triples, previous)
     iri = release_iri(base, ident)
@@ -365,6 +368,7 @@ def _write_release(
                     "compression": "gzip",
                 },
                 "graphs": {g: hashes[g] for g in order},
+                **licensing(licences, work),
             },
             indent=1,
         )

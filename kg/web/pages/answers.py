@@ -18,7 +18,7 @@ from ...errors import KgError, NotFoundError
 from ...export.render import EXPORT_MEDIA_TYPES, UPSTREAM_OFFERED, render
 from ...kinds import segments
 from ...rdf.formats import CITATIONS, RDF_SYNTAXES, by_media_type, media_type_of, media_types
-from ...rdf.negotiation import negotiate, split_suffix
+from ...rdf.negotiation import accept_parameter, negotiate, split_suffix
 from ...rdf.output import write_graph
 from ...read.closure import path_of
 from ...read.rows import Row
@@ -192,10 +192,17 @@ def data_answer(
 ) -> Response:
     """The node as ``media_type``: an RDF syntax, JSON-LD (a record framed, anything else
     compacted, our context inline), or a citation format (a download named for it, citing
-    release ``at`` when one is read, else the newest release holding the record)."""
+    release ``at`` when one is read, else the newest release holding the record; a
+    formatted reference in the style the request names, ``?style=`` or ``text/x-bibliography;
+    style=...``)."""
     fmt = by_media_type(media_type)
     if media_type in EXPORT_MEDIA_TYPES:
-        response = respond(render(registry, kind, ident, quads, media_type, at=at), media_type)
+        # a formatted reference's CSL style: ?style=, else the Accept entry's style parameter
+        style = params().get("style") or accept_parameter(
+            request.headers.get("Accept"), media_type, "style"
+        )
+        body = render(registry, kind, ident, quads, media_type, at=at, style=style)
+        response = respond(body, media_type)
         if fmt.citation:  # a download, named for the record
             response.mimetype_params["charset"] = "utf-8"
             response.headers["Content-Disposition"] = f'attachment; filename="{ident}.{fmt.name}"'

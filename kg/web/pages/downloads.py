@@ -21,6 +21,7 @@ from ...errors import NotFoundError
 from ...export.dump import MANIFEST, SERVED, SUMS, dump_name, read_manifest, write_dump
 from ...rdf.formats import media_type_of
 from ...rdf.jsonld import context_path
+from ...store.licences import NOTICE_PREFIX, parts
 from ..state import AppState, state
 
 
@@ -33,15 +34,17 @@ def jsonld_context() -> Response:
 
 
 def dump(name: str) -> Response:
-    """A bulk dump of the live store version (made on first request), or its manifest."""
-    if name not in SERVED and name not in (MANIFEST, SUMS):
-        raise NotFoundError(
-            f"no dump named {name!r} (there are: {', '.join([*SERVED, MANIFEST, SUMS])})"
-        )
+    """A bulk dump of the live store version (made on first request), its manifest, or
+    the notice text of an upstream licence the manifest names (``LICENSE-<import>``)."""
     app = state()
+    known = [*SERVED, MANIFEST, SUMS]
+    if name not in known and not name.startswith(NOTICE_PREFIX):
+        raise NotFoundError(f"no dump named {name!r} (there are: {', '.join(known)})")
     folder = _ensure(app, [SERVED[name]] if name in SERVED else list(SERVED.values()))
     path = folder / name
     if name not in SERVED:
+        if name not in known and name not in read_manifest(folder).get("notices", {}):
+            raise NotFoundError(f"no licence notice named {name!r} beside the dumps")
         mimetype = media_type_of("json") if name == MANIFEST else "text/plain"
         return send_file(path, mimetype=mimetype, conditional=True)
     entry = read_manifest(folder)["files"][name]
@@ -70,7 +73,8 @@ def _ensure(app: AppState, formats: list[str]) -> Path:
         for fmt in formats:
             name = dump_name(fmt, gzip=True)
             if name not in listed or not (folder / name).is_file():
-                write_dump(app.store, fmt, folder, gzip=True, version=version)
+                licences = (parts(app.store, app.settings.licence), app.settings.data)
+                write_dump(app.store, fmt, folder, gzip=True, version=version, licences=licences)
         for old in root.iterdir():
             if old.is_dir() and old != folder:  # a dump of a version no longer served
                 shutil.rmtree(old, ignore_errors=True)

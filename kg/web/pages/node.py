@@ -14,6 +14,7 @@ from urllib.parse import quote
 import pyoxigraph as ox
 from flask import Response
 
+from ...export.citations import source_item
 from ...rdf.facts import Facts
 from ...read.citation import citation_meta
 from ...read.node import node_rows
@@ -55,7 +56,7 @@ def node(kind: str, name: str) -> Response:
         rows=rows,
         alternates=asked.alternates(),
         citations=asked.citations(),
-        meta=citation_meta(source) if source else [],
+        meta=citation_meta(source_item(facts, iri), pdf_url=source.pdf_url) if source else [],
         schema=None,
         at_release=asked.at,
     )

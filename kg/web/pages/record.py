@@ -22,6 +22,7 @@ reads everything from that release's store, keeping nothing.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
@@ -32,6 +33,8 @@ from flask import Response, request
 from markupsafe import Markup
 
 from ...errors import NotFoundError
+from ...export.citations import citation_items
+from ...model.licences import Licence, record_licence
 from ...model.standing import Standing
 from ...rdf.facts import Facts
 from ...read.activities import RunFacts, run_facts
@@ -143,12 +146,19 @@ class RecordPage:
         """What the page shows, for the request ``asked``."""
         base, release = self.registry.base, self.release
         view = RecordView(self.facts, self.iri, base, release, self.runs)
+        # what its citations say, and the licence derived for it (kg.model.licences)
+        operator = self.app.settings.licence
+        items = citation_items(self.facts, self.iri, operator, dt.datetime.now(dt.UTC).date(), None)
+        licence = record_licence(self.facts, self.iri, operator)
+        source = view.quoted_from
+        pdf_url = source.pdf_url if source is not None and view.imported is None else ""
         return RecordContext(
             r=view,
             alternates=asked.alternates(),
             citations=asked.citations(),
-            meta=citation_meta(view.quoted_from),
-            schema=schema_org(view, request.url_root),
+            meta=citation_meta(items[0] if len(items) > 1 else None, licence, pdf_url),
+            schema=schema_org(view, request.url_root, items, licence, asked.alternates()),
+            licence=licence,
             evidence_filters=_evidence_filters(view),
             history=self.app.history(self.iri.value),
             standing=standing_view(self.standing, base, release),
@@ -168,6 +178,7 @@ class RecordContext:
     citations: dict[str, str]
     meta: list[tuple[str, str]]
     schema: Markup
+    licence: Licence
     evidence_filters: dict[str, Any]
     history: list[HistoryEntry]
     standing: StandingView

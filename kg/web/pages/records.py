@@ -12,13 +12,16 @@ from typing import Any
 from urllib.parse import urlencode
 
 from flask import Response, request, url_for
+from markupsafe import Markup
 
 from ...config import placeholder_note
 from ...errors import NotFoundError, UsageError
 from ...rdf.formats import by_media_type, media_types
 from ...rdf.negotiation import negotiate
 from ...read.catalog import FACETS, SORTS, Page
+from ...read.citation import catalog as catalog_schema
 from ...read.rows import LISTING_FIELDS
+from ...store.licences import parts
 from ..http.request_rules import int_param, params, with_changes
 from ..state import state
 from .answers import node_path, render_page, respond
@@ -45,6 +48,8 @@ class IndexPage:
     next_url: str | None
     #: what the index says while the base IRI is a placeholder ("" once it is set)
     base_note: str
+    #: the registry as a schema.org DataCatalog
+    schema: Markup
 
 
 def index(suffix: str | None = None) -> Response:
@@ -111,6 +116,10 @@ def index(suffix: str | None = None) -> Response:
         path=node_path,
         next_url=link(after=page.next_after) if page.next_after else None,
         base_note=placeholder_note(app.settings.base) if app.settings.placeholder_base else "",
+        schema=catalog_schema(
+            request.url_root,
+            app.derived("licence-parts", lambda store: parts(store, app.settings.licence)),
+        ),
     )
     return render_page("index.html", context)
 

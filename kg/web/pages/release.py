@@ -14,6 +14,7 @@ from ...rdf.negotiation import negotiate, split_suffix
 from ...registry import Registry
 from ...release.history import ReleaseDiff, diff_releases, kind_and_id
 from ...store.archive import ReleaseInfo
+from ...store.licences import NOTICE_PREFIX
 from ...store.records import describe
 from ..http.cache import YEAR
 from ..http.documents import RDF_DOCUMENTS, as_document, document_quads, node_stem
@@ -50,12 +51,18 @@ def release(name: str) -> Response:
     archive = app.archive
     ident, _, file = name.partition("/")
     if file:
-        if file not in FILES:
-            raise NotFoundError(f"a release has no file {file!r} ({', '.join(FILES)})")
         archive.release(ident)  # an unknown or malformed id is 404
+        # besides its FILES, the notices of the upstream licences its manifest names
+        notice = (
+            file.startswith(NOTICE_PREFIX)
+            and "/" not in file
+            and (archive.release_dir(ident) / file).is_file()
+        )
+        if file not in FILES and not notice:
+            raise NotFoundError(f"a release has no file {file!r} ({', '.join(FILES)})")
         response = send_file(
             archive.release_dir(ident) / file,
-            mimetype=FILES[file],
+            mimetype=FILES.get(file, "text/plain"),
             download_name=f"claimgraph-{ident}-{file}",
             max_age=YEAR,
         )

@@ -49,7 +49,7 @@ def eee_file(
     ``score_details.details.claimgraph_standing``: a retraction travels with the number."""
     first = records[0]
     evaluation = field_value(facts, first, "evaluation")
-    imported = facts.one(first, KG.importedBy) is not None
+    imported = field_value(facts, first, "importedBy") is not None
     doc = _file_fields(facts, first, evaluation, imported)
     records = sorted(records, key=lambda r: _position(facts, r))
     doc["evaluation_results"] = [_result(facts, r, imported) for r in records]
@@ -109,7 +109,7 @@ def _file_fields(
         metadata["source_name"] = f.text(source, DCTERMS.title)
         metadata["source_type"] = "documentation"
         metadata["source_organization_name"] = (
-            f.text(source, DCTERMS.publisher)
+            field_text(f, source, "publisher")
             or field_text(f, source, "venue")
             or f.text(source, DCTERMS.title)
         )
