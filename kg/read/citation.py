@@ -38,7 +38,8 @@ def schema_org(view: RecordView, root: str) -> Markup:
         "variableMeasured": {
             "@type": "PropertyValue",
             "name": view.metric_label,
-            "value": view.numeric,
+            # a printed value that stands for none is no number: its words instead
+            "value": view.meant or view.numeric,
             "unitText": view.unit_symbol or view.unit.text,
             "description": view.qualifier,
         },
