@@ -8,8 +8,9 @@ the default is the snapshot beside the checkout (../shared/datasets/every-eval-e
 prints, as Markdown: the results each rule of
 ``kg/model/upstream/every_eval_ever/meanings.yaml`` matches, by source; the scores outside
 their metric's declared range that no rule explains; and the survey the rules come from:
-every negative score, every zero, and the marker HELM writes beside a score it did not
-compute ("No matching runs"), by source.
+every negative score, every zero, the marker HELM writes beside a score it did not
+compute ("No matching runs"), the null scores inside results' details, and how
+RewardBench's Score treats a Prior Sets of 0, by source.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def survey(sources: list[Path]) -> dict[str, Counter]:
     """The counts, by table: rule matches, out of range, negatives, zeros, markers."""
     tables: dict[str, Counter] = {
         name: Counter()
-        for name in ("results", "rules", "outside", "negative", "zero", "marker", "prior")
+        for name in ("results", "rules", "outside", "negative", "zero", "marker", "nested", "prior")
     }
     for item in read_sources(sources, RESULTS_ROOT).files.values():
         doc = loads(item.raw)
@@ -94,6 +95,9 @@ def _count(tables: dict[str, Counter], source: str, result: dict[str, Any]) -> N
     said = (details.get("details") or {}).get("description")
     if said == NO_RUNS:
         tables["marker"][(source, getattr(score, "lexeme", str(score)))] += 1
+    for inner in (details.get("details") or {}).values():  # HELM's sub-metrics, as details
+        if isinstance(inner, dict) and "score" in inner and inner["score"] is None:
+            tables["nested"][(source,)] += 1
 
 
 def report(tables: dict[str, Counter]) -> str:
@@ -105,11 +109,13 @@ def report(tables: dict[str, Counter]) -> str:
         "negative": ("source", "metric", "score"),
         "zero": ("source", "metric", "score"),
         "marker": ("source", "score"),
+        "nested": ("source",),
         "prior": ("RewardBench file", "its Score is"),
     }
     for name, columns in heads.items():
         out.append(f"### {name}\n")
-        out.append("| " + " | ".join((*columns, "files" if name == "prior" else "results")) + " |")
+        counted = {"prior": "files", "nested": "detail entries"}.get(name, "results")
+        out.append("| " + " | ".join((*columns, counted)) + " |")
         out.append("|" + "---|" * (len(columns) + 1))
         for key, count in sorted(tables[name].items()):
             out.append("| " + " | ".join((*key, f"{count:,}")) + " |")
