@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from helpers.eee import ORIGIN, kept_files, origin_copy, query, run
+from helpers.eee import import_beside, kept_files, query, run
 from helpers.web import app_over
 from kg.errors import UsageError
 from kg.model.upstream.every_eval_ever import meanings
@@ -80,26 +80,8 @@ def ties_files() -> dict[str, bytes]:
 @pytest.fixture(scope="module")
 def imported(tmp_path_factory) -> tuple[Path, str]:
     """The bundled data with the Ties board imported beside it; the import's summary."""
-    import shutil
-
-    from helpers import DATA
-
     root = tmp_path_factory.mktemp("meanings")
-    shutil.copytree(DATA, root / "data")
-    origin = origin_copy(root / "origin", ties_files())
-    result = run(
-        CliRunner(),
-        root / "store",
-        root / "data",
-        "import",
-        "every-eval-ever",
-        str(origin),
-        "--origin",
-        ORIGIN,
-        "--merge",
-    )
-    assert result.exit_code == 0, result.output
-    return root, result.output
+    return root, import_beside(root, ties_files())
 
 
 @pytest.fixture(scope="module")
