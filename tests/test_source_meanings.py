@@ -146,6 +146,9 @@ def test_they_are_not_ranked_and_the_board_says_not_computed(client) -> None:
         assert "not computed (printed -1.0)" in client.get(
             f"/benchmark/{placeholder['benchmark']}"
         ).get_data(as_text=True)
+        listed = client.get("/records.json", query_string={"q": placeholder["id"]}).get_json()
+        [entry] = [r for r in listed["rows"] if r["id"] == placeholder["id"]]
+        assert entry["value_note"] == "not computed (printed -1.0)"
 
 
 def test_they_are_not_on_the_chart(client) -> None:
