@@ -296,7 +296,7 @@ class Boards:
     def disagreements(self) -> list[Disagreement]:
         """Every quantity reported with more than one value (as the store says:
         :func:`disagreeing`), with the rows the catalogue lists of it, the widest spread
-        first (made once: 482 of 34,504 quantities at the snapshot's 35,043 records)."""
+        first (made once: 475 of 34,504 quantities at the snapshot's 35,043 records)."""
         found = []
         for (model, benchmark), spread in self._disagreeing.items():
             # a printed value that stands for none is in no disagreement (docs/views.md)
