@@ -143,7 +143,9 @@ def _model_rows(found: ModelResults) -> list[dict[str, object]]:
 
 
 def _cells(row: dict[str, object], columns: tuple[str, ...]) -> list[str]:
-    return ["" if row[name] is None else str(row[name]) for name in columns]
+    # a printed value that stands for none reads as what it means: "not computed (printed -1.0)"
+    shown = {**row, "printed_value": row["value_note"] or row["printed_value"]}
+    return ["" if shown[name] is None else str(shown[name]) for name in columns]
 
 
 COMMANDS = (board, model)

@@ -35,7 +35,7 @@ from typing import Any
 
 import pyoxigraph as ox
 
-from ..model.fields import field_text, field_value
+from ..model.fields import field_text, field_value, meant_text
 from ..model.licences import Licence, record_licence
 from ..rdf.facts import Facts, Term
 from ..rdf.namespaces import DCTERMS, KG, RDFS, SCHEMA
@@ -115,6 +115,9 @@ def citation_items(
     if standing is not None:
         item["status"] = standing.value.rsplit("#", 1)[-1]
         item["note"] = f"Standing in claimgraph: {facts.text(record, KG.standingSummary)}"
+    meaning = meant_text(facts, record)  # a printed value that stands for no value
+    if meaning:
+        item["note"] = "; ".join(filter(None, [item.get("note"), f"Value: {meaning}"]))
     items.append(item)
     return items
 

@@ -66,6 +66,8 @@ class ImportReport:
     removed_files: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)
     unknown: dict[str, int] = field(default_factory=dict)
+    #: results whose score lies outside its metric's declared range (kept, ranked)
+    out_of_range: int = 0
     dry_run: bool = False
     load: LoadReport | None = None
     seconds: float = 0.0
@@ -84,6 +86,7 @@ class ImportReport:
             ),
             ("files skipped", f"{len(self.skipped):,}"),
             ("unknown fields", f"{len(self.unknown):,}"),
+            ("results outside the declared range", f"{self.out_of_range:,}"),
             ("seconds", f"{self.seconds:.1f}"),
         ]
         return rows
@@ -100,6 +103,7 @@ class _Checked:
     unknown: list[str]
     #: What it names of the shared nodes (model, benchmarks, source), when it is valid.
     shared: dict[str, Any] | None = None
+    out_of_range: int = 0
 
 
 def import_files(
@@ -169,6 +173,7 @@ def import_files(
         )
     contents = _contents(final, checked, report.skipped)
     report.files, report.results, report.unknown = len(final), contents.results, contents.unknown
+    report.out_of_range = sum(checked[p].out_of_range for p in final)
     report.new_files, report.changed_files = len(plan.new), len(plan.changed)
     report.removed_files = len(plan.removed)
     report.written = sum(checked[p].results for p in plan.new + plan.changed)
@@ -265,7 +270,8 @@ def _check_one(path: str) -> _Checked:
     ]
     shared = fmt.shared_nodes(doc) if doc is not None and not problems else None
     results = fmt.results(doc) if doc is not None else 0
-    return _Checked(path, problems, results, result.unknown, shared)
+    outside = len(fmt.out_of_range(doc)) if doc is not None and not problems else 0
+    return _Checked(path, problems, results, result.unknown, shared, outside)
 
 
 def _check_all(

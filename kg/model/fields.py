@@ -23,7 +23,7 @@ from functools import cached_property
 from rdflib import URIRef
 
 from ..rdf.facts import Facts, Term
-from ..rdf.namespaces import PREFIXES, RDF
+from ..rdf.namespaces import PREFIXES, RDF, SKOS
 
 #: The prefixes a field's path may use.
 _PREFIXES = {**PREFIXES, "rdf": str(RDF)}
@@ -88,6 +88,21 @@ def field_text(facts: Facts, node: Term | None, name: str) -> str:
     return found.value if found is not None else ""
 
 
+def meant(reason_label: str, printed: str) -> str:
+    """What a page, a listing or a citation says of a printed value that stands for no
+    value (docs/imports.md, "What a source meant"): ``not computed (printed -1.0)``."""
+    return f"{reason_label} (printed {printed})"
+
+
+def meant_text(facts: Facts, record: Term | None) -> str:
+    """:func:`meant` of a record whose value stands for none ("" for any other record)."""
+    reason = field_value(facts, record, "valueReason")
+    if reason is None:
+        return ""
+    label = facts.concept(reason, SKOS.altLabel) or facts.concept(reason)
+    return meant(label, field_text(facts, record, "printed"))
+
+
 def expand(name: str) -> URIRef:
     """A prefixed name (``kg:metric``) as its IRI.
 
@@ -117,6 +132,8 @@ FIELDS: dict[str, Field] = _fields(
     Field("printed", "kg:reportedValue/kg:printedValue", "xsd:string"),
     Field("value", "kg:reportedValue/qudt:numericValue", "xsd:decimal"),
     Field("display", "kg:reportedValue/kg:displayValue", "xsd:string"),
+    # why the printed value stands for no value (a placeholder: docs/imports.md)
+    Field("valueReason", "kg:reportedValue/kg:reason"),
     Field("unit", "kg:reportedValue/qudt:unit"),
     Field("unitDetail", "kg:reportedValue/kg:unitDetail", "xsd:string"),
     Field("model", "kg:testedConfiguration/kg:model", "xsd:string"),

@@ -8,7 +8,8 @@ and kept with it, and a page filters and slices them.
 Ranking: best first by the metric's direction, on the exact numeric value
 (``qudt:numericValue``, a decimal); equal values share a rank and the next rank skips
 ("1, 2, 2, 4"), and tied rows keep the order of their ids. A record without a number is
-listed after the ranked ones, unranked.
+listed after the ranked ones, unranked; so is a record whose printed value stands for no
+value (HELM's -1: not computed, docs/imports.md), whose row has no number.
 """
 
 from __future__ import annotations
@@ -295,10 +296,11 @@ class Boards:
     def disagreements(self) -> list[Disagreement]:
         """Every quantity reported with more than one value (as the store says:
         :func:`disagreeing`), with the rows the catalogue lists of it, the widest spread
-        first (made once: 482 of 34,504 quantities at the snapshot's 35,043 records)."""
+        first (made once: 475 of 34,504 quantities at the snapshot's 35,043 records)."""
         found = []
         for (model, benchmark), spread in self._disagreeing.items():
-            rows = self.by_quantity.get((model, benchmark), [])
+            # a printed value that stands for none is in no disagreement (docs/views.md)
+            rows = [r for r in self.by_quantity.get((model, benchmark), []) if not r.meant]
             if len({r.value for r in rows if r.value is not None}) > 1:  # rows it lists
                 ordered = sorted(rows, key=lambda r: (r.value is None, r.value, r.id))
                 found.append(Disagreement(model, benchmark, ordered, spread))

@@ -91,7 +91,8 @@ def schema_org(
         "variableMeasured": {
             "@type": "PropertyValue",
             "name": view.metric_label,
-            "value": view.numeric,
+            # a printed value that stands for none is no number: its words instead
+            "value": view.meant or view.numeric,
             "unitText": view.unit_symbol or view.unit.text,
             "description": view.qualifier,
         },

@@ -69,7 +69,7 @@ def _check(view: RecordView) -> str:
 #: (group, label, how a record view gives the field's text): the fields compared, in order.
 FIELDS: tuple[tuple[str, str, Callable[[RecordView], str]], ...] = (
     ("value", "Metric", lambda v: v.headline_label),
-    ("value", "Value as printed", lambda v: v.printed),
+    ("value", "Value as printed", lambda v: v.meant or v.printed),
     ("value", "Unit", lambda v: v.unit.text),
     ("value", "Direction", lambda v: v.direction),
     ("measurement", "Benchmark", _imported("benchmark")),

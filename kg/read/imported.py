@@ -5,6 +5,7 @@ facts, read from the record's closure (the record, its evaluation, its import)."
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 from urllib.parse import unquote
 
 import pyoxigraph as ox
@@ -13,6 +14,7 @@ from ..model.upstream.jsondoc import JsonSyntaxError, dumps, loads
 from ..rdf.facts import Term
 from ..rdf.namespaces import DCAT, DCTERMS, KG, OA, PROV, RDF, SCHEMA, SPDX
 from .closure import ClosureReader, Link
+from .rows import decimal_or_none
 
 
 @dataclass
@@ -38,6 +40,8 @@ class ImportedView:
     #: What else the upstream file says (its JSON, pretty-printed): the result's, the file's
     remainder: str = ""
     evaluation_remainder: str = ""
+    #: The declared range ("0.0-1.0") where the value lies outside it, else ""
+    outside_range: str = ""
 
 
 def imported_view(view: ClosureReader, record: ox.NamedNode) -> ImportedView | None:
@@ -114,7 +118,22 @@ def imported_view(view: ClosureReader, record: ox.NamedNode) -> ImportedView | N
         facts=[(k, v) for k, v in rows if v],
         remainder=_pretty(f.one(record, KG.upstreamRemainder)),
         evaluation_remainder=_pretty(f.one(evaluation, KG.upstreamRemainder)),
+        outside_range=_outside_range(view, record),
     )
+
+
+def _outside_range(view: ClosureReader, record: ox.NamedNode) -> str:
+    """The metric's declared range ("0.0-1.0") where the value lies outside it; "" where it
+    lies within, no bound is declared, or the printed value stands for none (a placeholder
+    is not a score out of range)."""
+    f = view.f
+    value = decimal_or_none(view.field_text(record, "value"))
+    if value is None or view.field(record, "valueReason") is not None:
+        return ""
+    low, high = f.text(record, KG.minScore), f.text(record, KG.maxScore)
+    below = low != "" and value < Decimal(low)
+    above = high != "" and value > Decimal(high)
+    return f"{low or '…'}-{high or '…'}" if below or above else ""
 
 
 def _benchmark_label(f, record: ox.NamedNode) -> str:

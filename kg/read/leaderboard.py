@@ -22,6 +22,7 @@ TABLE_COLUMNS = (
     "model_rows",
     "printed_value",
     "value",
+    "value_note",
     "record",
     "id",
     "source",
@@ -47,6 +48,8 @@ def table_row(entry: Ranked) -> dict[str, Any]:
         "model_rows": entry.model_rows,
         "printed_value": row.printed,
         "value": str(row.value) if row.value is not None else None,
+        # a printed value that stands for none: "not computed (printed -1.0)", no rank
+        "value_note": row.meant,
         "record": row.record,
         "id": row.id,
         "source": row.source,

@@ -11,6 +11,7 @@ from typing import Any
 
 import pyoxigraph as ox
 
+from ..model.fields import meant_text
 from ..rdf.facts import Facts, Term
 from ..rdf.namespaces import CITO, DCTERMS, KG, OA, QUDT, RDF, RDFS, SKOS
 from .activities import CheckView, ReviewView, RunFacts, reviews_of, runs_of
@@ -61,6 +62,8 @@ class RecordView(ClosureReader):
         self.printed = self.field_text(record, "printed")
         self.numeric = self.field_text(record, "value")
         self.display = self.field_text(record, "display") or self.printed
+        #: "not computed (printed -1.0)" where the printed value stands for none, else ""
+        self.meant = meant_text(f, record)
         unit = self.field(record, "unit")
         self.unit = Link(
             f.concept(unit, RDFS.label) or local_name(unit),

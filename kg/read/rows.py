@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
+from ..model.fields import meant
 from ..model.standing import CURRENT, Standing
 from ..rdf.namespaces import KGV, RDFS, SKOS
 from ..rdf.vocabulary import load_terms, statement_index
@@ -19,7 +20,7 @@ from ..verify.checks import worst_outcome
 SEARCHED = ("title", "model", "dataset", "quote", "id")
 #: The fields (of queries/internal/index-rows.rq) a record has: nodes lacking one are not listed.
 REQUIRED = ("id", "title", "metric", "evidenceKind", "status", "source", "printed")
-PREF_LABEL, RDFS_LABEL = str(SKOS.prefLabel), str(RDFS.label)
+PREF_LABEL, RDFS_LABEL, ALT_LABEL = str(SKOS.prefLabel), str(RDFS.label), str(SKOS.altLabel)
 LOWER_IS_BETTER = str(KGV.lower)
 
 
@@ -56,8 +57,12 @@ class Row:
     #: passed ("" when no review has checks)
     verification: str = ""
     verification_label: str = ""
-    #: The value as a number (``qudt:numericValue``, exact), None where it has none.
+    #: The value as a number (``qudt:numericValue``, exact), None where it has none or
+    #: where what the source printed stands for no value (``meant`` says why).
     value: Decimal | None = None
+    #: For a printed value that stands for no value: "not computed (printed -1.0)"
+    #: (kg.model.fields.meant); such a row is never ranked, charted or averaged.
+    meant: str = ""
     #: The metric's direction: True where lower is better.
     lower_is_better: bool = False
     #: The model node (``kg:evaluatedModel``), the file the result comes from
@@ -89,6 +94,7 @@ class Row:
             "metric": self.metric,
             "model": self.model,
             "printed_value": self.printed,
+            "value_note": self.meant,
             "unit": self.unit,
             "evidence_kind": self.evidence_kind_label,
             "review_status": self.status_label,
@@ -115,6 +121,7 @@ LISTING_FIELDS = (
     "metric",
     "model",
     "printed_value",
+    "value_note",
     "unit",
     "evidence_kind",
     "review_status",
@@ -154,6 +161,7 @@ def read_rows(store: GraphStore, found: dict[str, Standing] | None = None) -> li
             return got.get(name, [""])[0]
 
         source, unit, evaluation = first("source"), first("unit"), first("evaluation")
+        reason = first("valueReason")  # the printed value stands for none: no number
         about = fields.get(evaluation, {})  # what the record's file says of its model
         row = Row(
             record=record,
@@ -178,7 +186,10 @@ def read_rows(store: GraphStore, found: dict[str, Standing] | None = None) -> li
             evaluator=first("evaluator"),
             evaluator_label=label(first("evaluator")),
             developer=first("developer"),
-            value=decimal_or_none(first("value")),
+            value=None if reason else decimal_or_none(first("value")),
+            meant=meant(label(reason, ALT_LABEL) or label(reason), first("printed"))
+            if reason
+            else "",
             lower_is_better=first("direction") == LOWER_IS_BETTER,
             model_node=first("modelNode"),
             evaluation=evaluation,

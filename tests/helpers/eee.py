@@ -133,8 +133,15 @@ def lower_is_better_files() -> dict[str, bytes]:
 def with_lower_is_better_board(root: Path) -> Path:
     """``root/data``: the bundled data with :data:`LOWER_IS_BETTER` imported beside it (into
     ``root/store``); returns ``root``."""
+    import_beside(root, lower_is_better_files())
+    return root
+
+
+def import_beside(root: Path, files: dict[str, bytes]) -> str:
+    """``root/data``: the bundled data with ``files`` (by their path in the origin) imported
+    beside it, into ``root/store``; the import's summary."""
     shutil.copytree(DATA, root / "data")
-    origin = origin_copy(root / "origin", lower_is_better_files())
+    origin = origin_copy(root / "origin", files)
     result = run(
         CliRunner(),
         root / "store",
@@ -147,7 +154,7 @@ def with_lower_is_better_board(root: Path) -> Path:
         "--merge",
     )
     assert result.exit_code == 0, result.output
-    return root
+    return result.output
 
 
 #: HELM Lite's and HELM Classic's "EM on MMLU": one benchmark (docs/imports.md)

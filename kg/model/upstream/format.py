@@ -117,5 +117,11 @@ class UpstreamFormat(ABC):
         """A value found in a document (at a record's pointer) as written, what the record's
         printed value is checked against; None when it is not a value (a number)."""
 
+    def out_of_range(self, doc: dict[str, Any]) -> list[str]:
+        """The pointers of a checked document's scores that lie outside the range their
+        metric declares (kept and loaded, counted in the import's summary); a format that
+        declares no ranges has none."""
+        return []
+
 
 __all__ = ["Checked", "UpstreamFormat"]

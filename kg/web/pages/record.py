@@ -232,7 +232,9 @@ def _placement(app: AppState, record: str) -> dict[str, Any] | None:
         "entry": entry,
         "size": len(boards.ranked[row.benchmark]),
         "same": same,
-        "disagree": any(other.value != row.value for other, _ in same),
+        "disagree": any(  # numbers only: a placeholder disagrees with nothing
+            o.value is not None and row.value is not None and o.value != row.value for o, _ in same
+        ),
         "board_href": f"{path_of(row.benchmark, base)}?record={quote(row.id, safe='')}"
         f"#{quote(row.id, safe='')}",
         "path": lambda iri: path_of(iri, base),

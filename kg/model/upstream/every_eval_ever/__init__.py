@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ....rdf.formats import Format
 from ..format import Checked, UpstreamFormat
 from ..jsondoc import JsonNumber
-from . import checks, identity, mapping
+from . import checks, identity, mapping, meanings
 from .export import eee_file, text
 from .schema import KNOWN_VERSION
 
@@ -79,6 +79,9 @@ class EveryEvalEver(UpstreamFormat):
 
     def value_as_written(self, value: Any) -> str | None:
         return value.lexeme if isinstance(value, JsonNumber) else None
+
+    def out_of_range(self, doc: dict[str, Any]) -> list[str]:
+        return meanings.out_of_range(doc)
 
 
 #: The format, registered by :mod:`kg.model.upstream.formats`.

@@ -13,6 +13,7 @@ from ....rdf.namespaces import CITO, DCTERMS, KG, KGV, OA, PROV, QUDT, RDF, RDFS
 from ...mapping.json_triples import JSON_POINTER, TripleBuilder, literal, remainder
 from ..jsondoc import JsonNumber, child
 from . import identity as ids
+from .meanings import placeholder
 
 #: evaluator_relationship -> the evidence kind of the file's records.
 EVIDENCE_KIND = {
@@ -78,6 +79,11 @@ def map_result(
         score.lexeme,
     )
     out.add(value, QUDT.unit, UNIT.UNITLESS)
+    rule = placeholder(c.source_name, result)
+    if rule is not None:  # the printed value stands for none (meanings.yaml): say why
+        out.node(value, score_at, KG.MissingValue)
+        out.add(value, KG.reason, KGV[rule.reason])
+        out.add(value, RDFS.comment, literal(f"rule {rule.id} (docs/imports.md)"))
 
     out.add(record, KG.metric, literal(ids.slug(name, 80)))
     out.text(record, KG.metricLabel, name, f"{at}/evaluation_name")
