@@ -82,6 +82,7 @@ def map_every_eval_ever(
         URIRef(minted_iri(base, "benchmark", benchmark_of(result)["id"])) for result in results
     ]
     remainder(out, evaluation, doc, "", skip={"evaluation_results"})
+    generated_by_import(out, [URIRef(minted_iri(base, "record", r)) for r in records], imported)
     parts = [(evaluation, out.label, len(out.triples))]
     context = RecordContext(
         source,
@@ -101,6 +102,14 @@ def map_every_eval_ever(
         map_result(out, record, ident, result, f"/evaluation_results/{i}", bench, context)
         parts.append((record, out.label, len(out.triples)))
     return out.triples, out.origins, parts
+
+
+def generated_by_import(out: TripleBuilder, records: list[URIRef], imported: URIRef) -> None:
+    """Each record ``prov:wasGeneratedBy`` the import, as its kept file is (docs/links.md),
+    stated in the file's graph: a statement in every record's graph would change every
+    record's hash."""
+    for record in records:
+        out.add(record, PROV.wasGeneratedBy, imported)
 
 
 def source_reference(metadata: dict[str, Any], base: str) -> tuple[str, URIRef]:
