@@ -5,6 +5,7 @@ library reads them from the RDF a record's URL serves."""
 from __future__ import annotations
 
 import warnings
+from decimal import Decimal
 
 import prov.model as pm
 import pytest
@@ -107,3 +108,68 @@ def test_prov_finds_the_import_that_generated_an_imported_record(client: FlaskCl
     [generation] = records_of(doc, pm.ProvGeneration, claim)
     activity = generation.get_attribute(pm.PROV_ATTR_ACTIVITY).pop()
     assert str(activity.uri) == f"{BASE}import/every-eval-ever"
+    [attribution] = records_of(doc, pm.ProvAttribution, claim)
+    importer = f"{BASE}agent/claimgraph-import-0.1.0"
+    assert str(attribution.get_attribute(pm.PROV_ATTR_AGENT).pop().uri) == importer
+    # the import's time (its end: no record of it has a time of its own) and agent, which
+    # the record's closure serves with it
+    [imported] = [a for a in doc.get_records(pm.ProvActivity) if a.identifier == activity]
+    assert imported.get_endTime() is not None
+    [association] = [
+        a
+        for a in doc.get_records(pm.ProvAssociation)
+        if a.get_attribute(pm.PROV_ATTR_ACTIVITY).pop() == activity
+    ]
+    agent = association.get_attribute(pm.PROV_ATTR_AGENT).pop()
+    assert str(agent.uri) == importer
+
+
+HF_MODEL = f"{BASE}model/mistralai%2Fmistral-7b-instruct-v0.3"
+API_MODEL = f"{BASE}model/openai%2Fgpt-4o-2024-08-06"
+KG_NS = "https://w3id.org/claimgraph/ns#"
+
+
+def test_a_model_of_the_open_llm_leaderboard_links_to_its_hugging_face_repository(
+    client: FlaskClient,
+) -> None:
+    """The leaderboard's source file says it names models by repository id: the model
+    links to the repository as that leaderboard's file writes the id; it has a label, its
+    developer and its parameter count, as data."""
+    graph = turtle(client, "/model/mistralai%2Fmistral-7b-instruct-v0.3")
+    model = URIRef(HF_MODEL)
+    assert list(graph.objects(model, FOAF.page)) == [
+        URIRef("https://huggingface.co/mistralai/Mistral-7B-Instruct-v0.3")
+    ]
+    assert graph.value(model, RDFS.label) == Literal("Mistral Instruct v0.3 7B")
+    assert graph.value(model, URIRef(KG_NS + "modelDeveloper")) == Literal("mistralai")
+    params = graph.value(model, URIRef(KG_NS + "parametersBillions"))
+    assert params is not None and params.toPython() == Decimal("7.248")
+
+
+def test_a_model_only_api_sources_name_has_no_repository_link(client: FlaskClient) -> None:
+    """openai/gpt-4o-2024-08-06 looks like owner/name, but no source that names models by
+    Hugging Face repository evaluates it: no link, a label all the same."""
+    graph = turtle(client, "/model/openai%2Fgpt-4o-2024-08-06")
+    assert not list(graph.objects(URIRef(API_MODEL), FOAF.page))
+    assert graph.value(URIRef(API_MODEL), RDFS.label) == Literal("GPT-4o 2024-08-06")
+
+
+def test_a_benchmark_links_to_its_data_set_page(client: FlaskClient) -> None:
+    graph = turtle(client, "/benchmark/ifeval-ccb018")
+    assert list(graph.objects(URIRef(f"{BASE}benchmark/ifeval-ccb018"), FOAF.page)) == [
+        URIRef("https://huggingface.co/datasets/google/IFEval")
+    ]
+
+
+def test_the_models_are_stated_once_in_the_imports_models_graph(
+    client: FlaskClient,
+) -> None:
+    """The model's label is in one graph, the import's, whichever file names the model."""
+    query = f"SELECT ?g WHERE {{ GRAPH ?g {{ <{HF_MODEL}> <{RDFS.label}> ?label }} }}"
+    answer = client.get(
+        "/sparql",
+        query_string={"query": query},
+        headers={"Accept": "application/sparql-results+json"},
+    )
+    rows = answer.get_json()["results"]["bindings"]
+    assert [r["g"]["value"] for r in rows] == [f"{BASE}import/every-eval-ever#models"]

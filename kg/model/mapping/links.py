@@ -16,7 +16,7 @@ import re
 
 from rdflib import Literal, URIRef
 
-from ...rdf.namespaces import FOAF, OWL, RDFS
+from ...rdf.namespaces import FOAF, KG, OWL, RDFS
 from .context import Node
 
 #: Where each kind of identifier resolves.
@@ -54,12 +54,19 @@ def _linked(node: Node, key: str, kind: str, predicate: URIRef, prefix: str) -> 
 
 def source_links(node: Node) -> None:
     """A source's DOI (the paper itself: ``owl:sameAs``; ``doi`` also stays ``kg:doi``,
-    mapped with the source's other keys), its arXiv and OpenReview pages (``foaf:page``)."""
+    mapped with the source's other keys), its arXiv and OpenReview pages (``foaf:page``),
+    the registry whose ids it names models by (``model_registry``)."""
     doi = node.data.get("doi")
     if isinstance(doi, str) and (iri := link("doi", doi, DOI)) is not None:
         node.ctx.add(node.subject, OWL.sameAs, iri)
     _linked(node, "arxiv", "arxiv", FOAF.page, ARXIV)
     _linked(node, "openreview", "openreview", FOAF.page, OPENREVIEW)
+    # A curator's statement that the source names models by their Hugging Face repository
+    # id: what kg import links a model by (kg/imports/shared_facts.py).
+    registry = node.scalar("model_registry", KG.modelRegistry)
+    if registry is not None:
+        known = URIRef(HUGGING_FACE) if registry == "huggingface" else Literal(registry)
+        node.emit("model_registry", KG.modelRegistry, known, registry)
 
 
 def author_links(node: Node) -> None:
