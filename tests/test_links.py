@@ -173,3 +173,37 @@ def test_the_models_are_stated_once_in_the_imports_models_graph(
     )
     rows = answer.get_json()["results"]["bindings"]
     assert [r["g"]["value"] for r in rows] == [f"{BASE}import/every-eval-ever#models"]
+
+
+VOID_NS = "http://rdfs.org/ns/void#"
+LINK_PREDICATES = [FOAF.page, OWL.sameAs, SCHEMA_URL, URIRef(KG_NS + "modelRegistry")]
+
+
+@pytest.mark.parametrize("predicate", LINK_PREDICATES)
+def test_voids_linksets_count_the_links_out(client: FlaskClient, predicate: URIRef) -> None:
+    """VoID's linksets of each link predicate, by site, are what a count over the data
+    graphs gives (statements whose object is another site's IRI), an import's lists of
+    models and benchmarks included."""
+    void = turtle(client, "/.well-known/void")
+    said: dict[str, int] = {}
+    for linkset in void.subjects(URIRef(VOID_NS + "linkPredicate"), predicate):
+        target = void.value(linkset, URIRef(VOID_NS + "objectsTarget"))
+        site = str(void.value(target, FOAF.homepage))
+        said[site] = said.get(site, 0) + int(void.value(linkset, URIRef(VOID_NS + "triples")))
+    query = f"""SELECT ?site (COUNT(*) AS ?n) WHERE {{
+      GRAPH ?g {{ ?s <{predicate}> ?o }} FILTER(STRSTARTS(STR(?g), "{BASE}"))
+      FILTER(isIRI(?o) && !STRSTARTS(STR(?o), "{BASE}"))
+      BIND(REPLACE(STR(?o), "^([a-z]+://[^/?#]*).*$", "$1") AS ?site)
+    }} GROUP BY ?site"""
+    answer = client.get(
+        "/sparql",
+        query_string={"query": query},
+        headers={"Accept": "application/sparql-results+json"},
+    )
+    rows = answer.get_json()["results"]["bindings"]
+    counted = {r["site"]["value"]: int(r["n"]["value"]) for r in rows}
+    assert said == counted
+    if predicate == FOAF.page:  # the models' and data sets' pages are among them
+        assert counted["https://huggingface.co"] >= 2
+    if predicate != OWL.sameAs:  # the bundled data know no DOI or ORCID iD
+        assert counted
