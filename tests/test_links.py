@@ -13,7 +13,8 @@ from flask.testing import FlaskClient
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import FOAF, OWL, RDF, RDFS
 
-from helpers import BASE, SEED_ID
+from helpers import BASE, DATA, SEED_ID
+from kg.model.mapping.links import HUGGING_FACE, link
 
 SCHEMA_URL = URIRef("https://schema.org/url")
 SCHEMA_FAMILY = URIRef("https://schema.org/familyName")
@@ -99,6 +100,20 @@ def test_prov_finds_the_seed_claims_generation_attribution_and_time(client: Flas
     [entity] = [e for e in doc.get_records(pm.ProvEntity) if str(e.identifier.uri) == claim]
     [at] = entity.get_attribute("prov:generatedAtTime")
     assert at.isoformat() == "2026-10-15T22:00:00+00:00"
+
+
+def test_prov_finds_the_runs_that_used_the_claim_they_measured(client: FlaskClient) -> None:
+    claim = f"{BASE}record/{SEED_ID}"
+    doc = prov_document(turtle(client, f"/record/{SEED_ID}"))
+    users = {
+        str(u.get_attribute(pm.PROV_ATTR_ACTIVITY).pop().uri)
+        for u in records_of(doc, pm.ProvUsage, claim)
+    }
+    runs = {f"{BASE}activity/{p.stem}" for p in (DATA / "runs").glob("*.yaml")}
+    seed_runs = {
+        r for r in runs if SEED_ID in (DATA / "runs" / f"{r.rsplit('/', 1)[1]}.yaml").read_text()
+    }
+    assert seed_runs and seed_runs <= users
 
 
 def test_prov_finds_the_import_that_generated_an_imported_record(client: FlaskClient) -> None:
@@ -207,3 +222,18 @@ def test_voids_linksets_count_the_links_out(client: FlaskClient, predicate: URIR
         assert counted["https://huggingface.co"] >= 2
     if predicate != OWL.sameAs:  # the bundled data know no DOI or ORCID iD
         assert counted
+
+
+@pytest.mark.parametrize(
+    ("ident", "linked"),
+    [
+        ("mistralai/Mistral-7B-Instruct-v0.3", True),
+        ("LeroyDyer/_Spydaz_Web_AI_12", True),  # a name of the snapshot that starts with _
+        ("ai2/tulu-2-7b-rm-v0-nectar-binarized-3.8m-check...", False),  # truncated
+        ("gpt-4o", False),
+        ("org/name with spaces", False),
+        ("-org/name", False),
+    ],
+)
+def test_only_an_id_of_a_repositorys_form_is_linked(ident: str, linked: bool) -> None:
+    assert (link("hf", ident, HUGGING_FACE) is not None) is linked

@@ -10,6 +10,8 @@ as the import record states it once (docs/links.md gives the rules):
   huggingface``, a curator's statement), where those files write it one way;
 - a benchmark's Hugging Face data set repository: where every result of the benchmark names
   the same ``hf_repo``.
+
+An id that is not of a repository id's form is left out (the mapping would not link it).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from ..model.mapping.links import HUGGING_FACE as HUGGING_FACE_URL
+from ..model.mapping.links import link
 from ..model.yamltext import YamlError, parse_yaml
 
 #: The value of a source file's ``model_registry`` that makes its model ids links.
@@ -71,14 +75,15 @@ class SharedFacts:
             if registries.get(source) == HUGGING_FACE
             for written in ids
         }
-        if len(hf) == 1:
-            entry["hf_repo"] = hf.pop()
+        if len(hf) == 1 and link("hf", repo := hf.pop(), HUGGING_FACE_URL) is not None:
+            entry["hf_repo"] = repo
         return entry
 
     def dataset_repo(self, bench: str) -> str | None:
         """The Hugging Face data set repository every result of ``bench`` names, if one."""
         repos = self.datasets.get(bench, set())
-        return next(iter(repos)) if len(repos) == 1 and None not in repos else None
+        repo = next(iter(repos)) if len(repos) == 1 else None
+        return repo if repo is not None and link("hf", repo, HUGGING_FACE_URL) else None
 
 
 def model_registries(sources_dir: Path, idents: list[str]) -> dict[str, str]:

@@ -34,8 +34,13 @@ _FORMS = {
     "arxiv": re.compile(r"([0-9]{4}\.[0-9]{4,5}|[a-z-]+(\.[A-Z]{2})?/[0-9]{7})(v[0-9]+)?"),
     "openreview": re.compile(r"[A-Za-z0-9_-]{6,20}"),
     "orcid": re.compile(r"[0-9]{4}-[0-9]{4}-[0-9]{4}-[0-9]{3}[0-9X]"),
-    # a Hugging Face repository id: owner/name, each of letters, digits, - _ .
-    "hf": re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*"),
+    # a Hugging Face repository id: owner/name, each of letters, digits, - _ . and neither
+    # starting nor ending with - or . (the snapshot has names starting with _:
+    # LeroyDyer/_Spydaz_...; RewardBench's truncated ids end with ...)
+    "hf": re.compile(
+        r"(?:[A-Za-z0-9_](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?)/"
+        r"(?:[A-Za-z0-9_](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?)"
+    ),
 }
 
 
