@@ -19,6 +19,7 @@ from typing import Any
 from .. import __version__
 from ..model.upstream.format import UpstreamFormat
 from ..model.upstream.kept import UPSTREAM
+from .shared_facts import SharedFacts
 
 #: The default agent: this version of claimgraph's importer (a new version is a new agent).
 IMPORTER = f"claimgraph-import-{__version__}"
@@ -64,6 +65,10 @@ class Contents:
     models: set[str] = field(default_factory=set)
     benchmarks: dict[str, dict[str, str]] = field(default_factory=dict)
     sources: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: What the files say of the models and data sets, and each source's model registry
+    #: (docs/links.md).
+    facts: SharedFacts = field(default_factory=SharedFacts)
+    registries: dict[str, str] = field(default_factory=dict)
 
     def manifest(self) -> str:
         """The kept files in sha256sum's format, sorted by path: checkable with
@@ -130,8 +135,10 @@ def import_document(
     if contents.skipped:
         doc["skipped"] = [{"file": f, "reason": r} for f, r in sorted(contents.skipped)]
     doc["software"] = software()
-    doc["models"] = sorted(contents.models)
-    doc["benchmarks"] = [contents.benchmarks[b] for b in sorted(contents.benchmarks)]
+    doc["models"] = [
+        contents.facts.model_entry(m, contents.registries) for m in sorted(contents.models)
+    ]
+    doc["benchmarks"] = [_benchmark(contents, b) for b in sorted(contents.benchmarks)]
     doc["note"] = (
         f"The files are kept byte for byte under {UPSTREAM}/{name}/ at their paths "
         "in the origin repository; each result is a record whose locator is a JSON "
@@ -139,6 +146,12 @@ def import_document(
         "adds the mapping, the checks and the ids, and reviews nothing by hand."
     )
     return doc
+
+
+def _benchmark(contents: Contents, ident: str) -> dict[str, str]:
+    repo = contents.facts.dataset_repo(ident)
+    entry = contents.benchmarks[ident]
+    return {**entry, "hf_repo": repo} if repo is not None else entry
 
 
 def same_import(old: dict[str, Any] | None, new: dict[str, Any]) -> bool:

@@ -47,6 +47,7 @@ from .record import (
     same_import,
     source_document,
 )
+from .shared_facts import model_registries
 
 Progress = Callable[[Iterable, int], Iterable]
 
@@ -172,6 +173,7 @@ def import_files(
             _check_all({p: (kept_dir / p).read_bytes() for p in plan.kept}, plugin, name, None)
         )
     contents = _contents(final, checked, report.skipped)
+    contents.registries = model_registries(data / "sources", sorted(contents.sources))
     report.files, report.results, report.unknown = len(final), contents.results, contents.unknown
     report.out_of_range = sum(checked[p].out_of_range for p in final)
     report.new_files, report.changed_files = len(plan.new), len(plan.changed)
@@ -353,6 +355,7 @@ def _contents(
         unknown.update(result.unknown)
         if result.shared is not None:
             contents.models.add(result.shared["model"])
+            contents.facts.add(result.shared)
             for bench in result.shared["benchmarks"]:
                 contents.benchmarks.setdefault(bench["id"], bench)
             source = result.shared["source"]

@@ -22,6 +22,11 @@ from .namespaces import XSD_STRING
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+#: A claim's PROV summary (docs/links.md) names its activity and agent; they stay nested
+#: where they were (the review under the claim's reviews, the agent under the review).
+_NAMED_ONLY = frozenset(
+    f"http://www.w3.org/ns/prov#{name}" for name in ("wasGeneratedBy", "wasAttributedTo")
+)
 
 
 def context_path() -> Path:
@@ -111,7 +116,10 @@ def framed_record(quads: Iterable[ox.Quad], record_iri: str) -> dict[str, Any]:
                 else:
                     # the registry's data holds no RDF 1.2 triple terms
                     term = cast(ox.NamedNode | ox.BlankNode | ox.Literal, t.object)
-                    obj.setdefault(t.predicate.value, []).append(value(term))
+                    named = t.predicate.value in _NAMED_ONLY and isinstance(term, ox.NamedNode)
+                    obj.setdefault(t.predicate.value, []).append(
+                        {"@id": term.value} if named else value(term)
+                    )
             incoming = sorted(
                 into.get(subject, []),
                 key=lambda t: (

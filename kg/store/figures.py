@@ -58,7 +58,8 @@ def dataset(base: str) -> ox.NamedNode:
 class Figures(NamedTuple):
     """How many data graphs a version holds (the graphs loaded from data files that are
     named like the node they describe: an import record's lists are not), the triples
-    they hold and their linksets (None: not counted, by a load before links were)."""
+    they hold, and the linksets of every data graph, lists included (None: not counted, by
+    a load before links were)."""
 
     graphs: int
     triples: int
@@ -67,11 +68,12 @@ class Figures(NamedTuple):
     @classmethod
     def of(cls, manifest: Manifest) -> Figures:
         """The figures of the graphs ``manifest`` lists (each with its triples counted)."""
-        entries = [
-            entry for graph, entry in manifest.items() if graph != SCHEMA_ENTRY and entry.node
-        ]
+        data = [entry for graph, entry in manifest.items() if graph != SCHEMA_ENTRY]
+        entries = [entry for entry in data if entry.node]
         assert all(entry.triples >= 0 for entry in entries), "a graph's triples not counted"
-        links = [entry.links for entry in entries]
+        # Links out of every data graph: an import's models and benchmarks link too
+        # (docs/links.md), though their lists are no node's document.
+        links = [entry.links for entry in data]
         return cls(
             len(entries),
             sum(entry.triples for entry in entries),

@@ -197,6 +197,20 @@ VARIANTS = [
         "not a page count (a whole number from 1) ('0')",
     ),
     (
+        "openreview-id-not-an-id",
+        SEED_SOURCE,
+        setter("openreview", value="https://openreview.net/forum?id=NUleWh1GFx"),
+        "openreview",
+        "not an arXiv id (2101.00001) or OpenReview id (NUleWh1GFx)",
+    ),
+    (
+        "orcid-not-an-orcid",
+        SEED_SOURCE,
+        setter("authors", 0, "orcid", value="0000-0002-1825"),
+        "authors[0].orcid",
+        "not an ORCID iD (0000-0002-1825-0097) ('0000-0002-1825')",
+    ),
+    (
         "impossible-creation-date",
         SEED_SOURCE,
         setter("artifact", "pdf_creation_date", value="2026-02-30"),

@@ -16,6 +16,7 @@ from rdflib import Literal, URIRef
 from ...kinds import minted_iri
 from ...rdf.namespaces import DCTERMS, KG, PROV, RDF, RDFS, XSD
 from .context import Node, build_package
+from .links import HUGGING_FACE, HUGGING_FACE_DATASETS, typed_page
 
 SPDX_LICENSES = "http://spdx.org/licenses/"
 
@@ -68,7 +69,12 @@ def map_import(node: Node) -> None:
     node.literal("note", RDFS.comment)
     ident = node.data.get("id", "")
     node.ctx.start_graph(URIRef(f"{node.subject}#models"), f"import {ident} models")
-    for path, key in node.scalars("models"):
+    models = node.data.get("models")
+    if isinstance(models, list) and any(isinstance(m, dict) for m in models):
+        # each model with what its files say of it (docs/links.md); older records: ids only
+        node.children("models", None, _model, subject=lambda i: _listed_iri(node, "models", i))
+        models = []
+    for path, key in node.scalars("models") if models else []:
         model = URIRef(minted_iri(node.ctx.base, "model", key))
         node.ctx.origins.nodes.setdefault(model, path)
         node.ctx.add(model, RDF.type, PROV.Entity)
@@ -79,14 +85,31 @@ def map_import(node: Node) -> None:
 
 
 def _benchmark_iri(node: Node, position: int) -> URIRef:
-    items = node.data.get("benchmarks")
+    return _listed_iri(node, "benchmarks", position)
+
+
+def _listed_iri(node: Node, key: str, position: int) -> URIRef:
+    """The minted IRI of the ``position``-th model or benchmark the record lists, by its id."""
+    items = node.data.get(key)
     item = items[position - 1] if isinstance(items, list) else None
     ident = item.get("id") if isinstance(item, dict) else None
+    segment = "model" if key == "models" else "benchmark"
     return URIRef(
         minted_iri(
-            node.ctx.base, "benchmark", ident if isinstance(ident, str) else f"unnamed-{position}"
+            node.ctx.base, segment, ident if isinstance(ident, str) else f"unnamed-{position}"
         )
     )
+
+
+def _model(node: Node, _position: int) -> None:
+    """A model (docs/imports.md), labelled, with its developer, parameters and Hugging Face
+    repository where its files agree on them (docs/links.md)."""
+    node.type(PROV.Entity, KG.Model)
+    node.literal("id", DCTERMS.identifier)
+    node.literal("label", RDFS.label)
+    node.literal("developer", KG.modelDeveloper)
+    node.literal("params_billions", KG.parametersBillions, XSD.decimal)
+    typed_page(node, "hf_repo", "hf", HUGGING_FACE)
 
 
 def _benchmark(node: Node, _position: int) -> None:
@@ -99,6 +122,7 @@ def _benchmark(node: Node, _position: int) -> None:
     node.literal("name", KG.metricLabel)
     node.literal("description", KG.metricDescription)
     node.concept("direction", KG.metricDirection)
+    typed_page(node, "hf_repo", "hf", HUGGING_FACE_DATASETS)
 
 
 def _origin(node: Node) -> None:

@@ -6,6 +6,7 @@ from rdflib import Literal, URIRef
 
 from ...rdf.namespaces import DCAT, DCTERMS, KG, PROV, RDFS, SCHEMA, XSD
 from .context import Node, build_checksum, concept_iri
+from .links import author_links, source_links
 from .review import artifact_iri
 
 
@@ -23,13 +24,16 @@ def map_source(node: Node) -> None:
     typed_by_concept(node, "document_type")
     node.literal("title", DCTERMS.title)
     node.literal("publisher", DCTERMS.publisher)
-    node.children("authors", DCTERMS.creator, _author)
+    node.children(
+        "authors", DCTERMS.creator, _author, subject=lambda i: URIRef(f"{node.subject}#author-{i}")
+    )
     node.literal("venue", KG.venue)
     date = node.scalar("date", DCTERMS.issued)
     if date is not None:
         node.emit("date", DCTERMS.issued, _partial_date(date), date)
     node.literal("doi", KG.doi)
     node.url("url", SCHEMA.url)
+    source_links(node)
 
     # The artifact's IRI holds its hash, so reviews name the very file they checked.
     artifact = node.declare("artifact", KG.artifact)
@@ -47,6 +51,7 @@ def _author(node: Node, position: int) -> None:
     node.ctx.add(node.subject, KG.position, Literal(position))
     node.literal("family", SCHEMA.familyName)
     node.literal("given", SCHEMA.givenName)
+    author_links(node)
 
 
 def _artifact(node: Node) -> None:

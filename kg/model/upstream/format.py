@@ -99,7 +99,10 @@ class UpstreamFormat(ABC):
         """What a checked document names of the nodes its import states once: ``model``
         (a key), ``benchmarks`` (dicts with ``id``, as the import record lists them),
         ``source`` (a dict with ``id``, ``title`` and optionally ``publisher``, ``url``,
-        as its source file states it)."""
+        as its source file states it); optionally ``model_facts`` (the model's ``id`` as
+        written, ``name``, ``developer``, ``params_billions``) and ``datasets`` ((benchmark
+        id, Hugging Face data set repository or None) per result), which the import record
+        states once where the files agree (docs/links.md)."""
 
     @abstractmethod
     def export(

@@ -43,6 +43,9 @@ class KeptFile:
     checked: Checked
     #: The SHA-256 its import record pins for it ("" where the record pins none).
     pinned: str = ""
+    #: The agent of its import, as the import record names it ("" where it names none):
+    #: its records are attributed to it (docs/links.md).
+    agent: str = ""
 
     def problems(self, name: str) -> list[Problem]:
         """The file's problems as the file ``name``'s, each labelled with the record (or
@@ -105,9 +108,9 @@ def locate(path: Path) -> tuple[Path, str, str]:
     )
 
 
-def import_record(data: Path, name: str) -> tuple[str, dict[str, str] | None]:
-    """The format of the import ``name`` of the data directory ``data``, and the SHA-256 it
-    pins for each kept file (None for a record that pins none).
+def import_record(data: Path, name: str) -> tuple[str, dict[str, str] | None, str]:
+    """The format of the import ``name`` of the data directory ``data``, the SHA-256 it
+    pins for each kept file (None for a record that pins none) and its agent ("" if none).
 
     :raises NotKept: when the import has no record, or the record names no known format.
     """
@@ -121,24 +124,24 @@ def import_record(data: Path, name: str) -> tuple[str, dict[str, str] | None]:
         ) from None
     from .formats import names  # the formats build on the model: found when used
 
-    fmt, pins = _read_record(str(record), stat.st_mtime_ns, stat.st_size)
+    fmt, pins, agent = _read_record(str(record), stat.st_mtime_ns, stat.st_size)
     if fmt not in names():
         raise NotKept(
             f"the import record {IMPORTS}/{name}.yaml names no known format "
             f"({fmt!r}; known: {', '.join(names())})"
         )
-    return fmt, pins
+    return fmt, pins, agent
 
 
 @lru_cache(maxsize=8)
-def _read_record(record: str, _mtime_ns: int, _size: int) -> tuple[Any, dict[str, str] | None]:
-    """An import record's format and pins, read once per version of the file."""
+def _read_record(record: str, _mtime_ns: int, _size: int) -> tuple[Any, dict[str, str] | None, str]:
+    """An import record's format, pins and agent, read once per version of the file."""
     try:
         content = parse_yaml(Path(record).read_text(encoding="utf-8"))
     except Exception:  # the record's own problems are reported when it is read as data
-        return None, None
+        return None, None, ""
     if not isinstance(content, dict):
-        return None, None
+        return None, None, ""
     kept = content.get("kept")
     pins = None
     if isinstance(kept, list):
@@ -146,7 +149,8 @@ def _read_record(record: str, _mtime_ns: int, _size: int) -> tuple[Any, dict[str
         for line in kept:
             sha, _, path = line.partition("  ") if isinstance(line, str) else ("", "", "")
             pins[path] = sha
-    return content.get("format"), pins
+    agent = content.get("agent")
+    return content.get("format"), pins, agent if isinstance(agent, str) else ""
 
 
 def read_kept(path: Path, raw: bytes) -> KeptFile:
@@ -157,7 +161,7 @@ def read_kept(path: Path, raw: bytes) -> KeptFile:
     from .formats import get  # the formats build on the model: found when used
 
     data, name, upstream_path = locate(path)
-    fmt, pins = import_record(data, name)
+    fmt, pins, agent = import_record(data, name)
     sha = hashlib.sha256(raw).hexdigest()
     pinned = sha if pins is None else pins.get(upstream_path, "")
     return KeptFile(
@@ -169,4 +173,5 @@ def read_kept(path: Path, raw: bytes) -> KeptFile:
         len(raw),
         get(fmt).check(raw),
         pinned,
+        agent,
     )

@@ -26,6 +26,7 @@ from ....kinds import minted_iri
 from ....rdf.namespaces import DCTERMS, KG, KGV, PROV, XSD
 from ...mapping.context import Origins, Triple
 from ...mapping.json_triples import TripleBuilder, kept_artifact, literal, remainder
+from ..jsondoc import JsonNumber
 from ..kept import KeptFile
 from . import identity as ids
 from .records import RecordContext, map_result
@@ -82,6 +83,10 @@ def map_every_eval_ever(
         URIRef(minted_iri(base, "benchmark", benchmark_of(result)["id"])) for result in results
     ]
     remainder(out, evaluation, doc, "", skip={"evaluation_results"})
+    agent = URIRef(minted_iri(base, "agent", kept.agent)) if kept.agent else None
+    generated_by_import(
+        out, [URIRef(minted_iri(base, "record", r)) for r in records], imported, agent
+    )
     parts = [(evaluation, out.label, len(out.triples))]
     context = RecordContext(
         source,
@@ -101,6 +106,18 @@ def map_every_eval_ever(
         map_result(out, record, ident, result, f"/evaluation_results/{i}", bench, context)
         parts.append((record, out.label, len(out.triples)))
     return out.triples, out.origins, parts
+
+
+def generated_by_import(
+    out: TripleBuilder, records: list[URIRef], imported: URIRef, agent: URIRef | None
+) -> None:
+    """Each record ``prov:wasGeneratedBy`` the import, as its kept file is, and
+    ``prov:wasAttributedTo`` the import's agent (docs/links.md), stated in the file's graph:
+    a statement in every record's graph would change every record's hash."""
+    for record in records:
+        out.add(record, PROV.wasGeneratedBy, imported)
+        if agent is not None:
+            out.add(record, PROV.wasAttributedTo, agent)
 
 
 def source_reference(metadata: dict[str, Any], base: str) -> tuple[str, URIRef]:
@@ -220,4 +237,29 @@ def shared_nodes(doc: dict[str, Any]) -> dict[str, Any]:
         "model": ids.model_key((doc.get("model_info") or {}).get("id", "")),
         "benchmarks": [benchmark_of(r) for r in doc.get("evaluation_results") or []],
         "source": source,
+        **linked_facts(doc),
+    }
+
+
+def linked_facts(doc: dict[str, Any]) -> dict[str, Any]:
+    """What a file says of its model and data sets that the import states once
+    (docs/links.md): ``model_facts`` (the id as written, name, developer, parameters in
+    billions as an ``xsd:decimal``) and ``datasets`` (each result's benchmark id and
+    Hugging Face data set repository, None where it names none)."""
+    info = doc.get("model_info") or {}
+    details = info.get("additional_details")
+    params = details.get("params_billions") if isinstance(details, dict) else None
+    facts = {
+        "id": info.get("id"),
+        "name": info.get("name"),
+        "developer": info.get("developer"),
+        "params_billions": params.decimal_lexeme() if isinstance(params, JsonNumber) else None,
+    }
+    datasets = [
+        (benchmark_of(r)["id"], (r.get("source_data") or {}).get("hf_repo"))
+        for r in doc.get("evaluation_results") or []
+    ]
+    return {
+        "model_facts": {k: v for k, v in facts.items() if isinstance(v, str) and v.strip()},
+        "datasets": [(b, repo if isinstance(repo, str) else None) for b, repo in datasets],
     }
