@@ -28,6 +28,7 @@ from ...mapping.context import Origins, Triple
 from ...mapping.json_triples import TripleBuilder, kept_artifact, literal, remainder
 from ..kept import KeptFile
 from . import identity as ids
+from .added_fields import map_eval_library
 from .records import RecordContext, map_result
 
 #: evaluator_relationship -> its concept (which implies the record's evidence kind,
@@ -71,6 +72,7 @@ def map_every_eval_ever(
     # writes them; the source's own file (kind: source) states its title and publisher.
     out.add(evaluation, DCTERMS.source, source)
     _evaluation_facts(out, evaluation, doc)
+    map_eval_library(out, evaluation, doc)
     artifact = kept_artifact(out, kept, source, imported)
     out.add(evaluation, KG.artifact, artifact)
 

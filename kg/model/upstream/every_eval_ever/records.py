@@ -9,9 +9,10 @@ from typing import Any
 
 from rdflib import Literal, URIRef
 
-from ....rdf.namespaces import CITO, DCTERMS, KG, KGV, OA, PROV, QUDT, RDF, RDFS, SCHEMA, UNIT, XSD
+from ....rdf.namespaces import CITO, DCTERMS, KG, KGV, OA, PROV, QUDT, RDF, RDFS, SCHEMA, XSD
 from ...mapping.json_triples import JSON_POINTER, TripleBuilder, literal, remainder
 from ..jsondoc import JsonNumber, child
+from . import added_fields as added
 from . import identity as ids
 
 #: evaluator_relationship -> the evidence kind of the file's records.
@@ -77,7 +78,7 @@ def map_result(
         score_at,
         score.lexeme,
     )
-    out.add(value, QUDT.unit, UNIT.UNITLESS)
+    out.add(value, QUDT.unit, added.unit(result))
 
     out.add(record, KG.metric, literal(ids.slug(name, 80)))
     out.text(record, KG.metricLabel, name, f"{at}/evaluation_name")
@@ -117,6 +118,7 @@ def map_result(
     locator = _locator(out, URIRef(f"{record}#locator"), score_at, c)
     out.add(record, KG.locator, locator)
     _row(out, record, 1, "reported-result", score.lexeme, locator, c)
+    added.map_result_fields(out, record, value, result, at)
     remainder(out, record, result, at)
 
 
