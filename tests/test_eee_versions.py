@@ -110,7 +110,10 @@ def file_0_3_0() -> dict[str, Any]:
                 },
                 "score_details": {
                     "score": 412.5,
-                    "uncertainty": {"standard_error": {"value": 3.25}, "num_bootstrap_samples": 200},
+                    "uncertainty": {
+                        "standard_error": {"value": 3.25},
+                        "num_bootstrap_samples": 200,
+                    },
                 },
             },
         ],
@@ -161,7 +164,9 @@ def imported(tmp_path_factory) -> tuple[Path, Path, str]:
     data, store = root / "data", root / "store"
     shutil.copytree(DATA, data, ignore=WITHOUT_IMPORT)
     source = origin_copy(root / "origin", {p: raw(d) for p, d in FILES.items()})
-    result = run(CliRunner(), store, data, "import", "every-eval-ever", str(source), "--origin", ORIGIN)
+    result = run(
+        CliRunner(), store, data, "import", "every-eval-ever", str(source), "--origin", ORIGIN
+    )
     assert result.exit_code == 0, result.output
     return data, store, result.stdout
 
@@ -189,7 +194,7 @@ def test_each_version_is_held_to_its_schema() -> None:
 
 
 def test_the_uncertainty_is_on_the_record(imported) -> None:
-    data, store, _ = imported
+    _, store, _ = imported
     first, second = records_of(PATH_0_3_0)
     rows = query(
         store,
@@ -294,7 +299,13 @@ def test_the_record_page_and_json_show_the_uncertainty(imported) -> None:
 def test_a_file_exports_back_at_its_version(imported, path: str, runner: CliRunner) -> None:
     data, store, _ = imported
     result = run(
-        runner, store, data, "export", file_id("every-eval-ever", path), "--format", "every-eval-ever"
+        runner,
+        store,
+        data,
+        "export",
+        file_id("every-eval-ever", path),
+        "--format",
+        "every-eval-ever",
     )
     assert result.exit_code == 0, result.output
     written = json.loads(result.stdout)

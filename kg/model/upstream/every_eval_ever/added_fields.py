@@ -94,7 +94,7 @@ def uncertainty_text(uncertainty: Any) -> str:
     interval = uncertainty.get("confidence_interval")
     if isinstance(interval, dict) and _number(interval.get("lower"), interval.get("upper")):
         level = interval.get("confidence_level")
-        share = f"{_percent(level)} " if _number(level) else ""
+        share = f"{_percent(level)} " if isinstance(level, JsonNumber) else ""
         parts.append(
             f"{share}confidence interval {interval['lower'].lexeme} to "
             f"{interval['upper'].lexeme}{_how(interval)}"
