@@ -16,7 +16,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from helpers import WITHOUT_IMPORT
+from helpers import SEED_ID, SEED_RECORD, WITHOUT_IMPORT
 from helpers.eee import BASE, DATA, ORIGIN, PREFIXES, dump, origin_copy, query, run, tree
 from kg.model.upstream.every_eval_ever import schema
 from kg.model.upstream.every_eval_ever.identity import file_id, result_ids
@@ -336,3 +336,31 @@ def test_a_0_3_0_file_without_its_library_is_refused(tmp_path: Path, runner: Cli
     line = next(line for line in result.output.splitlines() if PATH_0_3_0.rsplit("/")[-1] in line)
     assert ": /eval_library: missing" in line and "0.3.0" in line
     assert tree(data) == files and dump(store) == before
+
+
+def test_the_jsonld_export_carries_the_uncertainty(imported, runner: CliRunner) -> None:
+    data, store, _ = imported
+    [record] = records_of(PATH_0_2_2)
+    result = run(runner, store, data, "export", record, "--format", "jsonld")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["uncertainty"] == UNCERTAINTY_TEXT
+
+
+def test_a_written_records_uncertainty_is_said_in_its_file(
+    tmp_path: Path, runner: CliRunner
+) -> None:
+    """A record written by hand states its uncertainty as text: its Every Eval Ever file
+    (0.2.0) says it in the result's details, where what does not fit goes."""
+    data, store = tmp_path / "data", tmp_path / "store"
+    shutil.copytree(DATA, data, ignore=WITHOUT_IMPORT)
+    path = data / SEED_RECORD
+    text = path.read_text()
+    missing = "uncertainty: {missing: unreported}\nmissing_metadata:\n  - field: uncertainty\n"
+    missing += "    reason: unreported\n"
+    assert missing in text
+    path.write_text(text.replace(missing, "uncertainty: ± 0.4 GB over three runs\n"))
+    assert run(runner, store, data, "load").exit_code == 0
+    result = run(runner, store, data, "export", SEED_ID, "--format", "every-eval-ever")
+    assert result.exit_code == 0, result.output
+    [only] = json.loads(result.stdout)["evaluation_results"]
+    assert only["score_details"]["details"]["uncertainty"] == "± 0.4 GB over three runs"
