@@ -17,7 +17,18 @@ import pytest
 from click.testing import CliRunner
 
 from helpers import SEED_ID, SEED_RECORD, WITHOUT_IMPORT
-from helpers.eee import BASE, DATA, ORIGIN, PREFIXES, dump, origin_copy, query, run, tree
+from helpers.eee import (
+    BASE,
+    DATA,
+    ORIGIN,
+    PREFIXES,
+    dump,
+    export_file,
+    origin_copy,
+    query,
+    run,
+    tree,
+)
 from kg.model.upstream.every_eval_ever import schema
 from kg.model.upstream.every_eval_ever.identity import file_id, result_ids
 from kg.resources import resource_dir
@@ -298,15 +309,7 @@ def test_the_record_page_and_json_show_the_uncertainty(imported) -> None:
 @pytest.mark.parametrize("path", sorted(FILES))
 def test_a_file_exports_back_at_its_version(imported, path: str, runner: CliRunner) -> None:
     data, store, _ = imported
-    result = run(
-        runner,
-        store,
-        data,
-        "export",
-        file_id("every-eval-ever", path),
-        "--format",
-        "every-eval-ever",
-    )
+    result = export_file(runner, store, data, path)
     assert result.exit_code == 0, result.output
     written = json.loads(result.stdout)
     assert written["schema_version"] == FILES[path]["schema_version"]

@@ -145,7 +145,7 @@ def _mapped_fields(
                     need(
                         f"{at}/metric_config/{key}",
                         metric[key],
-                        "a number",
+                        'a number, "Infinity", "-Infinity" or null' if unbounded else "a number",
                         lambda v: isinstance(v, JsonNumber),
                     )
         data = result.get("source_data")
