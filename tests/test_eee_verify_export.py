@@ -12,7 +12,18 @@ import pytest
 from click.testing import CliRunner
 
 from helpers import WITHOUT_IMPORT
-from helpers.eee import BASE, DATA, KEPT, ORIGIN, PREFIXES, kept_files, origin_copy, query, run
+from helpers.eee import (
+    BASE,
+    DATA,
+    KEPT,
+    ORIGIN,
+    PREFIXES,
+    export_file,
+    kept_files,
+    origin_copy,
+    query,
+    run,
+)
 from kg.model.upstream.every_eval_ever.identity import file_id, result_ids
 from kg.resources import resource_dir
 
@@ -125,15 +136,7 @@ def test_empty_strings_a_file_gives_come_back(tmp_path: Path, runner: CliRunner)
     result = run(runner, store, data, "import", "every-eval-ever", str(source), "--origin", ORIGIN)
     assert result.exit_code == 0, result.output
     [ident, *_] = records_of(path)
-    exported = run(
-        runner,
-        store,
-        data,
-        "export",
-        file_id("every-eval-ever", path),
-        "--format",
-        "every-eval-ever",
-    )
+    exported = export_file(runner, store, data, path)
     assert exported.exit_code == 0, exported.output
     assert json.loads(exported.stdout)["model_info"] == info, ident
 
@@ -156,15 +159,7 @@ def test_any_record_exports_with_what_does_not_fit_said(workspace, runner: CliRu
 def test_an_evaluation_exports_as_its_file(workspace, runner: CliRunner) -> None:
     data, store = workspace
     path = sorted(kept_files())[0]
-    result = run(
-        runner,
-        store,
-        data,
-        "export",
-        file_id("every-eval-ever", path),
-        "--format",
-        "every-eval-ever",
-    )
+    result = export_file(runner, store, data, path)
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == json.loads((KEPT / path).read_bytes())
 

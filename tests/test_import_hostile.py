@@ -220,7 +220,13 @@ def test_folders_named_like_files_and_newer_schema_versions(
     loaded, tmp_path: Path, runner: CliRunner
 ) -> None:
     data, store = copy_of(loaded, tmp_path)
-    newer = edited(lambda d: d.update(schema_version="0.2.2", eval_library={"name": "x"}))
+    newer = edited(
+        lambda d: d.update(
+            schema_version="0.2.2",
+            eval_library={"name": "x", "version": "1"},  # known to 0.2.2 (docs/imports.md)
+            paper_links=["https://example.org/paper"],
+        )
+    )
     source = origin_copy(tmp_path / "origin", {"data/rb/ai2/model-v0.json/file.json": newer})
     result = run(
         runner,
@@ -235,10 +241,11 @@ def test_folders_named_like_files_and_newer_schema_versions(
         "newer",
     )
     assert result.exit_code == 0, result.output
-    assert "unknown field: /eval_library (1 file(s)" in result.stdout
+    assert "unknown field: /paper_links (1 file(s)" in result.stdout
+    assert "/eval_library" not in result.stdout
     kept = data / "upstream" / "newer" / "data" / "rb" / "ai2" / "model-v0.json" / "file.json"
     assert kept.read_bytes() == newer
-    assert "pointer: /eval_library" in (data / "imports" / "newer.yaml").read_text()
+    assert "pointer: /paper_links" in (data / "imports" / "newer.yaml").read_text()
 
 
 def test_a_kept_file_edited_after_import_is_refused_by_load(

@@ -12,7 +12,7 @@ import pyoxigraph as ox
 
 from ..model.upstream.jsondoc import JsonSyntaxError, dumps, loads
 from ..rdf.facts import Term
-from ..rdf.namespaces import DCAT, DCTERMS, KG, OA, PROV, RDF, SCHEMA, SPDX
+from ..rdf.namespaces import DCAT, DCTERMS, KG, OA, PROV, RDF, RDFS, SCHEMA, SPDX
 from .closure import ClosureReader, Link
 from .rows import decimal_or_none
 
@@ -76,16 +76,24 @@ def imported_view(view: ClosureReader, record: ox.NamedNode) -> ImportedView | N
             (evaluation, "modelType"),
             (evaluation, "inferencePlatform"),
             (record, "metricDescription"),
+            (record, "metricName"),
+            (record, "metricKind"),
+            (record, "upstreamMetricId"),
             (record, "scoreType"),
             (record, "minScore"),
             (record, "maxScore"),
             (evaluation, "upstreamEvaluationId"),
+            (record, "upstreamResultId"),
             (evaluation, "retrievedAt"),
             (evaluation, "retrievedTimestamp"),
             (evaluation, "schemaVersion"),
             (evaluation, "upstreamSourceType"),
         )
     ]
+    library = f.one(evaluation, KG.softwarePackage)  # the library it was run with
+    if library is not None:
+        words = (f.text(library, RDFS.label), f.text(library, KG.softwareVersion))
+        rows.append((view.label("softwarePackage"), " ".join(words)))
     relationship = f.one(evaluation, KG.evaluatorRelationship)
     if relationship is not None:
         rows.append((view.label("evaluatorRelationship"), f.concept(relationship)))

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from helpers import BASE, DATA
 from kg.cli import main
-from kg.model.upstream.every_eval_ever.identity import benchmark_id, benchmark_key
+from kg.model.upstream.every_eval_ever.identity import benchmark_id, benchmark_key, file_id
 from kg.rdf.canonical import canonical_nquads
 from kg.store.embedded import EmbeddedStore
 
@@ -38,6 +38,13 @@ def kept_files(folder: Path = KEPT) -> dict[str, bytes]:
 
 def run(runner: CliRunner, store: Path, data: Path, *args: str):
     return runner.invoke(main, ["--store", str(store), "--data", str(data), "--base", BASE, *args])
+
+
+def export_file(runner: CliRunner, store: Path, data: Path, path: str):
+    """``kg export`` of the evaluation of the kept file at ``path`` (in the origin), as an
+    Every Eval Ever file."""
+    ident = file_id("every-eval-ever", path)
+    return run(runner, store, data, "export", ident, "--format", "every-eval-ever")
 
 
 def dump(store: Path) -> str:

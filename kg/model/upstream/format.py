@@ -43,7 +43,8 @@ class Checked:
     doc: Any
     problems: list[tuple[str, str]] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)
-    #: Its schema version is newer than the one the format knows (unknown fields allowed).
+    #: Its schema version's schema is known only in part, or not at all (a newer version):
+    #: it is held to the nearest known one with unknown fields allowed (and counted).
     newer: bool = False
 
     @property
@@ -68,7 +69,8 @@ class UpstreamFormat(ABC):
     #: The folder of an origin repository that holds its files (``data/``): a file's path
     #: in the origin starts with it, and sources are found by it (:mod:`.sources`).
     results_root: str
-    #: The schema versions it knows (a file of a newer one is read leniently).
+    #: The schema versions it knows (a file of another is held to the nearest one below it,
+    #: leniently).
     schema_versions: tuple[str, ...]
     #: The kinds of node that export as one of its files.
     exported_kinds: tuple[str, ...] = ("record", "evaluation")

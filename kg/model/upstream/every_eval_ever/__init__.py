@@ -15,7 +15,7 @@ from ..format import Checked, UpstreamFormat
 from ..jsondoc import JsonNumber
 from . import checks, identity, mapping, meanings
 from .export import eee_file, text
-from .schema import KNOWN_VERSION
+from .schema import KNOWN
 
 if TYPE_CHECKING:
     import pyoxigraph as ox
@@ -27,14 +27,15 @@ if TYPE_CHECKING:
 
 
 class EveryEvalEver(UpstreamFormat):
-    """Every Eval Ever's evaluation files (schema 0.2.0; newer versions read leniently)."""
+    """Every Eval Ever's evaluation files (schemas 0.2.0, 0.2.2 and 0.3.0; newer versions
+    read leniently)."""
 
     name = "every-eval-ever"
     title = "Every Eval Ever"
     home = "https://github.com/evaleval/every_eval_ever"
     media_type = Format("eee.json", "application/x-every-eval-ever+json", ("every-eval-ever",))
     results_root = identity.RESULTS_ROOT
-    schema_versions = (".".join(map(str, KNOWN_VERSION)),)
+    schema_versions = tuple(".".join(map(str, v)) for v in KNOWN)
     import_help = """Import Every Eval Ever files (github.com/evaleval/every_eval_ever).
 
     SOURCES are the repository's folder (holding data/), its data/ folder or folders in
@@ -49,8 +50,8 @@ class EveryEvalEver(UpstreamFormat):
       kg import every-eval-ever ~/src/every_eval_ever/data/helm_lite --merge
     """
     export_help = (
-        "a record, or an evaluation's records, as an Every Eval Ever file (schema 0.2.0; "
-        "with --all: a file per evaluation)"
+        "a record, or an evaluation's records, as an Every Eval Ever file (at the schema "
+        "version it was imported at, else 0.2.0; with --all: a file per evaluation)"
     )
 
     def check(self, raw: bytes) -> Checked:

@@ -20,6 +20,9 @@ from . import schema
 RELATIONSHIPS = ("first_party", "third_party", "collaborative", "other")
 _UNIX_SECONDS = re.compile(r"^[0-9]{1,11}([.][0-9]{1,9})?$")
 _MISSING = object()
+#: A bound 0.3.0 allows beside a number: unbounded (as the upstream library writes
+#: infinities), or not provided. The mapping leaves such a bound in the remainder.
+_UNBOUNDED = ("Infinity", "-Infinity", None)
 
 
 def check(raw: bytes) -> Checked:
@@ -39,18 +42,18 @@ def check(raw: bytes) -> Checked:
         if isinstance(doc.get("schema_version"), str)
         else None
     )
-    newer = version is not None and schema.is_newer(version)
-    problems = _mapped_fields(doc, version)
+    held = schema.rule(version)
+    problems = _mapped_fields(doc, version, schema.allows_unbounded(held.version))
     reported = [where for where, _ in problems]
-    for where, message in schema.violations(json.loads(raw), lenient=newer):
+    for where, message in schema.violations(json.loads(raw), held):
         # What the schema says of a place reported already, or of the object holding it
         # ("must contain ['score']"), is said better above.
         if not any(
             where == r or where.startswith(r + "/") or r.startswith(where + "/") for r in reported
         ):
             problems.append((where, message))
-    unknown = schema.unknown_fields(doc) if newer else []
-    return Checked(doc, sorted(problems), unknown, newer)
+    unknown = schema.unknown_fields(doc, held.version) if held.lenient else []
+    return Checked(doc, sorted(problems), unknown, held.lenient)
 
 
 def _unreadable_values(doc: Any) -> list[tuple[str, str]]:
@@ -67,7 +70,10 @@ def _unreadable_values(doc: Any) -> list[tuple[str, str]]:
     return problems
 
 
-def _mapped_fields(doc: dict[str, Any], version: tuple[int, ...] | None) -> list[tuple[str, str]]:
+def _mapped_fields(
+    doc: dict[str, Any], version: tuple[int, ...] | None, unbounded: bool
+) -> list[tuple[str, str]]:
+    """``unbounded``: the version allows a bound of "Infinity", "-Infinity" or null."""
     problems: list[tuple[str, str]] = []
 
     def need(where: str, value: Any, what: str, test) -> None:
@@ -135,11 +141,11 @@ def _mapped_fields(doc: dict[str, Any], version: tuple[int, ...] | None) -> list
                 lambda v: isinstance(v, bool),
             )
             for key in ("min_score", "max_score"):
-                if key in metric:
+                if key in metric and not (unbounded and metric[key] in _UNBOUNDED):
                     need(
                         f"{at}/metric_config/{key}",
                         metric[key],
-                        "a number",
+                        'a number, "Infinity", "-Infinity" or null' if unbounded else "a number",
                         lambda v: isinstance(v, JsonNumber),
                     )
         data = result.get("source_data")

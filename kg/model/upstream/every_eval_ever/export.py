@@ -1,13 +1,13 @@
-"""Records written back as Every Eval Ever files (schema 0.2.0).
+"""Records written back as Every Eval Ever files, each at the schema version it came from.
 
 An imported record is written from the statements its graph holds (value, metric, data
 set, model, source, times), then what its upstream file said beyond them (the records'
 and the evaluation's ``kg:upstreamRemainder``) is laid over: the file comes back equal to
 the original on every field, numbers as written. Any other record (the seed) is written
 where its fields fit the schema; what does not fit (unit, hardware, locator, its IRI) is
-said in the result's ``score_details.details``. A file whose schema version is newer than
-0.2.0 keeps its top-level fields 0.2.0 does not know in ``model_info.additional_details``
-(under ``claimgraph_unknown_fields``), so that every file written is valid under 0.2.0.
+said in the result's ``score_details.details``, at 0.2.0. Every file written is validated
+against the schema of its version, as an import holds a file of that version
+(:func:`.schema.rule`); one that is not valid is refused (:class:`InvalidDataError`).
 
 >>> merge({"a": {"b": 1}}, {"a": {"c": 2}, "d": 3})
 {'a': {'b': 1, 'c': 2}, 'd': 3}
@@ -16,18 +16,21 @@ said in the result's ``score_details.details``. A file whose schema version is n
 from __future__ import annotations
 
 import calendar
+import json
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
 import pyoxigraph as ox
 
+from ....errors import InvalidDataError, Problem
 from ....rdf.facts import Facts, Term
 from ....rdf.namespaces import DCTERMS, KG, KGV, OA, RDF, RDFS, SCHEMA
 from ...fields import FIELDS, field_text, field_value
 from ...standing import Standing
 from ..jsondoc import JsonNumber, JsonSyntaxError, dumps, loads
-from .schema import schema
+from . import added_fields as added
+from .schema import parse_version, rule, violations
 
 #: Evidence kinds -> evaluator_relationship.
 RELATIONSHIPS = {
@@ -60,12 +63,12 @@ def eee_file(
             merge(result, _json(facts.one(r, KG.upstreamRemainder)))
             for result, r in zip(doc["evaluation_results"], records, strict=True)
         ]
-        _tuck_unknown(doc)
     for result, record in zip(doc["evaluation_results"], records, strict=True):
         found = (standings or {}).get(record.value)
         if found is not None and found.standing != "current":
             details = result["score_details"].setdefault("details", {})
             details["claimgraph_standing"] = found.summary()
+    _validate(doc)
     return doc
 
 
@@ -122,6 +125,8 @@ def _file_fields(
     )
     doc["source_metadata"] = metadata
     doc["model_info"] = _model_info(f, record, evaluation)
+    if library := added.eval_library_back(f, evaluation):
+        doc["eval_library"] = library
     return doc
 
 
@@ -178,7 +183,11 @@ def _result(f: Facts, record: ox.NamedNode, imported: bool) -> dict[str, Any]:
         "metric_config": metric,
         "score_details": {"score": score},
     }
-    if not imported:
+    if imported:
+        own, metric_fields = added.written_back(f, record)
+        result.update(own)
+        metric.update(metric_fields)
+    else:
         result["score_details"]["details"] = _what_does_not_fit(f, record, printed)
     return result
 
@@ -205,6 +214,7 @@ def _what_does_not_fit(f: Facts, record: ox.NamedNode, printed: str) -> dict[str
     locator = field_value(f, record, "locator")
     configuration = f.one(record, CONFIGURATION)
     source = field_value(f, record, "source")
+    uncertainty = f.one(record, KG.uncertainty)
     assert source is not None  # a record is quoted from one source (its shape requires it)
     extra = {
         "claimgraph_record": record.value,
@@ -215,6 +225,8 @@ def _what_does_not_fit(f: Facts, record: ox.NamedNode, printed: str) -> dict[str
         "configuration": f.text(configuration, KG.configuration),
         "hardware_as_reported": f.text(record, KG.hardwareAsReported),
         "scope_note": f.text(record, KG.scopeNote),
+        # a text; a missing value ({missing: unreported}) is said by missing_metadata
+        "uncertainty": uncertainty.value if isinstance(uncertainty, ox.Literal) else "",
         "locator": f.text(locator, RDFS.label),
         "source": source.value,
         "review_status": f.concept(field_value(f, record, "status")),
@@ -235,14 +247,17 @@ def _position(f: Facts, record: ox.NamedNode) -> tuple[int, str]:
     return index, record.value
 
 
-def _tuck_unknown(doc: dict[str, Any]) -> None:
-    """Top-level fields the 0.2.0 schema does not allow (a newer file's) move into
-    ``model_info.additional_details``, so that the file is valid under 0.2.0."""
-    known = schema()["properties"]
-    unknown = {k: doc.pop(k) for k in list(doc) if k not in known}
-    if unknown:
-        details = doc["model_info"].setdefault("additional_details", {})
-        details["claimgraph_unknown_fields"] = unknown
+def _validate(doc: dict[str, Any]) -> None:
+    """Refuse a document its version's schema refuses (held as an import holds it)."""
+    written = doc.get("schema_version")
+    held = rule(parse_version(written) if isinstance(written, str) else None)
+    problems = violations(json.loads(dumps(doc)), held)
+    if problems:
+        label = str(doc.get("evaluation_id", ""))
+        raise InvalidDataError(
+            [Problem("every-eval-ever export", label, where, msg) for where, msg in problems],
+            "nothing was exported",
+        )
 
 
 def _json(term: Term | None) -> dict[str, Any]:

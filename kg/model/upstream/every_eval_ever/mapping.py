@@ -29,6 +29,7 @@ from ...mapping.json_triples import TripleBuilder, kept_artifact, literal, remai
 from ..jsondoc import JsonNumber
 from ..kept import KeptFile
 from . import identity as ids
+from .added_fields import map_eval_library
 from .records import RecordContext, map_result
 
 #: evaluator_relationship -> its concept (which implies the record's evidence kind,
@@ -72,6 +73,7 @@ def map_every_eval_ever(
     # writes them; the source's own file (kind: source) states its title and publisher.
     out.add(evaluation, DCTERMS.source, source)
     _evaluation_facts(out, evaluation, doc)
+    map_eval_library(out, evaluation, doc)
     artifact = kept_artifact(out, kept, source, imported)
     out.add(evaluation, KG.artifact, artifact)
 

@@ -9,9 +9,10 @@ from typing import Any
 
 from rdflib import Literal, URIRef
 
-from ....rdf.namespaces import CITO, DCTERMS, KG, KGV, OA, PROV, QUDT, RDF, RDFS, SCHEMA, UNIT, XSD
+from ....rdf.namespaces import CITO, DCTERMS, KG, KGV, OA, PROV, QUDT, RDF, RDFS, SCHEMA, XSD
 from ...mapping.json_triples import JSON_POINTER, TripleBuilder, literal, remainder
 from ..jsondoc import JsonNumber, child
+from . import added_fields as added
 from . import identity as ids
 from .meanings import placeholder
 
@@ -78,7 +79,7 @@ def map_result(
         score_at,
         score.lexeme,
     )
-    out.add(value, QUDT.unit, UNIT.UNITLESS)
+    out.add(value, QUDT.unit, added.unit(result))
     rule = placeholder(c.source_name, result)
     if rule is not None:  # the printed value stands for none (meanings.yaml): say why
         out.node(value, score_at, KG.MissingValue)
@@ -123,6 +124,7 @@ def map_result(
     locator = _locator(out, URIRef(f"{record}#locator"), score_at, c)
     out.add(record, KG.locator, locator)
     _row(out, record, 1, "reported-result", score.lexeme, locator, c)
+    added.map_result_fields(out, record, value, result, at)
     remainder(out, record, result, at)
 
 
