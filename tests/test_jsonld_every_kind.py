@@ -19,6 +19,9 @@ from kg.cli import main
 from kg.kinds import SEGMENTS
 from kg.rdf.canonical import canonical_nquads, parse_nquads
 
+#: A store loaded and released for the module: seconds.
+pytestmark = pytest.mark.slow
+
 #: One IRI of each segment of minted IRIs that the store holds a node of, and of each
 #: kind of activity (a run; the bundled data has no review or standing).
 FIRST_OF_EACH = """
