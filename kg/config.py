@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
 from typing import Any
@@ -289,6 +289,9 @@ class Setting:
             raise ConfigError(f"setting {self.name} must be a {word} (got {value!r})") from None
 
 
+#: The settings that name a folder (the store's may be a URL instead).
+FOLDERS = ("store", "data", "archive", "dumps")
+
 #: Every setting by name, in declaration order.
 SETTINGS: Mapping[str, Setting] = {
     f.name: Setting(f.name, str(f.type), f.default, f.metadata["help"], f.metadata["shown"])
@@ -303,7 +306,9 @@ def load_settings(
     """Settings from defaults, ``KG_``-prefixed environment (``KG_BASE``, ``KG_STORE``, ...)
     and ``overrides``.
 
-    ``None`` values in ``overrides`` mean "not given"; an empty variable is not set.
+    ``None`` values in ``overrides`` mean "not given"; an empty variable is not set. A
+    relative folder (:data:`FOLDERS`, the default ``.kg/store`` included) is made absolute
+    against the working directory now.
 
     :raises ConfigError: when a value is unusable.
     :raises TypeError: when ``overrides`` names no setting.
@@ -322,7 +327,18 @@ def load_settings(
         key: SETTINGS[key].convert(value) if key in SETTINGS else value
         for key, value in values.items()
     }
-    return Settings(**converted)
+    # A relative folder means one under the working directory, fixed now: not wherever a
+    # library later resolves it (Flask sent a relative file from the app's package folder,
+    # and the dumps answered 500 with the default settings).
+    cwd = Path.cwd()
+    for name in FOLDERS:
+        value = converted.get(name, SETTINGS[name].default)
+        if isinstance(value, Path) and not value.is_absolute():
+            converted[name] = cwd / value
+    settings = Settings(**converted)
+    if not settings.archive_dir.is_absolute():  # a remote store's, worked out
+        settings = replace(settings, archive=cwd / settings.archive_dir)
+    return settings
 
 
 def placeholder_note(base: str) -> str:

@@ -112,7 +112,8 @@ def test_query_errors(kg) -> None:
 def test_query_without_a_store(kg_embedded) -> None:
     result = kg_embedded("query", "stats")
     assert result.exit_code == 1
-    assert "no store at .kg/store (run 'kg load' to create it)" in result.stderr
+    where = Path.cwd() / ".kg" / "store"  # the default, under the working directory
+    assert f"no store at {where} (run 'kg load' to create it)" in result.stderr
 
 
 def test_an_unreachable_remote_store_is_a_clear_error(kg_embedded) -> None:

@@ -18,6 +18,7 @@ import requests
 from click.testing import CliRunner
 
 from bench import gen
+from bench.dump_shapes import check_dump
 from helpers import BASE, DATA
 from helpers.servers import running_server
 from helpers.web import app_over
@@ -182,3 +183,17 @@ def test_a_dump_is_served_with_the_default_relative_dumps_folder(
         assert response.status_code == 200
         assert gzip.decompress(response.data).startswith(b"<")
         assert (tmp_path / ".kg" / "dumps").is_dir()
+
+
+@pytest.mark.slow  # pyshacl over 28,000 triples: seconds
+def test_the_served_dump_passes_the_shapes_under_pyshacl(client) -> None:
+    """The whole dump of the bundled data, as a server gives it, conforms to shapes/ under
+    pyshacl, the counts as the store gives them back (xsd:integer) included."""
+    response = client.get("/dumps/claimgraph.nq.gz")
+    assert response.status_code == 200
+    body = gzip.decompress(response.data)
+    sizes = [line for line in body.splitlines() if b"<http://www.w3.org/ns/dcat#byteSize>" in line]
+    assert sizes and all(b"XMLSchema#integer>" in line for line in sizes)
+    check = check_dump(body)
+    assert check.triples > 20_000
+    assert (check.conforms, dict(check.results)) == (True, {})

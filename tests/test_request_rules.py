@@ -9,6 +9,9 @@ from helpers import SEED_ID
 
 RECORD = f"/record/{SEED_ID}"
 ASK = "ASK { ?s ?p ?o }"
+DESCRIBE = "query=DESCRIBE%20%3Chttps%3A%2F%2Fclaimgraph.example%2Fagent%2Fclaude%3E"
+#: What SPARQLWrapper sends beside ``format=json-ld`` (an Accept header's list).
+JSONLD_LIST = "application%2Fld%2Bjson%2Capplication%2Fx-json%2Bld"
 JSON = {"Accept": "application/json"}
 
 
@@ -26,6 +29,8 @@ def _message(response: requests.Response) -> str:
         (RECORD + ".ttl", "release=a&release=b"),
         ("/sparql", "query=ASK%20%7B%7D&query=SELECT%20%2A%20%7B%7D"),
         ("/sparql", "format=json&format=xml&query=ASK%20%7B%7D"),
+        ("/sparql", f"format=json-ld&format=text/turtle&{DESCRIBE}"),
+        (RECORD, f"format=ttl&format={JSONLD_LIST}"),
     ],
 )
 def test_a_parameter_read_once_and_given_twice_is_400(server: str, path: str, query: str) -> None:
@@ -46,6 +51,14 @@ def test_a_parameter_read_once_and_given_twice_is_400(server: str, path: str, qu
             "text/tab-separated-values",
         ),
         ("/records.json", "utm_source=a&utm_source=b", "application/json"),  # read by no view
+        # SPARQLWrapper's JSON-LD: the name, then the media types it would accept
+        ("/sparql", f"format=json-ld&format={JSONLD_LIST}&{DESCRIBE}", "application/ld+json"),
+        (RECORD, f"format=json-ld&format={JSONLD_LIST}", "application/ld+json"),
+        (RECORD, f"format={JSONLD_LIST}&format=jsonld", "application/ld+json"),
+        # and its SELECT as JSON-LD: the name, then nothing (no media type for it)
+        ("/sparql", "format=json&format=&query=ASK%20%7B%7D", "application/json"),
+        # XML of a graph is RDF/XML (SPARQLWrapper's default return format)
+        ("/sparql", f"format=xml&{DESCRIBE}", "application/rdf+xml"),
     ],
 )
 def test_values_that_agree_and_parameters_no_view_reads_are_fine(

@@ -91,9 +91,37 @@ def test_each_variable_sets_its_setting(name: str) -> None:
         "trusted_proxies": "10.0.0.5, 172.16.0.0/12",
     }.get(name, SAMPLES[setting.type])
     value = getattr(load_settings(environ={setting.env: text}), name)
-    assert value == setting.convert(text)
-    assert value != setting.default
-    assert getattr(load_settings(environ={setting.env: ""}), name) == setting.default
+    assert value == absolute(setting.convert(text))
+    assert value != absolute(setting.default)
+    assert getattr(load_settings(environ={setting.env: ""}), name) == absolute(setting.default)
+
+
+def absolute(value: object) -> object:
+    """A folder setting as it is loaded: a relative one under the working directory."""
+    return Path.cwd() / value if isinstance(value, Path) else value
+
+
+def test_relative_folders_are_under_the_working_directory_when_loaded(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """The default settings name folders under the working directory at load, whatever
+    reads them later and wherever it resolves a relative path (the dumps once came from the
+    package's folder)."""
+    monkeypatch.chdir(tmp_path)
+    defaults = load_settings(environ={})
+    remote = load_settings(environ={"KG_STORE": "http://127.0.0.1:1/ds", "KG_DUMPS": "d"})
+    monkeypatch.chdir(tmp_path.parent)
+    assert (defaults.store, defaults.data, defaults.dumps, defaults.archive_dir) == (
+        tmp_path / ".kg" / "store",
+        tmp_path / "data",
+        tmp_path / ".kg" / "dumps",
+        tmp_path / ".kg" / "store-archive",
+    )
+    assert (remote.store, remote.dumps, remote.archive_dir) == (
+        "http://127.0.0.1:1/ds",
+        tmp_path / "d",
+        tmp_path / ".kg" / "archive",
+    )
 
 
 def test_text_of_the_wrong_type_is_a_config_error() -> None:
@@ -153,7 +181,8 @@ def test_settings_command_lists_every_setting_and_what_set_it(tmp_path: Path) ->
     assert (rows["data"]["value"], rows["data"]["set_by"]) == (str(tmp_path), "option")
     assert (rows["max_rows"]["value"], rows["max_rows"]["set_by"]) == (5, "environment")
     assert (rows["query_timeout"]["value"], rows["query_timeout"]["set_by"]) == (10, "default")
-    assert rows["archive"]["value"] == ".kg/store-archive"  # worked out from the store
+    # worked out from the store (a folder under the working directory)
+    assert rows["archive"]["value"] == str(Path.cwd() / ".kg" / "store-archive")
 
 
 def test_settings_command_text_names_each_variable() -> None:

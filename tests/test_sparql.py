@@ -8,13 +8,16 @@ import io
 import json
 import threading
 import time
+import warnings
 
 import pytest
 import requests
 from rdflib import Graph
+from rdflib.compare import isomorphic
 from rdflib.plugins.stores.sparqlstore import SPARQLStore
 from rdflib.query import Result
-from SPARQLWrapper import CSV, JSON, N3, TSV, XML, SPARQLWrapper
+from SPARQLWrapper import CSV, JSON, JSONLD, N3, RDF, RDFXML, TSV, TURTLE, XML, SPARQLWrapper
+from SPARQLWrapper.Wrapper import _allowedFormats
 
 from helpers import EMPTY_IN_BUNDLED, RECORDS, SEED_ID, WRITTEN, sample_params
 from helpers.servers import Served, descendants, gone
@@ -68,6 +71,68 @@ def test_sparqlwrapper_construct(server: str) -> None:
     )
     graph = Graph().parse(data=client.query().convert(), format="turtle")
     assert len(graph) > 100
+
+
+#: SPARQLWrapper's return formats by the query forms it asks them for: its Accept header
+#: names a results format for SELECT and ASK, an RDF syntax for CONSTRUCT and DESCRIBE
+#: (XML is RDF/XML there); any other pair it sends with */* and a warning.
+RESULT_RETURNS = (JSON, XML, CSV, TSV)
+GRAPH_RETURNS = (XML, RDFXML, RDF, TURTLE, N3, JSONLD)
+AGENTS = "SELECT ?a WHERE { ?a a <http://www.w3.org/ns/prov#Agent> } ORDER BY ?a"
+GRAPH_QUERIES = {
+    "construct": "CONSTRUCT { ?a a ?t } WHERE { ?a a <http://www.w3.org/ns/prov#Agent>, ?t }",
+    "describe": "DESCRIBE <https://claimgraph.example/agent/claude>",
+}
+
+
+def test_every_return_format_sparqlwrapper_offers_is_tried() -> None:
+    assert set(RESULT_RETURNS) | set(GRAPH_RETURNS) == set(_allowedFormats)
+
+
+def _rows(fmt: str, answer) -> list[str]:
+    """The ?a column of a SELECT answer as SPARQLWrapper converts it."""
+    if fmt == JSON:
+        return [b["a"]["value"] for b in answer["results"]["bindings"]]
+    if fmt == XML:
+        return [u.firstChild.data for u in answer.getElementsByTagName("uri")]
+    lines = answer.decode().splitlines()[1:]
+    return [line.strip("<>") for line in lines]
+
+
+@pytest.mark.parametrize("fmt", RESULT_RETURNS)
+def test_sparqlwrapper_select_and_ask_in_every_results_format(server: str, fmt: str) -> None:
+    agents = _rows(JSON, wrapper(server, AGENTS, JSON).query().convert())
+    assert len(agents) >= 3
+    assert _rows(fmt, wrapper(server, AGENTS, fmt).query().convert()) == agents
+    answer = wrapper(server, "ASK { ?a a <http://www.w3.org/ns/prov#Agent> }", fmt)
+    converted = answer.query().convert()
+    if fmt == JSON:
+        assert converted["boolean"] is True
+    elif fmt == XML:
+        assert converted.getElementsByTagName("boolean")[0].firstChild.data == "true"
+    else:
+        assert converted.decode().split() == ["true"]
+
+
+@pytest.mark.parametrize("fmt", GRAPH_RETURNS)
+@pytest.mark.parametrize("form", list(GRAPH_QUERIES))
+def test_sparqlwrapper_graphs_in_every_rdf_format(server: str, form: str, fmt: str) -> None:
+    """Each return format gives the graph the Turtle answer gives (JSON-LD included)."""
+    query = GRAPH_QUERIES[form]
+    turtle = requests.get(
+        server + "/sparql", params={"query": query}, headers={"Accept": "text/turtle"}, timeout=30
+    )
+    expected = Graph().parse(data=turtle.text, format="turtle")
+    assert len(expected) >= 4
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # rdflib's ConjunctiveGraph, SPARQLWrapper's */*
+        converted = wrapper(server, query, fmt).query().convert()
+    if isinstance(converted, bytes):  # Turtle and N3 come as text
+        converted = Graph().parse(data=converted.decode(), format="turtle")
+    got = Graph()
+    for triple in converted.triples((None, None, None)):
+        got.add(triple)
+    assert isomorphic(got, expected)
 
 
 @pytest.mark.parametrize(

@@ -299,14 +299,18 @@ def test_every_field_reads_known_terms(known: set[str]) -> None:
 def test_each_fields_datatype_is_the_shapes() -> None:
     """A field declares the datatype the shapes require of its last predicate, where they
     require one (a field whose values may be of several, a date of a year, a month or a
-    day, declares none or one of them)."""
+    day, declares none or one of them; a whole number as mapped or as a store gives it
+    back, through sh:node, declares the mapped one)."""
     shapes = shapes_graph()
     required: dict[str, set[str]] = {}
     for shape, path in shapes.subject_objects(SH.path):
-        alternatives = [shape]
-        for members in shapes.objects(shape, SH["or"]):
-            alternatives += list(Collection(shapes, members))
-        for node in alternatives:
+        alternatives, seen = [shape], set()
+        while alternatives:
+            node = alternatives.pop()
+            seen.add(node)
+            for members in shapes.objects(node, SH["or"]):
+                alternatives += [m for m in Collection(shapes, members) if m not in seen]
+            alternatives += [n for n in shapes.objects(node, SH.node) if n not in seen]
             for datatype in shapes.objects(node, SH.datatype):
                 required.setdefault(str(path), set()).add(str(datatype))
     wrong = {}

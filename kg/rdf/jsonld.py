@@ -42,8 +42,14 @@ def context() -> dict[str, Any]:
 
 
 def compact(quads: Iterable[ox.Quad]) -> dict[str, Any]:
-    """Quads as compacted JSON-LD: short names from the context, the context inline."""
-    serialized = ox.serialize(sorted(quads, key=str), format=ox.RdfFormat.N_QUADS)
+    """Quads as compacted JSON-LD: short names from the context, the context inline.
+
+    Graph names are dropped, as in the Turtle of the same URL: the document holds the
+    union of the graphs in its default graph. (A named graph, ``{"@id": G, "@graph":
+    [...]}``, is what JSON-LD makes of quads, and a client that reads the document into
+    one graph, as rdflib's ``Graph.parse`` does, would find it empty.)"""
+    triples = sorted({q.triple for q in quads}, key=str)
+    serialized = ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES)
     assert serialized is not None  # no output given: the bytes are returned
     nquads = serialized.decode()
     expanded = jsonld.from_rdf(nquads, {"format": "application/n-quads", "useNativeTypes": False})

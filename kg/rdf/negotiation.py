@@ -20,7 +20,7 @@ from werkzeug.datastructures import MIMEAccept
 from werkzeug.http import parse_accept_header
 
 from ..errors import KgError
-from .formats import NAMES, media_type_of
+from .formats import MEDIA_TYPES, NAMES
 
 
 class NotAcceptable(KgError):
@@ -51,7 +51,7 @@ def negotiate(accept: str | None, offered: Sequence[str], override: str | None =
     :raises NotAcceptable: when the override or the Accept header names nothing offered.
     """
     if override:
-        media_type = media_type_of(override)
+        media_type = named_media_type(override)
         if media_type in offered:
             return media_type
         raise NotAcceptable(offered)
@@ -90,6 +90,22 @@ def accept_parameter(accept: str | None, media_type: str, name: str) -> str | No
             if key.strip().lower() == name:
                 return value.strip().strip('"')
     return None
+
+
+def named_media_type(value: str) -> str:
+    """The media type a ``?format=`` value names: a format name or a media type, or a
+    list of them as an ``Accept`` header gives them, which names its first known one
+    (SPARQLWrapper sends ``application/ld+json,application/x-json+ld`` beside
+    ``json-ld``). A value that names no known type is returned as it is.
+
+    >>> named_media_type("application/ld+json,application/x-json+ld")
+    'application/ld+json'
+    """
+    for item in value.split(","):
+        known = NAMES.get(item.strip()) or MEDIA_TYPES.get(item.strip())
+        if known is not None:
+            return known.media_type
+    return value
 
 
 @lru_cache(maxsize=256)

@@ -185,18 +185,27 @@ class Served:
 
 
 @contextlib.contextmanager
-def running_server(root: Path, env: dict[str, str] | None = None, *args: str):
+def running_server(
+    root: Path,
+    env: dict[str, str] | None = None,
+    *args: str,
+    kg: list[str] | None = None,
+    environ: dict[str, str] | None = None,
+):
     """Run `kg serve --port 0 [args]` in ``root`` (data in root/data, store in root/store
     unless ``env`` names another) until the block ends; wait for /healthz, never a fixed
-    sleep."""
-    env = {
-        **os.environ,
-        "KG_STORE": str(root / "store"),
-        "KG_DATA": str(root / "data"),
-        **(env or {}),
-    }
+    sleep. ``kg`` is the command that runs kg (this checkout's, by default); ``environ``,
+    where given, is the whole environment instead (no settings but its own)."""
+    if environ is None:
+        environ = {
+            **os.environ,
+            "KG_STORE": str(root / "store"),
+            "KG_DATA": str(root / "data"),
+            **(env or {}),
+        }
+    env = environ
     proc = subprocess.Popen(
-        [sys.executable, "-m", "kg.cli", "serve", "--port", "0", *args],
+        [*(kg or [sys.executable, "-m", "kg.cli"]), "serve", "--port", "0", *args],
         cwd=root,
         env=env,
         stderr=subprocess.PIPE,
@@ -234,7 +243,7 @@ def running_server(root: Path, env: dict[str, str] | None = None, *args: str):
             time.sleep(0.05)
         else:
             pytest.fail("kg serve never answered /healthz with 200:\n" + "".join(said))
-        store = env["KG_STORE"]
+        store = env.get("KG_STORE") or str(root / ".kg" / "store")  # the default's folder
         yield Served(url, proc.pid, store if store.startswith("http") else Path(store), opening)
     finally:
         proc.terminate()

@@ -8,9 +8,9 @@ per batch in pyoxigraph instead of being parsed again for every focus node.
 
 Supported: targets by class (with rdfs:subClassOf from the ontology), property shapes
 with a predicate path, and sh:minCount, sh:maxCount, sh:datatype, sh:pattern,
-sh:class, sh:node, sh:hasValue, sh:nodeKind, sh:or, sh:message, and sh:sparql (SELECT)
-on node shapes. A shape using anything else is refused when it is compiled, so the
-engine can never silently skip a constraint.
+sh:minInclusive (a number), sh:class, sh:node, sh:hasValue, sh:nodeKind, sh:or,
+sh:message, and sh:sparql (SELECT) on node shapes. A shape using anything else is refused
+when it is compiled, so the engine can never silently skip a constraint.
 
 Modules, as pySHACL divides the work: :mod:`.parser` reads the shapes graph into the
 compiled form of :mod:`.shapes`, one object per parameter of a constraint component

@@ -3,21 +3,22 @@
 The parser makes one object per parameter a shape gives (each sh:class value is its own
 check, as in SHACL) and the engine runs them in a fixed order, which is the order of
 the results: first the components over all the values of a path (sh:minCount,
-sh:maxCount, sh:hasValue), then, for each value, sh:datatype, sh:pattern, sh:class,
-sh:nodeKind, sh:node and sh:or. Each class names its component as a result reports it.
+sh:maxCount, sh:hasValue), then, for each value, sh:datatype, sh:minInclusive, sh:pattern,
+sh:class, sh:nodeKind, sh:node and sh:or. Each class names its component as a result reports it.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from rdflib import BNode, Literal, URIRef
 from rdflib.term import Node as Term
 
 from ...rdf.namespaces import SH
-from .datatypes import datatype_ok
+from .datatypes import datatype_ok, numeric_value
 from .shapes import UnsupportedShape
 
 if TYPE_CHECKING:
@@ -102,6 +103,19 @@ class Datatype(ValueComponent):
 
     def fails(self, checker: Checker, index: Overlay, value: Term) -> bool:
         return not datatype_ok(value, self.datatype)
+
+
+@dataclass(frozen=True)
+class MinInclusive(ValueComponent):
+    """sh:minInclusive with a number: a literal whose value is a number at least this one
+    (a text, an IRI or a blank node never is, as pyshacl has it)."""
+
+    minimum: Decimal
+    name = "MinInclusiveConstraintComponent"
+
+    def fails(self, checker: Checker, index: Overlay, value: Term) -> bool:
+        number = numeric_value(value)
+        return number is None or number < self.minimum
 
 
 @dataclass(frozen=True)

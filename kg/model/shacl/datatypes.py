@@ -10,6 +10,7 @@ from __future__ import annotations
 import calendar
 import json
 import re
+from decimal import Decimal
 
 from rdflib import Literal, URIRef
 from rdflib.term import Node as Term
@@ -38,6 +39,19 @@ def datatype_ok(value: Term, datatype: Term) -> bool:
     if actual != datatype:
         return False
     return lexical_ok(str(value), actual)  # equal to datatype (an IRI then)
+
+
+#: The numeric datatypes the shapes use: their values compare as numbers (sh:minInclusive).
+_NUMERIC = (XSD.integer, XSD.nonNegativeInteger, XSD.positiveInteger, XSD.decimal)
+
+
+def numeric_value(value: Term) -> Decimal | None:
+    """The number a well-formed literal of a numeric datatype stands for; None for any
+    other term."""
+    if not isinstance(value, Literal) or value.datatype not in _NUMERIC:
+        return None
+    text = str(value)
+    return Decimal(text) if lexical_ok(text, value.datatype) else None
 
 
 def lexical_ok(text: str, datatype: URIRef) -> bool:

@@ -22,6 +22,7 @@ from .components import (
     HasValue,
     MaxCount,
     MinCount,
+    MinInclusive,
     Node,
     NodeKind,
     Or,
@@ -29,6 +30,7 @@ from .components import (
     Pattern,
     ValueComponent,
 )
+from .datatypes import numeric_value
 from .shapes import Constraints, NodeShape, SparqlConstraint, UnsupportedShape
 
 _KNOWN = {
@@ -36,6 +38,7 @@ _KNOWN = {
     SH.minCount,
     SH.maxCount,
     SH.datatype,
+    SH.minInclusive,
     SH.pattern,
     SH["class"],
     SH.node,
@@ -119,6 +122,12 @@ class ShapesParser:
         datatype = g.value(shape, SH.datatype)
         if datatype is not None:
             checks.append(Datatype(datatype))
+        minimum = g.value(shape, SH.minInclusive)
+        if minimum is not None:
+            bound = numeric_value(minimum)
+            if bound is None:
+                raise UnsupportedShape(f"{shape}: sh:minInclusive with a number only")
+            checks.append(MinInclusive(bound))
         pattern = g.value(shape, SH.pattern)
         if pattern is not None:
             checks.append(Pattern(re.compile(str(pattern))))

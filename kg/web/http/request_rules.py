@@ -14,9 +14,11 @@ and a wrong method 405) and refuses what they do not allow:
 Views read the parameters with :func:`params` (the query string and a POST's form fields
 counted together, a direct body standing for the parameter it is): a view reading one value
 of a parameter given more than once gets a 400, unless the values agree (``format=tsv`` and
-``format=text/tab-separated-values``, which SPARQLWrapper sends together); a parameter that
-may repeat (``default-graph-uri``) is read with ``getlist``. Parameters no view reads are
-ignored, however often they come.
+``format=text/tab-separated-values``, ``format=json-ld`` and
+``format=application/ld+json,application/x-json+ld``, which SPARQLWrapper sends together:
+the same media type, as :func:`kg.rdf.negotiation.named_media_type` reads them; an empty
+value among them says nothing); a parameter that may repeat (``default-graph-uri``) is read
+with ``getlist``. Parameters no view reads are ignored, however often they come.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Request
 
 from ...errors import KgError, UsageError
-from ...rdf.formats import media_type_of
+from ...rdf.negotiation import named_media_type
 
 FORM = "application/x-www-form-urlencoded"
 
@@ -71,7 +73,7 @@ class Rules:
 
 #: Parameters every route reads the same way -> what makes two of their values the same:
 #: given more than once, they must all say one thing.
-AGREEING: dict[str, Callable[[str], str]] = {"format": media_type_of}
+AGREEING: dict[str, Callable[[str], str]] = {"format": named_media_type}
 DEFAULT = Rules()
 
 
@@ -128,6 +130,10 @@ class Params(MultiDict):
         if not given:
             raise KeyError(name)
         same = AGREEING.get(name)
+        if len(given) > 1 and same is not None:
+            # an empty value says nothing (SPARQLWrapper sends one beside its format name
+            # where it has no media type for it): the others must agree
+            given = [value for value in given if value] or [""]
         if len(given) > 1 and (same is None or len({same(value) for value in given}) > 1):
             raise UsageError(
                 f"the parameter {name} is given {len(given)} times; it takes one value"

@@ -18,7 +18,7 @@ from werkzeug.wrappers import Request
 from ...errors import UsageError
 from ...rdf.formats import W3C_FORMATS, by_media_type, media_types
 from ...rdf.namespaces import KG, PREFIXES
-from ...rdf.negotiation import negotiate
+from ...rdf.negotiation import named_media_type, negotiate
 from ...rdf.sparqltext import inside_where, query_form
 from ...store.queries import canned_queries, canned_query
 from ...store.sparql_requests import values_clause
@@ -58,6 +58,10 @@ FORMATS_NS = Namespace(W3C_FORMATS)
 SELECT_OFFERED = media_types("srj", "srx", "csv", "tsv", "json", "html")
 GRAPH_OFFERED = media_types("ttl", "nt", "jsonld", "rdf", "html")
 DESCRIPTION_OFFERED = media_types("html", "ttl", "nt", "jsonld", "rdf")
+#: A graph asked for by the name of a results format: ``format=xml`` of a CONSTRUCT or
+#: DESCRIBE is RDF/XML, a graph's one XML syntax (SPARQLWrapper's default return format,
+#: XML, sends it so, with ``Accept: application/rdf+xml``).
+GRAPH_NAMED_AS_RESULTS = dict(zip(media_types("srx"), media_types("rdf"), strict=True))
 # The form shows a result as HTML: the workers write it as SPARQL JSON (a table) or Turtle.
 HTML, SPARQL_JSON, TURTLE = media_types("html", "srj", "ttl")
 # What a script of another origin may read of an answer; what it may send, said only in
@@ -168,8 +172,14 @@ def plan(values: Params, accept: str | None, url: str, app_state: AppState) -> P
     if len(text.encode()) > settings.max_query_bytes:
         raise UsageError(f"the query is longer than {settings.max_query_bytes} bytes")
     check_query(text)
-    offered = GRAPH_OFFERED if _is_graph_query(text) else SELECT_OFFERED
-    media_type = negotiate(accept, offered, values.get("format"))
+    override = values.get("format")
+    offered = SELECT_OFFERED
+    if _is_graph_query(text):
+        offered = GRAPH_OFFERED
+        if override:
+            override = named_media_type(override)
+            override = GRAPH_NAMED_AS_RESULTS.get(override, override)
+    media_type = negotiate(accept, offered, override)
     worker_type = (
         SPARQL_JSON
         if (media_type == HTML and offered is SELECT_OFFERED)
