@@ -10,12 +10,14 @@ graphs, where a statement made in every file would be found once per file).
 from __future__ import annotations
 
 import hashlib
+from urllib.parse import quote
 
 from rdflib import Literal, URIRef
 
 from ...kinds import minted_iri
 from ...rdf.namespaces import DCTERMS, KG, PROV, RDF, RDFS, XSD
-from .context import Node, build_package
+from ..upstream.commits import OTHER_COMMITS, UNKNOWN_COMMIT, origin_commit
+from .context import Node, build_package, concept_iri
 
 SPDX_LICENSES = "http://spdx.org/licenses/"
 
@@ -62,6 +64,7 @@ def map_import(node: Node) -> None:
                 "the kept files' list does not agree with manifest_sha256 "
                 "(kg import writes both; run it again)",
             )
+    _kept_commits(node, {line.partition("  ")[2] for _, line in kept})
     node.children("unknown_fields", KG.unknownField, _unknown_field)
     node.children("skipped", KG.skippedFile, _skipped)
     node.children("software", KG.softwarePackage, build_package)
@@ -106,6 +109,57 @@ def _origin(node: Node) -> None:
     node.literal("commit", KG.originCommit)
     node.literal("archive", KG.originArchive)
     node.literal("archive_sha256", KG.originArchiveSha256)
+
+
+def _kept_commits(node: Node, kept: set[str]) -> None:
+    """Each kept file's commit, stated in the import's graph: a ``kg:KeptFiles`` node per
+    commit with the files' paths (kg.model.upstream.commits says how the record lists
+    them: a file it lists under no other commit is at ``origin.commit``)."""
+    listed: set[str] = set()
+
+    def group(sub: Node, _position: int) -> None:
+        sub.type(KG.KeptFiles)
+        sub.value_or_missing("commit", KG.originCommit)
+        for path, value in sub.scalars("files", KG.upstreamPath):
+            if value not in kept or value in listed:
+                sub.ctx.problem(
+                    path,
+                    f"{value!r} is "
+                    + ("listed twice" if value in listed else "not a kept file (not in kept)"),
+                )
+                continue
+            listed.add(value)
+            sub.emit("files", KG.upstreamPath, Literal(value), value, path)
+
+    groups = node.data.get(OTHER_COMMITS)
+
+    def iri(position: int) -> URIRef:
+        item = groups[position - 1] if isinstance(groups, list) else None
+        commit = item.get("commit") if isinstance(item, dict) else None
+        return _commit_iri(node, commit if isinstance(commit, str) else "")
+
+    node.children(OTHER_COMMITS, KG.keptFiles, group, subject=iri)
+    rest = sorted(kept - listed)
+    if not rest:
+        return
+    ctx, commit = node.ctx, origin_commit(node.data)
+    files = _commit_iri(node, commit)
+    ctx.add(node.subject, KG.keptFiles, files)
+    ctx.add(files, RDF.type, KG.KeptFiles)
+    if commit:
+        ctx.add(files, KG.originCommit, Literal(commit))
+    else:  # the record's import named no commit: its files say so
+        missing = ctx.bnode()
+        ctx.add(files, KG.originCommit, missing)
+        ctx.add(missing, RDF.type, KG.MissingValue)
+        ctx.add(missing, KG.reason, concept_iri(UNKNOWN_COMMIT["missing"]))
+        ctx.add(missing, RDFS.comment, Literal(UNKNOWN_COMMIT["note"]))
+    for path in rest:
+        ctx.add(files, KG.upstreamPath, Literal(path))
+
+
+def _commit_iri(node: Node, commit: str) -> URIRef:
+    return URIRef(f"{node.subject}#commit-{quote(commit, safe='') or 'unknown'}")
 
 
 def _unknown_field(node: Node, _position: int) -> None:
