@@ -26,6 +26,7 @@ from helpers.eee import (
     run,
     tree,
 )
+from helpers.web import app_over
 from kg.model.upstream.every_eval_ever.identity import file_id, result_ids
 from kg.model.upstream.jsondoc import loads
 from kg.model.yamltext import dump_yaml, parse_yaml
@@ -247,3 +248,38 @@ def test_the_bundled_record_is_unchanged_by_the_per_file_commits() -> None:
     record = parse_yaml((DATA / RECORD).read_text())
     assert "kept_at_other_commits" not in record
     assert len(record["kept"]) == len(kept_files(KEPT))
+
+
+def test_a_record_page_links_its_file_at_its_own_commit(
+    loaded: tuple[Path, Path], tmp_path: Path, runner: CliRunner
+) -> None:
+    """A file merged from another commit is shown, and linked, at that commit; a bundled
+    one at the bundled commit."""
+    data, store = loaded
+    new = lower_is_better_files()
+    source = origin_copy(tmp_path / "origin", new)
+    origin = f"{REPOSITORY}@{OTHER_COMMIT}"
+    result = run(runner, store, data, "import", "every-eval-ever", str(source), "--origin", origin)
+    assert result.exit_code == 0, result.output
+    merged, bundled = sorted(record_ids(new))[0], sorted(record_ids(kept_files()))[0]
+    with app_over(tmp_path) as app:
+        client = app.test_client()
+        for ident, commit in ((merged, OTHER_COMMIT), (bundled, BUNDLED_COMMIT)):
+            page = client.get(f"/record/{ident}")
+            assert page.status_code == 200
+            assert f"/blob/{commit}/data/" in page.text
+            assert f"at commit <code>{commit}</code>" in page.text
+
+
+def test_an_import_given_no_commit_says_so(tmp_path: Path, runner: CliRunner) -> None:
+    data, store = tmp_path / "data", tmp_path / "store"
+    shutil.copytree(DATA / "agents", data / "agents")
+    files = lower_is_better_files()
+    source = origin_copy(tmp_path / "origin", files)
+    result = run(runner, store, data, "import", "every-eval-ever", str(source))
+    assert result.exit_code == 0, result.output
+    assert "commit" not in parse_yaml((data / RECORD).read_text())["origin"]
+    rows = query(store, FILE_COMMITS)
+    assert {r["path"]: (r["commit"], r["missing"]) for r in rows} == dict.fromkeys(
+        files, ("", "https://w3id.org/claimgraph/vocab#unreported")
+    )

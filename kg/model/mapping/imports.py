@@ -112,9 +112,10 @@ def _origin(node: Node) -> None:
 
 
 def _kept_commits(node: Node, kept: set[str]) -> None:
-    """Each kept file's commit, stated in the import's graph: a ``kg:KeptFiles`` node per
-    commit with the files' paths (kg.model.upstream.commits says how the record lists
-    them: a file it lists under no other commit is at ``origin.commit``)."""
+    """Which commit each kept file was taken at, as the record lists it
+    (kg.model.upstream.commits): the import's ``kg:originCommit`` is that of every file it
+    does not list under another, in a ``kg:KeptFiles`` node per other commit; where the
+    record states no commit, the import says it is not known."""
     listed: set[str] = set()
 
     def group(sub: Node, _position: int) -> None:
@@ -139,23 +140,13 @@ def _kept_commits(node: Node, kept: set[str]) -> None:
         return _commit_iri(node, commit if isinstance(commit, str) else "")
 
     node.children(OTHER_COMMITS, KG.keptFiles, group, subject=iri)
-    rest = sorted(kept - listed)
-    if not rest:
-        return
-    ctx, commit = node.ctx, origin_commit(node.data)
-    files = _commit_iri(node, commit)
-    ctx.add(node.subject, KG.keptFiles, files)
-    ctx.add(files, RDF.type, KG.KeptFiles)
-    if commit:
-        ctx.add(files, KG.originCommit, Literal(commit))
-    else:  # the record's import named no commit: its files say so
-        missing = ctx.bnode()
-        ctx.add(files, KG.originCommit, missing)
+    if not origin_commit(node.data):  # the import was given none: its files say so
+        ctx = node.ctx
+        missing = URIRef(f"{node.subject}#commit-not-stated")
+        ctx.add(node.subject, KG.originCommit, missing)
         ctx.add(missing, RDF.type, KG.MissingValue)
         ctx.add(missing, KG.reason, concept_iri(UNKNOWN_COMMIT["missing"]))
         ctx.add(missing, RDFS.comment, Literal(UNKNOWN_COMMIT["note"]))
-    for path in rest:
-        ctx.add(files, KG.upstreamPath, Literal(path))
 
 
 def _commit_iri(node: Node, commit: str) -> URIRef:
