@@ -74,6 +74,7 @@ def main() -> int:
                 folder,
                 "--origin",
                 ORIGIN,
+                "--prune",  # the slice is the whole of the import: nothing else stays
             ],
             cwd=ROOT,
         )

@@ -1,6 +1,6 @@
 """kg import every-eval-ever on the slice data/ ships: every result one record, ids from the
 paths, re-imports that change nothing, a changed file replacing its records, a file gone
-removing them, a failed load undone, and what the record page shows."""
+removing them (with --prune), a failed load undone, and what the record page shows."""
 
 from __future__ import annotations
 
@@ -122,7 +122,9 @@ def test_a_changed_file_replaces_its_records_and_a_gone_file_removes_them(
     newer = {**files, first: json.dumps(doc, indent=2).encode()}
     del newer[second]
     source = origin_copy(tmp_path / "origin", newer)
-    result = run(runner, store, data, "import", "every-eval-ever", str(source), "--origin", ORIGIN)
+    result = run(
+        runner, store, data, "import", "every-eval-ever", str(source), "--origin", ORIGIN, "--prune"
+    )
     assert result.exit_code == 0, result.output
     assert re.search(r"files new / changed / removed\s+0 / 1 / 1", result.stdout)
     assert not (data / "upstream" / "every-eval-ever" / second).exists()
@@ -143,16 +145,14 @@ def test_a_changed_file_replaces_its_records_and_a_gone_file_removes_them(
     assert "0.123456" in history.stdout and str(old) in history.stdout
 
 
-def test_merge_keeps_what_the_sources_do_not_hold(tmp_path: Path, runner: CliRunner) -> None:
+def test_an_import_keeps_what_the_sources_do_not_hold(tmp_path: Path, runner: CliRunner) -> None:
     data, store = tmp_path / "data", tmp_path / "store"
     shutil.copytree(DATA, data)
     files = kept_files()
     one = sorted(files)[0]
     source = origin_copy(tmp_path / "origin", {one: files[one]})
     assert run(runner, store, data, "load").exit_code == 0
-    merged = run(
-        runner, store, data, "import", "every-eval-ever", str(source), "--origin", ORIGIN, "--merge"
-    )
+    merged = run(runner, store, data, "import", "every-eval-ever", str(source), "--origin", ORIGIN)
     assert merged.exit_code == 0, merged.output
     assert kept_files(data / "upstream" / "every-eval-ever") == files
     dry = run(
@@ -164,6 +164,7 @@ def test_merge_keeps_what_the_sources_do_not_hold(tmp_path: Path, runner: CliRun
         str(source),
         "--origin",
         ORIGIN,
+        "--prune",
         "--dry-run",
     )
     assert dry.exit_code == 0

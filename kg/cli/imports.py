@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
 import click
 
 from ..config import Settings
+from ..errors import UsageError
 from ..imports import import_files
+from ..imports.plan import FileChange
+from ..imports.service import ImportReport
 from ..model.upstream import formats
 from ..model.upstream.format import UpstreamFormat
 from ..registry import Registry
 from .common import progress
+
+#: How many files of each list (added, replaced, removed, kept) the text summary names.
+LISTED = 10
 
 
 class ImportGroup(click.Group):
@@ -80,12 +87,33 @@ def _command(fmt: UpstreamFormat) -> click.Command:
         help="Import the valid files and list the others (default: one invalid file "
         "and nothing is imported).",
     )
-    @click.option("--dry-run", is_flag=True, help="Check and compare, write nothing.")
+    @click.option(
+        "--dry-run",
+        is_flag=True,
+        help="Check and compare, write nothing: list the files the import would add, "
+        "replace and remove, with their records (the real run lists the same).",
+    )
+    @click.option(
+        "--prune",
+        is_flag=True,
+        help="Also remove the files imported before that the sources do not hold, and "
+        "their records (the sources are a whole newer snapshot of the origin). Without "
+        "it, an import only adds and replaces.",
+    )
     @click.option(
         "--merge",
         is_flag=True,
-        help="Keep files imported before that the sources do not hold (default: a "
-        "file gone from the snapshot of the origin removes its records).",
+        help="Keep the files imported before that the sources do not hold: the default, "
+        "accepted for old scripts (not with --prune).",
+    )
+    @click.option(
+        "--format",
+        "-f",
+        "output",
+        default="text",
+        show_default=True,
+        type=click.Choice(["text", "json"]),
+        help=f"The summary as text (at most {LISTED} files a list) or as JSON (every file).",
     )
     @click.pass_obj
     def command(settings: Settings, sources: tuple[Path, ...], **options: Any) -> None:
@@ -104,8 +132,15 @@ def _import(
     licence: str,
     skip_invalid: bool,
     dry_run: bool,
+    prune: bool,
     merge: bool,
+    output: str,
 ) -> None:
+    if merge and prune:
+        raise UsageError(
+            "--merge and --prune contradict each other: --merge (the default) keeps the "
+            "files the sources do not hold, --prune removes them; give one"
+        )
     if data is not None:
         settings = dataclasses.replace(settings, data=data)
     with Registry(settings) as registry:
@@ -118,17 +153,70 @@ def _import(
             licence=licence,
             skip_invalid=skip_invalid,
             dry_run=dry_run,
-            merge=merge,
+            prune=prune,
             progress=progress("checking"),
         )
-    width = max(len(what) for what, _ in report.rows())
-    for what, count in report.rows():
-        click.echo(f"{what:<{width}}  {count}")
-    for path, reason in report.skipped:
-        click.echo(f"skipped: {path}: {reason}")
-    for pointer, files in sorted(report.unknown.items()):
-        click.echo(f"unknown field: {pointer} ({files} file(s); kept, not mapped)")
+    if output == "json":
+        click.echo(json.dumps(_json(report), indent=2))
+    else:
+        _text(report)
     if report.dry_run:
         click.echo("kg: dry run: nothing was written", err=True)
     elif report.load is not None:
         click.echo(f"kg: {report.load.summary()}", err=True)
+
+
+#: The lists of files a summary shows: (its words, its JSON key, attribute of the report).
+FILE_LISTS = (
+    ("added", "added", "added"),
+    ("replaced", "replaced", "replaced"),
+    ("removed", "removed", "removed_files"),
+    ("not in the sources, kept", "not_in_sources", "not_in_sources"),
+)
+
+
+def _text(report: ImportReport) -> None:
+    width = max(len(what) for what, _ in report.rows())
+    for what, count in report.rows():
+        click.echo(f"{what:<{width}}  {count}")
+    for what, _, attribute in FILE_LISTS:
+        changes: list[FileChange] = getattr(report, attribute)
+        for change in changes[:LISTED]:
+            before = "" if change.before is None else f", {change.before:,} before"
+            click.echo(f"{what}: {change.path} ({change.records:,} records{before})")
+        if len(changes) > LISTED:
+            click.echo(
+                f"{what}: ... and {len(changes) - LISTED:,} more (--format json lists every file)"
+            )
+    for path, reason in report.skipped:
+        click.echo(f"skipped: {path}: {reason}")
+    for pointer, files in sorted(report.unknown.items()):
+        click.echo(f"unknown field: {pointer} ({files} file(s); kept, not mapped)")
+
+
+def _json(report: ImportReport) -> dict[str, Any]:
+    """The summary with every file of every list."""
+
+    def files(changes: list[FileChange]) -> list[dict[str, Any]]:
+        return [
+            {"path": c.path, "records": c.records}
+            | ({} if c.before is None else {"records_before": c.before})
+            for c in changes
+        ]
+
+    return {
+        "import": report.name,
+        "dry_run": report.dry_run,
+        "files": report.files,
+        "results": report.results,
+        "records": {
+            "written": report.written,
+            "unchanged": report.unchanged,
+            "removed": report.removed,
+        },
+        **{key: files(getattr(report, attribute)) for _, key, attribute in FILE_LISTS},
+        "skipped": [{"file": path, "reason": reason} for path, reason in report.skipped],
+        "unknown_fields": dict(sorted(report.unknown.items())),
+        "out_of_range": report.out_of_range,
+        "seconds": round(report.seconds, 1),
+    }

@@ -1,10 +1,10 @@
 """The import record (``kind: import``) and the importer's agent file, as data files.
 
-The record says where the kept files come from (the origin repository and commit, the
-archive they were read from), under which licence, with which software, how many files
-and results they are, one hash over all of them, the fields the known schema does not
-describe, and what was skipped. Its times are those of the import that last changed
-something: importing the same bytes again leaves the record as it was.
+The record says where the kept files come from (the origin repository, the commit each
+file was taken at, the archive they were read from), under which licence, with which
+software, how many files and results they are, one hash over all of them, the fields the
+known schema does not describe, and what was skipped. Its times are those of the import
+that last changed something: importing the same bytes again leaves the record as it was.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from importlib import metadata
 from typing import Any
 
 from .. import __version__
+from ..model.upstream.commits import OTHER_COMMITS, other_commits, usual_commit
 from ..model.upstream.format import UpstreamFormat
 from ..model.upstream.kept import UPSTREAM
 from .shared_facts import SharedFacts
@@ -57,6 +58,8 @@ class Contents:
 
     #: upstream path -> (SHA-256, number of results)
     files: dict[str, tuple[str, int]] = field(default_factory=dict)
+    #: upstream path -> the origin commit it was taken at ("" not known)
+    commits: dict[str, str] = field(default_factory=dict)
     #: pointer pattern -> how many kept files have it
     unknown: dict[str, int] = field(default_factory=dict)
     #: (upstream path or source, reason) of each file left out
@@ -113,8 +116,10 @@ def import_document(
         "title": f"{fmt.title} ({origin.repository.split('://', 1)[-1]})",
         "origin": {"repository": origin.repository},
     }
-    if origin.commit:
-        doc["origin"]["commit"] = origin.commit
+    commits = {p: contents.commits.get(p, origin.commit) for p in contents.files}
+    commit = usual_commit(commits, origin.commit)
+    if commit:
+        doc["origin"]["commit"] = commit
     if archive is not None:
         doc["origin"]["archive"], doc["origin"]["archive_sha256"] = archive
     doc["licence"] = licence
@@ -128,6 +133,11 @@ def import_document(
     # Each kept file's SHA-256, as sha256sum writes it: a kept file that is not these bytes
     # is refused when it is loaded (it is no longer the evidence its records were made from).
     doc["kept"] = contents.manifest().splitlines()
+    # Files taken at another commit than most (kept from before, merged from another
+    # snapshot): grouped by commit, so a record of one commit lists no file twice.
+    others = other_commits(commits, commit)
+    if others:
+        doc[OTHER_COMMITS] = others
     if contents.unknown:
         doc["unknown_fields"] = [
             {"pointer": p, "files": str(n)} for p, n in sorted(contents.unknown.items())

@@ -4,7 +4,9 @@
    format's schema, the fields claimgraph maps): one problem and nothing is written,
    unless ``skip_invalid`` leaves such files out (listed in the import record).
 2. Compare with what the import kept before: new, changed, unchanged files, and files
-   gone from this snapshot of the same origin (their records go, unless ``merge``).
+   the sources do not hold: kept with their records (a folder beside what is there),
+   removed only when asked (``prune``: the sources are a whole newer snapshot). Each
+   kept file keeps the commit it was taken at (:mod:`kg.model.upstream.commits`).
 3. Write the kept files byte for byte, the licence, the import record and the importer's
    agent file, through a journal (:mod:`.journal`); then load them through the same
    validation and atomic write as every other data file. If the load fails, the journal
@@ -15,10 +17,8 @@ Importing the same bytes again writes nothing: the import record keeps its times
 
 from __future__ import annotations
 
-import hashlib
 import json
 import multiprocessing
-import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -30,6 +30,7 @@ from typing import Any
 from ..errors import InvalidDataError, Problem, UsageError
 from ..model.ingest import PARALLEL_FROM, worker_count
 from ..model.upstream import formats
+from ..model.upstream.commits import kept_commits
 from ..model.upstream.format import UpstreamFormat
 from ..model.upstream.kept import IMPORTS, UPSTREAM
 from ..model.upstream.sources import Incoming, Snapshot, read_sources
@@ -37,6 +38,7 @@ from ..model.yamltext import dump_yaml, parse_yaml
 from ..registry import Registry
 from ..store.load import LoadReport, load_paths
 from .journal import Journal
+from .plan import FileChange, Plan, compare, file_commits, kept_files
 from .record import (
     IMPORTER,
     Contents,
@@ -54,17 +56,17 @@ Progress = Callable[[Iterable, int], Iterable]
 
 @dataclass
 class ImportReport:
-    """What an import did (or, with ``dry_run``, would do)."""
+    """What an import did (or, with ``dry_run``, would do): the same lists either way."""
 
     name: str
     files: int = 0
     results: int = 0
-    written: int = 0  # records of new and changed files
     unchanged: int = 0  # records of files kept as they were
-    removed: int = 0  # records of files gone from the snapshot
-    new_files: int = 0
-    changed_files: int = 0
-    removed_files: int = 0
+    added: list[FileChange] = field(default_factory=list)
+    replaced: list[FileChange] = field(default_factory=list)
+    removed_files: list[FileChange] = field(default_factory=list)  # --prune only
+    #: Files kept before that the sources do not hold, kept (what --prune would remove).
+    not_in_sources: list[FileChange] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     unknown: dict[str, int] = field(default_factory=dict)
     #: results whose score lies outside its metric's declared range (kept, ranked)
@@ -72,6 +74,16 @@ class ImportReport:
     dry_run: bool = False
     load: LoadReport | None = None
     seconds: float = 0.0
+
+    @property
+    def written(self) -> int:
+        """Records of new and changed files."""
+        return sum(c.records for c in self.added + self.replaced)
+
+    @property
+    def removed(self) -> int:
+        """Records of the files removed."""
+        return sum(c.records for c in self.removed_files)
 
     def rows(self) -> list[tuple[str, str]]:
         """The summary, as (what, how many) rows."""
@@ -83,8 +95,9 @@ class ImportReport:
             ("records removed", f"{self.removed:,}"),
             (
                 "files new / changed / removed",
-                f"{self.new_files:,} / {self.changed_files:,} / {self.removed_files:,}",
+                f"{len(self.added):,} / {len(self.replaced):,} / {len(self.removed_files):,}",
             ),
+            ("files not in the sources, kept", f"{len(self.not_in_sources):,}"),
             ("files skipped", f"{len(self.skipped):,}"),
             ("unknown fields", f"{len(self.unknown):,}"),
             ("results outside the declared range", f"{self.out_of_range:,}"),
@@ -117,10 +130,11 @@ def import_files(
     licence: str = "",
     skip_invalid: bool = False,
     dry_run: bool = False,
-    merge: bool = False,
+    prune: bool = False,
     progress: Progress | None = None,
 ) -> ImportReport:
-    """Import the files of ``sources`` (an origin repository's, in format ``fmt``).
+    """Import the files of ``sources`` (an origin repository's, in format ``fmt``): add and
+    replace; with ``prune``, also remove the kept files the sources do not hold.
 
     :raises InvalidDataError: naming every problem (file, record, JSON Pointer); nothing
         was written.
@@ -164,23 +178,20 @@ def import_files(
     record_path = data / IMPORTS / f"{name}.yaml"
     old_record = _read_record(record_path)
     _same_origin(old_record, record_path, name, fmt, where)
-    kept = _kept_files(kept_dir)
-    plan = _plan(good, kept, merge)
+    kept = kept_files(kept_dir)
+    plan = compare(good, kept, prune)
     final = {path: item.sha256 for path, item in good.items()}
-    if plan.kept:  # merge: the files kept before and not in the sources stay, checked too
+    if plan.kept:  # the files kept before and not in the sources stay, checked too
         final.update({path: kept[path] for path in plan.kept})
         checked.update(
             _check_all({p: (kept_dir / p).read_bytes() for p in plan.kept}, plugin, name, None)
         )
     contents = _contents(final, checked, report.skipped)
     contents.registries = model_registries(data / "sources", sorted(contents.sources))
+    contents.commits = file_commits(plan, where.commit, kept_commits(old_record or {}))
     report.files, report.results, report.unknown = len(final), contents.results, contents.unknown
     report.out_of_range = sum(checked[p].out_of_range for p in final)
-    report.new_files, report.changed_files = len(plan.new), len(plan.changed)
-    report.removed_files = len(plan.removed)
-    report.written = sum(checked[p].results for p in plan.new + plan.changed)
-    report.unchanged = sum(checked[p].results for p in plan.unchanged + plan.kept)
-    report.removed = sum(_result_count(kept_dir / p, plugin) for p in plan.removed)
+    _report_plan(report, plan, checked, kept_dir, plugin)
 
     spdx = licence or licence_of(snapshot.licence) or (old_record or {}).get("licence", "")
     if not spdx:
@@ -305,42 +316,22 @@ def _problems(snapshot: Snapshot, checked: dict[str, _Checked]) -> list[Problem]
 
 
 # -- planning -------------------------------------------------------------------------------
-@dataclass
-class _Plan:
-    new: list[str] = field(default_factory=list)
-    changed: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    kept: list[str] = field(default_factory=list)  # not in the snapshot, kept (merge)
-
-
-def _kept_files(folder: Path) -> dict[str, str]:
-    """The files the import keeps now: upstream path -> SHA-256."""
-    if not folder.is_dir():
-        return {}
-    found = {}
-    for dirpath, dirnames, filenames in os.walk(folder):
-        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-        for filename in filenames:
-            if filename.endswith(".json") and not filename.startswith("."):
-                path = Path(dirpath, filename)
-                found[path.relative_to(folder).as_posix()] = hashlib.sha256(
-                    path.read_bytes()
-                ).hexdigest()
-    return found
-
-
-def _plan(good: dict[str, Incoming], kept: dict[str, str], merge: bool) -> _Plan:
-    plan = _Plan()
-    for path, item in sorted(good.items()):
-        old = kept.get(path)
-        (
-            plan.new if old is None else plan.unchanged if old == item.sha256 else plan.changed
-        ).append(path)
-    for path in sorted(kept):
-        if path not in good:
-            (plan.kept if merge else plan.removed).append(path)
-    return plan
+def _report_plan(
+    report: ImportReport,
+    plan: Plan,
+    checked: dict[str, _Checked],
+    kept_dir: Path,
+    fmt: UpstreamFormat,
+) -> None:
+    """The plan's files and their records in ``report``: what a dry run lists is what the
+    import does."""
+    report.added = [FileChange(p, checked[p].results) for p in plan.new]
+    report.replaced = [
+        FileChange(p, checked[p].results, _result_count(kept_dir / p, fmt)) for p in plan.changed
+    ]
+    report.removed_files = [FileChange(p, _result_count(kept_dir / p, fmt)) for p in plan.removed]
+    report.not_in_sources = [FileChange(p, checked[p].results) for p in plan.kept]
+    report.unchanged = sum(checked[p].results for p in plan.unchanged + plan.kept)
 
 
 def _contents(

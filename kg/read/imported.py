@@ -11,7 +11,7 @@ from urllib.parse import unquote
 import pyoxigraph as ox
 
 from ..model.upstream.jsondoc import JsonSyntaxError, dumps, loads
-from ..rdf.facts import Term
+from ..rdf.facts import Facts, Term
 from ..rdf.namespaces import DCAT, DCTERMS, KG, OA, PROV, RDF, RDFS, SCHEMA, SPDX
 from .closure import ClosureReader, Link
 from .rows import decimal_or_none
@@ -57,7 +57,7 @@ def imported_view(view: ClosureReader, record: ox.NamedNode) -> ImportedView | N
     checksum = f.one(artifact, SPDX.checksum)
     upstream_path = f.text(artifact, KG.upstreamPath)
     repository = f.one(imported, KG.originRepository)
-    commit = f.text(imported, KG.originCommit)
+    commit = _commit_of(f, imported, upstream_path)
     url = (
         f"{repository.value}/blob/{commit}/{upstream_path}"
         if isinstance(repository, ox.NamedNode) and commit and "github.com" in repository.value
@@ -161,3 +161,14 @@ def _pretty(term: Term | None) -> str:
         return dumps(loads(term.value.encode()), indent=2)
     except JsonSyntaxError:
         return term.value
+
+
+def _commit_of(f: Facts, imported: Term, path: str) -> str:
+    """The origin commit the kept file at ``path`` was taken at ("" not stated): the
+    import's, unless it lists the file under another (kg:keptFiles)."""
+    stated = f.one(imported, KG.originCommit)
+    for files in f.all(imported, KG.keptFiles):
+        if any(p.value == path for p in f.all(files, KG.upstreamPath)):
+            stated = f.one(files, KG.originCommit)
+            break
+    return stated.value if isinstance(stated, ox.Literal) else ""

@@ -10,12 +10,14 @@ graphs, where a statement made in every file would be found once per file).
 from __future__ import annotations
 
 import hashlib
+from urllib.parse import quote
 
 from rdflib import Literal, URIRef
 
 from ...kinds import minted_iri
 from ...rdf.namespaces import DCTERMS, KG, PROV, RDF, RDFS, XSD
-from .context import Node, build_package
+from ..upstream.commits import OTHER_COMMITS, UNKNOWN_COMMIT, origin_commit
+from .context import Node, build_package, concept_iri
 from .links import HUGGING_FACE, HUGGING_FACE_DATASETS, typed_page
 
 SPDX_LICENSES = "http://spdx.org/licenses/"
@@ -63,6 +65,7 @@ def map_import(node: Node) -> None:
                 "the kept files' list does not agree with manifest_sha256 "
                 "(kg import writes both; run it again)",
             )
+    _kept_commits(node, {line.partition("  ")[2] for _, line in kept})
     node.children("unknown_fields", KG.unknownField, _unknown_field)
     node.children("skipped", KG.skippedFile, _skipped)
     node.children("software", KG.softwarePackage, build_package)
@@ -130,6 +133,48 @@ def _origin(node: Node) -> None:
     node.literal("commit", KG.originCommit)
     node.literal("archive", KG.originArchive)
     node.literal("archive_sha256", KG.originArchiveSha256)
+
+
+def _kept_commits(node: Node, kept: set[str]) -> None:
+    """Which commit each kept file was taken at, as the record lists it
+    (kg.model.upstream.commits): the import's ``kg:originCommit`` is that of every file it
+    does not list under another, in a ``kg:KeptFiles`` node per other commit; where the
+    record states no commit, the import says it is not known."""
+    listed: set[str] = set()
+
+    def group(sub: Node, _position: int) -> None:
+        sub.type(KG.KeptFiles)
+        sub.value_or_missing("commit", KG.originCommit)
+        for path, value in sub.scalars("files", KG.upstreamPath):
+            if value not in kept or value in listed:
+                sub.ctx.problem(
+                    path,
+                    f"{value!r} is "
+                    + ("listed twice" if value in listed else "not a kept file (not in kept)"),
+                )
+                continue
+            listed.add(value)
+            sub.emit("files", KG.upstreamPath, Literal(value), value, path)
+
+    groups = node.data.get(OTHER_COMMITS)
+
+    def iri(position: int) -> URIRef:
+        item = groups[position - 1] if isinstance(groups, list) else None
+        commit = item.get("commit") if isinstance(item, dict) else None
+        return _commit_iri(node, commit if isinstance(commit, str) else "")
+
+    node.children(OTHER_COMMITS, KG.keptFiles, group, subject=iri)
+    if not origin_commit(node.data):  # the import was given none: its files say so
+        ctx = node.ctx
+        missing = URIRef(f"{node.subject}#commit-not-stated")
+        ctx.add(node.subject, KG.originCommit, missing)
+        ctx.add(missing, RDF.type, KG.MissingValue)
+        ctx.add(missing, KG.reason, concept_iri(UNKNOWN_COMMIT["missing"]))
+        ctx.add(missing, RDFS.comment, Literal(UNKNOWN_COMMIT["note"]))
+
+
+def _commit_iri(node: Node, commit: str) -> URIRef:
+    return URIRef(f"{node.subject}#commit-{quote(commit, safe='') or 'unknown'}")
 
 
 def _unknown_field(node: Node, _position: int) -> None:

@@ -41,13 +41,16 @@ class EveryEvalEver(UpstreamFormat):
     SOURCES are the repository's folder (holding data/), its data/ folder or folders in
     it, single .json files under a data/ folder, or a .tar.gz of the repository. Each
     result in evaluation_results[] becomes a record whose locator is a JSON Pointer into
-    its kept file. Importing the same bytes again changes nothing.
+    its kept file. Importing the same bytes again changes nothing. An import adds and
+    replaces files; it removes the files imported before that SOURCES do not hold only
+    with --prune (SOURCES are then a whole newer snapshot): try --dry-run first.
 
     \b
     Example:
       kg import every-eval-ever every-eval-ever-d9be34d6.tar.gz \\
           --origin evaleval/every_eval_ever@d9be34d60cb3820833034e33a437ba4b9e4d472f
-      kg import every-eval-ever ~/src/every_eval_ever/data/helm_lite --merge
+      kg import every-eval-ever ~/src/every_eval_ever/data/helm_lite
+      kg import every-eval-ever every-eval-ever-d9be34d6.tar.gz --prune --dry-run
     """
     export_help = (
         "a record, or an evaluation's records, as an Every Eval Ever file (at the schema "
