@@ -12,7 +12,7 @@ from typing import NoReturn
 from urllib.parse import quote
 
 import pyoxigraph as ox
-from flask import Response, render_template, request
+from flask import Response, g, render_template, request
 
 from ...errors import KgError, NotFoundError
 from ...export.render import EXPORT_MEDIA_TYPES, UPSTREAM_OFFERED, render
@@ -216,7 +216,8 @@ def document_in_templates() -> dict[str, object]:
     """What every template may read: ``canonical``, the URL of the page of the node the
     request is for ("" on other pages; a context processor)."""
     kind, _, name = request.path.lstrip("/").partition("/")
-    if kind not in {*KINDS, "release"} or not name:
+    checked = g.get("kg_params")  # None on an error page for a request refused before
+    if kind not in {*KINDS, "release"} or not name or checked is None:
         return {"canonical": ""}
     stem = node_stem(kind, split_suffix(name)[0])
-    return {"canonical": document_url(stem, "", params().get("release"))}
+    return {"canonical": document_url(stem, "", checked.get("release"))}
