@@ -30,6 +30,12 @@ def _help(text: str, shown: str = "") -> dict[str, str]:
     return {"help": text, "shown": shown}
 
 
+#: The default licence of the registry's own statements (the public domain dedication).
+CC0 = "https://creativecommons.org/publicdomain/zero/1.0/"
+#: The licence setting's value that states none.
+NO_LICENCE_WORD = "none"
+
+
 @dataclass(frozen=True)
 class Settings:
     """What a registry is configured with."""
@@ -117,12 +123,13 @@ class Settings:
         default=300.0, metadata=_help("Seconds to wait for a remote store to answer one request")
     )
     licence: str = field(
-        default="",
+        # CC0, as Wikidata's statements: facts about results are for anyone to reuse; an
+        # operator who wants other terms says so, and "" states none.
+        default=CC0,
         metadata=_help(
             "The IRI of the licence of the registry's own statements (what an import brought "
             "keeps its upstream's), as VoID, the record pages, the citations and the dumps' "
-            "manifests state it, e.g. https://creativecommons.org/publicdomain/zero/1.0/",
-            shown="none stated",
+            "manifests state it; 'none' states none",
         ),
     )
     feed_page: int = field(
@@ -327,6 +334,8 @@ def load_settings(
         key: SETTINGS[key].convert(value) if key in SETTINGS else value
         for key, value in values.items()
     }
+    if converted.get("licence") == NO_LICENCE_WORD:  # an empty variable is an unset one
+        converted["licence"] = ""
     # A relative folder means one under the working directory, fixed now: not wherever a
     # library later resolves it (Flask sent a relative file from the app's package folder,
     # and the dumps answered 500 with the default settings).

@@ -262,8 +262,9 @@ def test_the_served_dumps_carry_the_licences_and_the_notice(licensed: str) -> No
 def test_a_release_and_an_export_carry_the_notice(tmp_path: Path, monkeypatch) -> None:
     data = sampled_with_notice(tmp_path)
     monkeypatch.chdir(tmp_path)
-    for name in ("KG_STORE", "KG_DATA", "KG_ARCHIVE", "KG_LICENCE"):
+    for name in ("KG_STORE", "KG_DATA", "KG_ARCHIVE"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("KG_LICENCE", "none")  # none stated: what the manifests then say
     runner = CliRunner()
     for args in (["load"], ["release"]):
         result = runner.invoke(main, ["--data", str(data), *args])
@@ -281,3 +282,25 @@ def test_a_release_and_an_export_carry_the_notice(tmp_path: Path, monkeypatch) -
     assert (out / name).read_bytes() == NOTICE.read_bytes()
     told = json.loads((out / "LICENSES.json").read_text())
     assert manifest_licences(told) == {"claimgraph": None, IMPORT["id"]: UPSTREAM}
+
+
+# -- the default, and none stated -----------------------------------------------------------
+def test_by_default_the_registrys_own_records_are_cc0(served) -> None:
+    """Default settings (the suite's shared server sets no licence): the seed states CC0 1.0,
+    and kg serve does not warn of a missing licence."""
+    [*_, entry] = requests.get(f"{served.url}/record/{SEED_ID}.csl.json", timeout=30).json()
+    assert entry["custom"]["license"] == "https://creativecommons.org/publicdomain/zero/1.0/"
+    assert not any("no licence stated" in line for line in served.opening), served.opening
+
+
+def test_with_the_setting_empty_none_is_stated_and_kg_serve_says_so(tmp_path: Path) -> None:
+    sampled_with_notice(tmp_path)
+    with running_server(tmp_path, {"KG_LICENCE": "none"}) as served:
+        assert any("no licence stated" in line for line in served.opening), served.opening
+        [dataset] = [
+            d for d in page_data(f"{served.url}/record/{SEED_ID}") if d["@type"] == "Dataset"
+        ]
+        assert "license" not in dataset
+        assert dataset["copyrightNotice"] == "no licence stated"
+        [*_, entry] = requests.get(f"{served.url}/record/{SEED_ID}.csl.json", timeout=30).json()
+        assert not entry["custom"].get("license")
