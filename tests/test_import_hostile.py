@@ -95,11 +95,6 @@ VARIANTS: dict[str, tuple[bytes, str, str]] = {
         "/evaluation_results/0/metric_config/min_score",
         "not a number",
     ),
-    "retrieved-not-unix-seconds": (
-        edited(_set("retrieved_timestamp", "yesterday")),
-        "/retrieved_timestamp",
-        "Unix seconds",
-    ),
     "unknown-evaluator-relationship": (
         edited(_set("source_metadata", "evaluator_relationship", "fourth_party")),
         "/source_metadata/evaluator_relationship",

@@ -12,6 +12,7 @@ from ..config import Settings
 from ..imports import import_files
 from ..model.upstream import formats
 from ..model.upstream.format import UpstreamFormat
+from ..model.validation import KeptAsWritten
 from ..registry import Registry
 from .common import progress
 
@@ -128,7 +129,24 @@ def _import(
         click.echo(f"skipped: {path}: {reason}")
     for pointer, files in sorted(report.unknown.items()):
         click.echo(f"unknown field: {pointer} ({files} file(s); kept, not mapped)")
+    _warn(report.kept_as_written)
     if report.dry_run:
         click.echo("kg: dry run: nothing was written", err=True)
     elif report.load is not None:
         click.echo(f"kg: {report.load.summary()}", err=True)
+
+
+#: At most this many values kept as written are named one by one; the rest are counted.
+SHOWN_WARNINGS = 20
+
+
+def _warn(kept: list[KeptAsWritten]) -> None:
+    """Each value kept as written (file, pointer, value), the first SHOWN_WARNINGS of them."""
+    for each in kept[:SHOWN_WARNINGS]:
+        click.echo(f"kg: warning: {each}", err=True)
+    if len(kept) > SHOWN_WARNINGS:
+        click.echo(
+            f"kg: warning: and {len(kept) - SHOWN_WARNINGS:,} more value(s) kept as written "
+            "(each a kg:UpstreamValue in the graph; docs/imports.md)",
+            err=True,
+        )

@@ -14,11 +14,14 @@ import platform
 import re
 from dataclasses import dataclass, field
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 from .. import __version__
 from ..model.upstream.format import UpstreamFormat
 from ..model.upstream.kept import UPSTREAM
+from ..model.validation import KeptAsWritten, refused_fields
+from ..model.yamltext import dump_yaml
 
 #: The default agent: this version of claimgraph's importer (a new version is a new agent).
 IMPORTER = f"claimgraph-import-{__version__}"
@@ -63,7 +66,7 @@ class Contents:
     #: The shared nodes the files name: model keys, benchmarks by id, sources by id.
     models: set[str] = field(default_factory=set)
     benchmarks: dict[str, dict[str, str]] = field(default_factory=dict)
-    sources: dict[str, dict[str, str]] = field(default_factory=dict)
+    sources: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def manifest(self) -> str:
         """The kept files in sha256sum's format, sorted by path: checkable with
@@ -164,7 +167,7 @@ def software() -> list[dict[str, str]]:
     return packages
 
 
-def source_document(source: dict[str, str]) -> dict[str, str]:
+def source_document(source: dict[str, Any]) -> dict[str, Any]:
     """The file of a source (a leaderboard or harness) that imported files name, as they
     name it; written once, then the curators'."""
     doc = {
@@ -178,6 +181,27 @@ def source_document(source: dict[str, str]) -> dict[str, str]:
     if source.get("url"):
         doc["url"] = source["url"]
     return doc
+
+
+def fitted_source_document(
+    source: dict[str, Any], path: Path, base: str, shown: str
+) -> tuple[dict[str, Any], list[KeptAsWritten]]:
+    """:func:`source_document`, to be written at ``path``, its fields whose values the
+    shapes refuse (a ``url`` that is no URL) moved to ``upstream_values``, as the upstream
+    file ``source["file"]`` (``shown``: its kept file, as warnings name it) writes them at
+    their JSON Pointers: a file that validates."""
+    doc: dict[str, Any] = source_document(source)
+    refused = refused_fields(path, (dump_yaml(doc) or "").encode(), base)
+    kept = []
+    for key, (value, message) in sorted(refused.items()):
+        del doc[key]
+        pointer = source.get("pointers", {}).get(key, "")
+        doc.setdefault("upstream_values", []).append(
+            {"file": source.get("file", ""), "pointer": pointer, "value": value}
+        )
+        label = f"source {doc['id']}"
+        kept.append(KeptAsWritten(shown, label, pointer, value, key, message))
+    return doc, kept
 
 
 def agent_document(ident: str = IMPORTER) -> dict[str, str]:
@@ -201,6 +225,7 @@ __all__ = [
     "Contents",
     "Origin",
     "agent_document",
+    "fitted_source_document",
     "import_document",
     "licence_of",
     "same_import",

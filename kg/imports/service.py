@@ -28,11 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidDataError, Problem, UsageError
+from ..model.datafiles import display_name
 from ..model.ingest import PARALLEL_FROM, worker_count
 from ..model.upstream import formats
 from ..model.upstream.format import UpstreamFormat
 from ..model.upstream.kept import IMPORTS, UPSTREAM
 from ..model.upstream.sources import Incoming, Snapshot, read_sources
+from ..model.validation import KeptAsWritten
 from ..model.yamltext import dump_yaml, parse_yaml
 from ..registry import Registry
 from ..store.load import LoadReport, load_paths
@@ -42,10 +44,10 @@ from .record import (
     Contents,
     Origin,
     agent_document,
+    fitted_source_document,
     import_document,
     licence_of,
     same_import,
-    source_document,
 )
 
 Progress = Callable[[Iterable, int], Iterable]
@@ -69,6 +71,9 @@ class ImportReport:
     dry_run: bool = False
     load: LoadReport | None = None
     seconds: float = 0.0
+    #: Values that do not fit their typed fields, kept as written (in the files loaded, and
+    #: in the source files written).
+    kept_as_written: list[KeptAsWritten] = field(default_factory=list)
 
     def rows(self) -> list[tuple[str, str]]:
         """The summary, as (what, how many) rows."""
@@ -84,8 +89,12 @@ class ImportReport:
             ),
             ("files skipped", f"{len(self.skipped):,}"),
             ("unknown fields", f"{len(self.unknown):,}"),
-            ("seconds", f"{self.seconds:.1f}"),
+            ("values kept as written", f"{len(self.kept_as_written):,}"),
         ]
+        # The warnings by kind: the field each value was meant for.
+        kinds = Counter(k.field for k in self.kept_as_written)
+        rows += [(f"  of {field}", f"{n:,}") for field, n in sorted(kinds.items())]
+        rows.append(("seconds", f"{self.seconds:.1f}"))
         return rows
 
 
@@ -213,11 +222,16 @@ def import_files(
         if not agent.exists():
             journal.write(f"agents/{IMPORTER}.yaml", _yaml(agent_document()))
         for ident, source in sorted(contents.sources.items()):
-            if not (data / "sources" / f"{ident}.yaml").exists():  # never a curator's file
-                journal.write(f"sources/{ident}.yaml", _yaml(source_document(source)))
+            target = data / "sources" / f"{ident}.yaml"
+            if not target.exists():  # never a curator's file
+                shown = display_name(kept_dir / source["file"])
+                doc, odd = fitted_source_document(source, target, registry.base, shown)
+                report.kept_as_written += odd
+                journal.write(f"sources/{ident}.yaml", _yaml(doc))
         # The whole data directory: an id the import would take from another file is
         # refused (a load of some paths would take it over, as a move does).
         report.load = load_paths(registry.store, [data], registry.base, progress=progress)
+        report.kept_as_written += report.load.kept_as_written
     except BaseException:
         journal.undo()
         raise
@@ -350,7 +364,7 @@ def _contents(
             for bench in result.shared["benchmarks"]:
                 contents.benchmarks.setdefault(bench["id"], bench)
             source = result.shared["source"]
-            contents.sources.setdefault(source["id"], source)
+            contents.sources.setdefault(source["id"], {**source, "file": path})
     contents.unknown = dict(unknown)
     return contents
 

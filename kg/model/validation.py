@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import cast
@@ -22,9 +23,9 @@ from ..rdf.terms import parse_turtle
 from ..rdf.vocabulary import load_terms
 from ..resources import resource_dir
 from .cascades import without_cascades
-from .datafiles import display_name, find_data_files, read_data_file
+from .datafiles import DataFile, display_name, find_data_files, read_data_file
 from .mapping import MappedFile, intended_iris, map_file
-from .shacl import Engine, Index, Result
+from .shacl import Deferred, Engine, Index, Result
 from .shacl.reference import prepared_queries
 
 
@@ -67,6 +68,99 @@ def duplicate_ids(files: Iterable[tuple[str, str, str]]) -> list[Problem]:
 def engine() -> Engine:
     """The shapes compiled for the fast engine (once per process)."""
     return Engine(shapes_graph(), load_terms().graph)
+
+
+@dataclass(frozen=True)
+class KeptAsWritten:
+    """A value of a kept upstream file that does not fit the typed field it maps to, kept
+    as written: where it is, what it is, which field it was meant for, and why not."""
+
+    file: str
+    label: str  # "record <id>", "evaluation <id>"
+    pointer: str  # its RFC 6901 JSON Pointer in the file
+    value: str  # as the file writes it
+    field: str  # the property it was meant for, by its local name ("url", "samplesNumber")
+    message: str  # what the shapes say of it
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.label}: {self.pointer}: {self.message}; kept as written"
+
+
+@dataclass
+class Fitted:
+    """A file mapped, its values that do not fit kept as written; for a kept upstream file
+    the SHACL results that need no other file, and the class checks left for later, of the
+    mapping that stands (None: not validated yet)."""
+
+    mapped: MappedFile
+    results: list[Result] | None = None
+    deferred: list[Deferred] = field(default_factory=list)
+    kept_as_written: list[KeptAsWritten] = field(default_factory=list)
+
+
+def map_fitted(datafile: DataFile, base: str) -> Fitted:
+    """Map ``datafile``; for a kept upstream file, validate it, and map it again where the
+    shapes refuse values the file gives (a result with a value at a JSON Pointer), those
+    values kept as written (``kg:UpstreamValue``): the shapes alone say what fits. What
+    they refuse otherwise (a required field) stays a problem of the file. Every reader of
+    a kept file's graphs maps it through here, so they all get the same.
+
+    :raises InvalidDataError: as :func:`map_file`.
+    """
+    mapped = map_file(datafile, base)
+    if datafile.upstream is None:
+        return Fitted(mapped)
+    results, deferred = _local_results(mapped)
+    odd: dict[tuple[str, str, str], KeptAsWritten] = {}
+    translator = Translator([mapped], load_terms().graph)
+    for r in results:
+        where = (
+            mapped.origins.values.get((r.focus, r.path, r.value))
+            if r.value is not None and r.path is not None
+            else None
+        )
+        if where is None:
+            continue
+        [problem] = translator.problems([r])
+        pointer, raw = where
+        odd[(str(r.focus), str(r.path), pointer)] = KeptAsWritten(
+            mapped.file.name, problem.label, pointer, raw, _local_name(r.path), problem.message
+        )
+    if not odd:
+        return Fitted(mapped, results, deferred)
+    mapped = map_file(datafile, base, as_written=frozenset(odd))
+    results, deferred = _local_results(mapped)
+    return Fitted(mapped, results, deferred, sorted(odd.values(), key=lambda k: k.pointer))
+
+
+def refused_fields(path: Path, raw: bytes, base: str) -> dict[str, tuple[str, str]]:
+    """The fields of the data file ``raw`` (read as if at ``path``) whose values the shapes
+    refuse on the file alone: field -> (the value as written, what the shapes say).
+
+    :raises InvalidDataError: for a file that cannot be mapped.
+    """
+    mapped = map_file(read_data_file(path, raw), base)
+    results, _ = _local_results(mapped)
+    translator = Translator([mapped], load_terms().graph)
+    refused = {}
+    for r in results:
+        if r.value is None or r.path is None:
+            continue
+        where = mapped.origins.values.get((r.focus, r.path, r.value))
+        if where is not None:
+            [problem] = translator.problems([r])
+            refused[where[0]] = (where[1], problem.message)
+    return refused
+
+
+def _local_results(mapped: MappedFile) -> tuple[list[Result], list[Deferred]]:
+    """What the shapes say of one file alone (class checks on other files' nodes deferred,
+    the SHACL-SPARQL constraints left to the batch)."""
+    index = Index()
+    index.add_all(mapped.triples)
+    deferred: list[Deferred] = []
+    results = engine().validate(index, set(mapped.origins.nodes), deferred, sparql=False)
+    return results, deferred
 
 
 def shacl_results(
@@ -194,7 +288,7 @@ def map_files(
         datafile = None
         try:
             datafile = read_data_file(path)
-            mapped.append(map_file(datafile, base))
+            mapped.append(map_fitted(datafile, base).mapped)
         except InvalidDataError as exc:
             problems.extend(exc.problems)
             failed.update(intended_iris(path, datafile, base))
