@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import platform
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -204,6 +205,21 @@ def fitted_source_document(
     return doc, kept
 
 
+def unfit_models(name: str, keys: Iterable[str], path: Path, base: str) -> dict[str, str]:
+    """The model keys the shapes refuse as a model's identifier (one of 400 characters, one
+    with a line break), with what they say: the import record ``path`` will state each,
+    and none of them can be. Its ``models`` alone are mapped and validated (what else the
+    record lacks here is not looked at)."""
+    models = sorted(set(keys))
+    doc = {"kind": "import", "id": name, "models": models}
+    refused = refused_fields(path, (dump_yaml(doc) or "").encode(), base)
+    return {
+        models[int(field.removeprefix("models[").removesuffix("]"))]: message
+        for field, (_, message) in refused.items()
+        if field.startswith("models[")
+    }
+
+
 def agent_document(ident: str = IMPORTER) -> dict[str, str]:
     """The agent file of claimgraph's importer: provenance of the tool itself."""
     return {
@@ -231,4 +247,5 @@ __all__ = [
     "same_import",
     "software",
     "source_document",
+    "unfit_models",
 ]

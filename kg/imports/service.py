@@ -1,14 +1,19 @@
 """``kg import``: keep another registry's files as evidence, and load their results.
 
 1. Read the sources (:mod:`.sources`) and check every file as every load will (JSON, the
-   format's schema, the fields claimgraph maps): one problem and nothing is written,
-   unless ``skip_invalid`` leaves such files out (listed in the import record).
+   format's schema, the fields claimgraph maps; :mod:`.checking`): one problem and nothing
+   is written, unless ``skip_invalid`` leaves such files out (listed in the import record).
 2. Compare with what the import kept before: new, changed, unchanged files, and files
    gone from this snapshot of the same origin (their records go, unless ``merge``).
 3. Write the kept files byte for byte, the licence, the import record and the importer's
    agent file, through a journal (:mod:`.journal`); then load them through the same
    validation and atomic write as every other data file. If the load fails, the journal
-   puts the data directory back: data and store are as they were.
+   puts the data directory back: data and store are as they were. With ``skip_invalid``,
+   the kept files the load refused are left out and the import runs again.
+
+A value that does not fit the typed field it maps to is kept as written, with a warning
+(``ImportReport.kept_as_written``): in a kept file by the load, in a source file the
+import writes here.
 
 Importing the same bytes again writes nothing: the import record keeps its times.
 """
@@ -17,11 +22,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,15 +32,22 @@ from typing import Any
 
 from ..errors import InvalidDataError, Problem, UsageError
 from ..model.datafiles import display_name
-from ..model.ingest import PARALLEL_FROM, worker_count
 from ..model.upstream import formats
 from ..model.upstream.format import UpstreamFormat
 from ..model.upstream.kept import IMPORTS, UPSTREAM
-from ..model.upstream.sources import Incoming, Snapshot, read_sources
+from ..model.upstream.sources import Incoming, read_sources
 from ..model.validation import KeptAsWritten
 from ..model.yamltext import dump_yaml, parse_yaml
 from ..registry import Registry
 from ..store.load import LoadReport, load_paths
+from .checking import (
+    FileCheck,
+    Progress,
+    check_all,
+    kept_file_problems,
+    problems_of,
+    unfit_model_problems,
+)
 from .journal import Journal
 from .record import (
     IMPORTER,
@@ -49,8 +59,6 @@ from .record import (
     licence_of,
     same_import,
 )
-
-Progress = Callable[[Iterable, int], Iterable]
 
 
 @dataclass
@@ -98,19 +106,6 @@ class ImportReport:
         return rows
 
 
-@dataclass(frozen=True)
-class _Checked:
-    """One file checked (plain data: it comes back from a checker process)."""
-
-    path: str
-    #: (label, JSON Pointer, message)
-    problems: list[tuple[str, str, str]]
-    results: int
-    unknown: list[str]
-    #: What it names of the shared nodes (model, benchmarks, source), when it is valid.
-    shared: dict[str, Any] | None = None
-
-
 def import_files(
     registry: Registry,
     fmt: str,
@@ -123,8 +118,10 @@ def import_files(
     dry_run: bool = False,
     merge: bool = False,
     progress: Progress | None = None,
+    refused: dict[str, Problem] | None = None,
 ) -> ImportReport:
-    """Import the files of ``sources`` (an origin repository's, in format ``fmt``).
+    """Import the files of ``sources`` (an origin repository's, in format ``fmt``);
+    ``refused``: the first problem of each file a load refused before (left out).
 
     :raises InvalidDataError: naming every problem (file, record, JSON Pointer); nothing
         was written.
@@ -145,8 +142,15 @@ def import_files(
         journal.undo()  # a killed import's changes go first; the store never saw them
     snapshot = read_sources(sources, plugin.results_root)
     report = ImportReport(name, dry_run=dry_run)
-    checked = _check_all({p: f.raw for p, f in snapshot.files.items()}, plugin, name, progress)
-    problems = _problems(snapshot, checked)
+    checked = check_all({p: f.raw for p, f in snapshot.files.items()}, plugin, name, progress)
+    problems = problems_of(snapshot, checked)
+    record_path = data / IMPORTS / f"{name}.yaml"
+    problems += unfit_model_problems(record_path, registry.base, name, plugin, snapshot, checked)
+    problems += [
+        Problem(snapshot.files[path].shown, p.label, p.field, p.message)
+        for path, p in (refused or {}).items()
+        if path in snapshot.files
+    ]
     if problems and not skip_invalid:
         raise InvalidDataError(
             problems,
@@ -165,7 +169,6 @@ def import_files(
             report.skipped.append((path, at + problem.message))
 
     kept_dir = data / UPSTREAM / name
-    record_path = data / IMPORTS / f"{name}.yaml"
     old_record = _read_record(record_path)
     _same_origin(old_record, record_path, name, fmt, where)
     kept = _kept_files(kept_dir)
@@ -174,7 +177,7 @@ def import_files(
     if plan.kept:  # merge: the files kept before and not in the sources stay, checked too
         final.update({path: kept[path] for path in plan.kept})
         checked.update(
-            _check_all({p: (kept_dir / p).read_bytes() for p in plan.kept}, plugin, name, None)
+            check_all({p: (kept_dir / p).read_bytes() for p in plan.kept}, plugin, name, None)
         )
     contents = _contents(final, checked, report.skipped)
     report.files, report.results, report.unknown = len(final), contents.results, contents.unknown
@@ -232,6 +235,24 @@ def import_files(
         # refused (a load of some paths would take it over, as a move does).
         report.load = load_paths(registry.store, [data], registry.base, progress=progress)
         report.kept_as_written += report.load.kept_as_written
+    except InvalidDataError as exc:
+        journal.undo()
+        again = kept_file_problems(exc.problems, kept_dir) if skip_invalid and not refused else {}
+        if not again:
+            raise
+        # Files the shapes find cannot be mapped: left out, and the import runs again.
+        return import_files(
+            registry,
+            fmt,
+            sources,
+            origin=origin,
+            name=name,
+            licence=licence,
+            skip_invalid=True,
+            merge=merge,
+            progress=progress,
+            refused=again,
+        )
     except BaseException:
         journal.undo()
         raise
@@ -262,52 +283,6 @@ def _same_origin(
             f"{path}: the import {name!r} keeps files of {repository}, not "
             f"{where.repository}; use --name to import another origin beside it"
         )
-
-
-# -- checking -------------------------------------------------------------------------------
-_WORK: dict[str, Any] = {}  # what forked checkers read (the snapshot, the format)
-
-
-def _check_one(path: str) -> _Checked:
-    raw = _WORK["files"][path]
-    fmt: UpstreamFormat = _WORK["format"]
-    result = fmt.check(raw)
-    doc = result.doc if isinstance(result.doc, dict) else None
-    problems = [
-        (fmt.label(_WORK["name"], path, doc, where) if doc is not None else "", where, message)
-        for where, message in result.problems
-    ]
-    shared = fmt.shared_nodes(doc) if doc is not None and not problems else None
-    results = fmt.results(doc) if doc is not None else 0
-    return _Checked(path, problems, results, result.unknown, shared)
-
-
-def _check_all(
-    files: dict[str, bytes], fmt: UpstreamFormat, name: str, progress: Progress | None
-) -> dict[str, _Checked]:
-    """Every file checked as a load checks it, on every core for large snapshots."""
-    _WORK.update(format=fmt, files=files, name=name)
-    paths = sorted(files)
-    stream: Iterator[_Checked]
-    try:
-        if len(paths) >= PARALLEL_FROM and worker_count() > 1:
-            with multiprocessing.get_context("fork").Pool(worker_count()) as pool:
-                stream = pool.imap(_check_one, paths, chunksize=32)
-                return {c.path: c for c in (progress(stream, len(paths)) if progress else stream)}
-        stream = map(_check_one, paths)
-        return {c.path: c for c in (progress(stream, len(paths)) if progress else stream)}
-    finally:
-        _WORK.clear()
-
-
-def _problems(snapshot: Snapshot, checked: dict[str, _Checked]) -> list[Problem]:
-    problems = list(snapshot.problems)
-    for path, result in checked.items():
-        shown = snapshot.files[path].shown
-        problems += [
-            Problem(shown, label, where, message) for label, where, message in result.problems
-        ]
-    return problems
 
 
 # -- planning -------------------------------------------------------------------------------
@@ -350,7 +325,7 @@ def _plan(good: dict[str, Incoming], kept: dict[str, str], merge: bool) -> _Plan
 
 
 def _contents(
-    good: dict[str, str], checked: dict[str, _Checked], skipped: list[tuple[str, str]]
+    good: dict[str, str], checked: dict[str, FileCheck], skipped: list[tuple[str, str]]
 ) -> Contents:
     """The kept files once the import is done, from their checks."""
     contents = Contents(skipped=list(skipped))

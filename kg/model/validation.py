@@ -128,9 +128,19 @@ def map_fitted(datafile: DataFile, base: str) -> Fitted:
         )
     if not odd:
         return Fitted(mapped, results, deferred)
-    mapped = map_file(datafile, base, as_written=frozenset(odd))
-    results, deferred = _local_results(mapped)
-    return Fitted(mapped, results, deferred, sorted(odd.values(), key=lambda k: k.pointer))
+    fitted = map_file(datafile, base, as_written=frozenset(odd))
+    fitted_results, fitted_deferred = _local_results(fitted)
+    # A value its field cannot do without (a score beyond the store's decimals) is no
+    # value to keep as written: the file cannot be mapped, and says why as it was.
+    required = {
+        (str(r.focus), str(r.path))
+        for r in fitted_results
+        if r.component == "MinCountConstraintComponent" and r.path is not None
+    }
+    if any(key[:2] in required for key in odd):
+        return Fitted(mapped, results, deferred)
+    kept = sorted(odd.values(), key=lambda k: k.pointer)
+    return Fitted(fitted, fitted_results, fitted_deferred, kept)
 
 
 def refused_fields(path: Path, raw: bytes, base: str) -> dict[str, tuple[str, str]]:

@@ -104,7 +104,8 @@ class UpstreamFormat(ABC):
         """What a checked document names of the nodes its import states once: ``model``
         (a key), ``benchmarks`` (dicts with ``id``, as the import record lists them),
         ``source`` (a dict with ``id``, ``title`` and optionally ``publisher``, ``url``,
-        as its source file states it, and ``pointers``: the JSON Pointer of each)."""
+        as its source file states it, and ``pointers``: the JSON Pointer of each), and
+        ``pointers``: where the file gives the ``model``."""
 
     @abstractmethod
     def export(

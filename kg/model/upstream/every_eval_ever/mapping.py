@@ -243,4 +243,5 @@ def shared_nodes(doc: dict[str, Any]) -> dict[str, Any]:
         "model": ids.model_key((doc.get("model_info") or {}).get("id", "")),
         "benchmarks": [benchmark_of(r) for r in doc.get("evaluation_results") or []],
         "source": source,
+        "pointers": {"model": "/model_info/id"},
     }
