@@ -8,7 +8,7 @@ with the value as it was written.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -83,7 +83,10 @@ class KeptAsWritten:
     message: str  # what the shapes say of it
 
     def __str__(self) -> str:
-        return f"{self.file}: {self.label}: {self.pointer}: {self.message}; kept as written"
+        return (
+            f"{self.file}: {self.label}: {self.pointer}: {self.message} ({self.value!r}); "
+            "kept as written"
+        )
 
 
 @dataclass
@@ -112,19 +115,10 @@ def map_fitted(datafile: DataFile, base: str) -> Fitted:
         return Fitted(mapped)
     results, deferred = _local_results(mapped)
     odd: dict[tuple[str, str, str], KeptAsWritten] = {}
-    translator = Translator([mapped], load_terms().graph)
-    for r in results:
-        where = (
-            mapped.origins.values.get((r.focus, r.path, r.value))
-            if r.value is not None and r.path is not None
-            else None
-        )
-        if where is None:
-            continue
-        [problem] = translator.problems([r])
-        pointer, raw = where
+    for r, (pointer, raw, message) in _refused_values(mapped, results):
+        label = mapped.origins.labels.get(r.focus, mapped.label)
         odd[(str(r.focus), str(r.path), pointer)] = KeptAsWritten(
-            mapped.file.name, problem.label, pointer, raw, _local_name(r.path), problem.message
+            mapped.file.name, label, pointer, raw, _local_name(r.path), message
         )
     if not odd:
         return Fitted(mapped, results, deferred)
@@ -151,16 +145,34 @@ def refused_fields(path: Path, raw: bytes, base: str) -> dict[str, tuple[str, st
     """
     mapped = map_file(read_data_file(path, raw), base)
     results, _ = _local_results(mapped)
-    translator = Translator([mapped], load_terms().graph)
-    refused = {}
+    return {
+        where: (value, message) for _, (where, value, message) in _refused_values(mapped, results)
+    }
+
+
+def _refused_values(
+    mapped: MappedFile, results: list[Result]
+) -> Iterator[tuple[Result, tuple[str, str, str]]]:
+    """The results about a value the file gives, each with where it is (a JSON Pointer or
+    YAML field), the value as written, and what the shapes say of it."""
     for r in results:
         if r.value is None or r.path is None:
             continue
         where = mapped.origins.values.get((r.focus, r.path, r.value))
         if where is not None:
-            [problem] = translator.problems([r])
-            refused[where[0]] = (where[1], problem.message)
-    return refused
+            yield r, (where[0], where[1], _shape_message(r))
+
+
+def _shape_message(r: Result) -> str:
+    """What a shape says of a value it refuses: its sh:message, else the type it wants."""
+    shapes = shapes_graph()
+    message = shapes.value(r.shape, SH.message)
+    datatype = shapes.value(r.shape, SH.datatype)
+    if message is not None:
+        return str(message)
+    if r.component == "DatatypeConstraintComponent" and datatype is not None:
+        return f"not of type {_local_name(datatype)}"
+    return "does not conform"
 
 
 def _local_results(mapped: MappedFile) -> tuple[list[Result], list[Deferred]]:
