@@ -9,10 +9,10 @@ from typing import Any
 import click
 
 from ..config import Settings
+from ..errors import KeptAsWritten
 from ..imports import import_files
 from ..model.upstream import formats
 from ..model.upstream.format import UpstreamFormat
-from ..model.validation import KeptAsWritten
 from ..registry import Registry
 from .common import progress
 

@@ -30,13 +30,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..errors import InvalidDataError, Problem, UsageError
+from ..errors import InvalidDataError, KeptAsWritten, Problem, UsageError
 from ..model.datafiles import display_name
 from ..model.upstream import formats
 from ..model.upstream.format import UpstreamFormat
 from ..model.upstream.kept import IMPORTS, UPSTREAM
 from ..model.upstream.sources import Incoming, read_sources
-from ..model.validation import KeptAsWritten
 from ..model.yamltext import dump_yaml, parse_yaml
 from ..registry import Registry
 from ..store.load import LoadReport, load_paths

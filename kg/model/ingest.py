@@ -30,7 +30,7 @@ from typing import Protocol
 import pyoxigraph as ox
 from rdflib import URIRef
 
-from ..errors import InvalidDataError, Problem
+from ..errors import InvalidDataError, KeptAsWritten, Problem
 from ..rdf.linksets import count_links
 from ..rdf.namespaces import RDF
 from ..rdf.terms import nquads, to_ox
@@ -45,7 +45,7 @@ from .datafiles import (
 )
 from .mapping import intended_iris
 from .shacl import Deferred, Index
-from .validation import KeptAsWritten, Translator, duplicate_ids, engine, map_fitted
+from .validation import Translator, duplicate_ids, engine, map_fitted
 
 _IRI = re.compile(rb"<[^>]*>")
 _RDF_TYPE = {RDF.type}  # a set: a membership test is a hash, not rdflib's __eq__

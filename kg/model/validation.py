@@ -17,7 +17,7 @@ from typing import cast
 from rdflib import BNode, Graph, URIRef
 from rdflib.term import Node as Term
 
-from ..errors import InvalidDataError, Problem
+from ..errors import InvalidDataError, KeptAsWritten, Problem
 from ..rdf.namespaces import RDF, SH, SKOS
 from ..rdf.terms import parse_turtle
 from ..rdf.vocabulary import load_terms
@@ -68,25 +68,6 @@ def duplicate_ids(files: Iterable[tuple[str, str, str]]) -> list[Problem]:
 def engine() -> Engine:
     """The shapes compiled for the fast engine (once per process)."""
     return Engine(shapes_graph(), load_terms().graph)
-
-
-@dataclass(frozen=True)
-class KeptAsWritten:
-    """A value of a kept upstream file that does not fit the typed field it maps to, kept
-    as written: where it is, what it is, which field it was meant for, and why not."""
-
-    file: str
-    label: str  # "record <id>", "evaluation <id>"
-    pointer: str  # its RFC 6901 JSON Pointer in the file
-    value: str  # as the file writes it
-    field: str  # the property it was meant for, by its local name ("url", "samplesNumber")
-    message: str  # what the shapes say of it
-
-    def __str__(self) -> str:
-        return (
-            f"{self.file}: {self.label}: {self.pointer}: {self.message} ({self.value!r}); "
-            "kept as written"
-        )
 
 
 @dataclass

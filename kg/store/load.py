@@ -24,11 +24,10 @@ from typing import BinaryIO
 import pyoxigraph as ox
 
 from ..config import Settings
-from ..errors import InvalidDataError, Problem
+from ..errors import InvalidDataError, KeptAsWritten, Problem
 from ..kinds import data_directory
 from ..model.datafiles import display_name, scan_data_files
 from ..model.ingest import Progress, ingest, worker_count
-from ..model.validation import KeptAsWritten
 from . import GraphStore, open_store, published_version
 from .base import SCHEMA_ENTRY, Manifest, ManifestEntry, StagedWrite, solutions
 from .figures import FIGURES_GRAPH, Figures, count_missing
