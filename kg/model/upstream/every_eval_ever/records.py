@@ -146,8 +146,6 @@ def _dataset(out: TripleBuilder, record: URIRef, data: dict[str, Any], at: str) 
         # does one whose URL is kept as written.
         if len(urls) == 1 and f"{at}/url/0" not in out.kept_as_written:
             out.used.add(f"{at}/url")
-    else:
-        out.link(dataset, SCHEMA.url, urls, f"{at}/url")
 
 
 def _locator(out: TripleBuilder, locator: URIRef, where: str, c: RecordContext) -> URIRef:
