@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from helpers import WITHOUT_IMPORT
-from helpers.eee import DATA, ORIGIN, PREFIXES, dump, origin_copy, query, run, tree
+from helpers.eee import DATA, ORIGIN, PREFIXES, copy_of, dump, origin_copy, query, run, tree
 from kg.model.upstream.every_eval_ever.identity import file_id, result_ids
 from kg.model.upstream.jsondoc import JsonNumber, loads
 
@@ -215,13 +215,6 @@ def loaded(tmp_path_factory) -> tuple[Path, Path]:
     data, store = root / "data", root / "store"
     shutil.copytree(DATA, data, ignore=WITHOUT_IMPORT)
     assert run(CliRunner(), store, data, "load").exit_code == 0
-    return data, store
-
-
-def copy_of(loaded: tuple[Path, Path], target: Path) -> tuple[Path, Path]:
-    data, store = target / "data", target / "store"
-    shutil.copytree(loaded[0], data)
-    shutil.copytree(loaded[1], store, symlinks=True)
     return data, store
 
 
