@@ -37,7 +37,8 @@ def import_group() -> None:
     The upstream files are kept byte for byte under DATA/upstream/<name>/ (they are the
     evidence each record points into), with an import record DATA/imports/<name>.yaml;
     then everything is validated and loaded like every other data file, all or nothing.
-    See docs/imports.md.
+    A value that does not fit its typed field is kept as written, and warned of on
+    standard error (file, JSON Pointer, value). See docs/imports.md.
     """
 
 
@@ -78,8 +79,9 @@ def _command(fmt: UpstreamFormat) -> click.Command:
     @click.option(
         "--skip-invalid",
         is_flag=True,
-        help="Import the valid files and list the others (default: one invalid file "
-        "and nothing is imported).",
+        help="Import the valid files and list the others, those the load refuses too "
+        "(default: one invalid file and nothing is imported). A value that does not fit "
+        "its field is kept as written, with a warning: never a reason to skip.",
     )
     @click.option("--dry-run", is_flag=True, help="Check and compare, write nothing.")
     @click.option(
