@@ -73,6 +73,25 @@ class Problem:
         return ": ".join([*parts, self.message])
 
 
+@dataclass(frozen=True)
+class KeptAsWritten:
+    """A warning: a value of an upstream file that does not fit the typed field it maps to, kept
+    as written: where it is, what it is, which field it was meant for, and why not."""
+
+    file: str
+    label: str  # "record <id>", "evaluation <id>"
+    pointer: str  # its RFC 6901 JSON Pointer in the file
+    value: str  # as the file writes it
+    field: str  # the property it was meant for, by its local name ("url", "samplesNumber")
+    message: str  # what the shapes say of it
+
+    def __str__(self) -> str:
+        return (
+            f"{self.file}: {self.label}: {self.pointer}: {self.message} ({self.value!r}); "
+            "kept as written"
+        )
+
+
 class InvalidDataError(KgError):
     """One or more data files are invalid; nothing was changed."""
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from helpers.eee import DATA, KEPT, ORIGIN, dump, kept_files, origin_copy, run, tree
+from helpers.eee import DATA, KEPT, ORIGIN, copy_of, dump, kept_files, origin_copy, run, tree
 
 #: One real file of the slice, as the variants' starting point.
 PATH = sorted(kept_files())[0]
@@ -95,11 +95,6 @@ VARIANTS: dict[str, tuple[bytes, str, str]] = {
         "/evaluation_results/0/metric_config/min_score",
         "not a number",
     ),
-    "retrieved-not-unix-seconds": (
-        edited(_set("retrieved_timestamp", "yesterday")),
-        "/retrieved_timestamp",
-        "Unix seconds",
-    ),
     "unknown-evaluator-relationship": (
         edited(_set("source_metadata", "evaluator_relationship", "fourth_party")),
         "/source_metadata/evaluator_relationship",
@@ -146,13 +141,6 @@ def loaded(tmp_path_factory) -> tuple[Path, Path]:
     data, store = root / "data", root / "store"
     shutil.copytree(DATA, data)
     assert run(CliRunner(), store, data, "load").exit_code == 0
-    return data, store
-
-
-def copy_of(loaded: tuple[Path, Path], target: Path) -> tuple[Path, Path]:
-    data, store = target / "data", target / "store"
-    shutil.copytree(loaded[0], data)
-    shutil.copytree(loaded[1], store, symlinks=True)
     return data, store
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from ..config import Settings
-from ..errors import UsageError
+from ..errors import KeptAsWritten, UsageError
 from ..imports import import_files
 from ..imports.plan import FileChange
 from ..imports.service import ImportReport
@@ -43,7 +43,8 @@ def import_group() -> None:
     The upstream files are kept byte for byte under DATA/upstream/<name>/ (they are the
     evidence each record points into), with an import record DATA/imports/<name>.yaml;
     then everything is validated and loaded like every other data file, all or nothing.
-    See docs/imports.md.
+    A value that does not fit its typed field is kept as written, and warned of on
+    standard error (file, JSON Pointer, value). See docs/imports.md.
     """
 
 
@@ -84,8 +85,9 @@ def _command(fmt: UpstreamFormat) -> click.Command:
     @click.option(
         "--skip-invalid",
         is_flag=True,
-        help="Import the valid files and list the others (default: one invalid file "
-        "and nothing is imported).",
+        help="Import the valid files and list the others, those the load refuses too "
+        "(default: one invalid file and nothing is imported). A value that does not fit "
+        "its field is kept as written, with a warning: never a reason to skip.",
     )
     @click.option(
         "--dry-run",
@@ -160,6 +162,7 @@ def _import(
         click.echo(json.dumps(_json(report), indent=2))
     else:
         _text(report)
+    _warn(report.kept_as_written)
     if report.dry_run:
         click.echo("kg: dry run: nothing was written", err=True)
     elif report.load is not None:
@@ -220,3 +223,19 @@ def _json(report: ImportReport) -> dict[str, Any]:
         "out_of_range": report.out_of_range,
         "seconds": round(report.seconds, 1),
     }
+
+
+#: At most this many values kept as written are named one by one; the rest are counted.
+SHOWN_WARNINGS = 20
+
+
+def _warn(kept: list[KeptAsWritten]) -> None:
+    """Each value kept as written (file, pointer, value), the first SHOWN_WARNINGS of them."""
+    for each in kept[:SHOWN_WARNINGS]:
+        click.echo(f"kg: warning: {each}", err=True)
+    if len(kept) > SHOWN_WARNINGS:
+        click.echo(
+            f"kg: warning: and {len(kept) - SHOWN_WARNINGS:,} more value(s) kept as written "
+            "(each a kg:UpstreamValue in the graph; docs/imports.md)",
+            err=True,
+        )

@@ -12,14 +12,18 @@ from __future__ import annotations
 import hashlib
 import platform
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 from .. import __version__
 from ..model.upstream.commits import OTHER_COMMITS, other_commits, usual_commit
 from ..model.upstream.format import UpstreamFormat
 from ..model.upstream.kept import UPSTREAM
+from ..model.validation import KeptAsWritten, refused_fields
+from ..model.yamltext import dump_yaml
 from .shared_facts import SharedFacts
 
 #: The default agent: this version of claimgraph's importer (a new version is a new agent).
@@ -67,7 +71,7 @@ class Contents:
     #: The shared nodes the files name: model keys, benchmarks by id, sources by id.
     models: set[str] = field(default_factory=set)
     benchmarks: dict[str, dict[str, str]] = field(default_factory=dict)
-    sources: dict[str, dict[str, str]] = field(default_factory=dict)
+    sources: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: What the files say of the models and data sets, and each source's model registry
     #: (docs/links.md).
     facts: SharedFacts = field(default_factory=SharedFacts)
@@ -187,7 +191,7 @@ def software() -> list[dict[str, str]]:
     return packages
 
 
-def source_document(source: dict[str, str]) -> dict[str, str]:
+def source_document(source: dict[str, Any]) -> dict[str, Any]:
     """The file of a source (a leaderboard or harness) that imported files name, as they
     name it; written once, then the curators'."""
     doc = {
@@ -201,6 +205,42 @@ def source_document(source: dict[str, str]) -> dict[str, str]:
     if source.get("url"):
         doc["url"] = source["url"]
     return doc
+
+
+def fitted_source_document(
+    source: dict[str, Any], path: Path, base: str, shown: str
+) -> tuple[dict[str, Any], list[KeptAsWritten]]:
+    """:func:`source_document`, to be written at ``path``, its fields whose values the
+    shapes refuse (a ``url`` that is no URL) moved to ``upstream_values``, as the upstream
+    file ``source["file"]`` (``shown``: its kept file, as warnings name it) writes them at
+    their JSON Pointers: a file that validates."""
+    doc: dict[str, Any] = source_document(source)
+    refused = refused_fields(path, (dump_yaml(doc) or "").encode(), base)
+    kept = []
+    for key, (value, message) in sorted(refused.items()):
+        del doc[key]
+        pointer = source.get("pointers", {}).get(key, "")
+        doc.setdefault("upstream_values", []).append(
+            {"file": source.get("file", ""), "pointer": pointer, "value": value}
+        )
+        label = f"source {doc['id']}"
+        kept.append(KeptAsWritten(shown, label, pointer, value, key, message))
+    return doc, kept
+
+
+def unfit_models(name: str, keys: Iterable[str], path: Path, base: str) -> dict[str, str]:
+    """The model keys the shapes refuse as a model's identifier (one of 400 characters, one
+    with a line break), with what they say: the import record ``path`` will state each,
+    and none of them can be. Its ``models`` alone are mapped and validated (what else the
+    record lacks here is not looked at)."""
+    models = sorted(set(keys))
+    doc = {"kind": "import", "id": name, "models": models}
+    refused = refused_fields(path, (dump_yaml(doc) or "").encode(), base)
+    return {
+        models[int(field.removeprefix("models[").removesuffix("]"))]: message
+        for field, (_, message) in refused.items()
+        if field.startswith("models[")
+    }
 
 
 def agent_document(ident: str = IMPORTER) -> dict[str, str]:
@@ -224,9 +264,11 @@ __all__ = [
     "Contents",
     "Origin",
     "agent_document",
+    "fitted_source_document",
     "import_document",
     "licence_of",
     "same_import",
     "software",
     "source_document",
+    "unfit_models",
 ]

@@ -1,8 +1,8 @@
 """``kg import``: keep another registry's files as evidence, and load their results.
 
 1. Read the sources (:mod:`.sources`) and check every file as every load will (JSON, the
-   format's schema, the fields claimgraph maps): one problem and nothing is written,
-   unless ``skip_invalid`` leaves such files out (listed in the import record).
+   format's schema, the fields claimgraph maps; :mod:`.checking`): one problem and nothing
+   is written, unless ``skip_invalid`` leaves such files out (listed in the import record).
 2. Compare with what the import kept before: new, changed, unchanged files, and files
    the sources do not hold: kept with their records (a folder beside what is there),
    removed only when asked (``prune``: the sources are a whole newer snapshot). Each
@@ -10,7 +10,12 @@
 3. Write the kept files byte for byte, the licence, the import record and the importer's
    agent file, through a journal (:mod:`.journal`); then load them through the same
    validation and atomic write as every other data file. If the load fails, the journal
-   puts the data directory back: data and store are as they were.
+   puts the data directory back: data and store are as they were. With ``skip_invalid``,
+   the kept files the load refused are left out and the import runs again.
+
+A value that does not fit the typed field it maps to is kept as written, with a warning
+(``ImportReport.kept_as_written``): in a kept file by the load, in a source file the
+import writes here.
 
 Importing the same bytes again writes nothing: the import record keeps its times.
 """
@@ -18,25 +23,31 @@ Importing the same bytes again writes nothing: the import record keeps its times
 from __future__ import annotations
 
 import json
-import multiprocessing
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..errors import InvalidDataError, Problem, UsageError
-from ..model.ingest import PARALLEL_FROM, worker_count
+from ..errors import InvalidDataError, KeptAsWritten, Problem, UsageError
+from ..model.datafiles import display_name
 from ..model.upstream import formats
 from ..model.upstream.commits import kept_commits
 from ..model.upstream.format import UpstreamFormat
 from ..model.upstream.kept import IMPORTS, UPSTREAM
-from ..model.upstream.sources import Incoming, Snapshot, read_sources
+from ..model.upstream.sources import Incoming, read_sources
 from ..model.yamltext import dump_yaml, parse_yaml
 from ..registry import Registry
 from ..store.load import LoadReport, load_paths
+from .checking import (
+    FileCheck,
+    Progress,
+    check_all,
+    kept_file_problems,
+    problems_of,
+    unfit_model_problems,
+)
 from .journal import Journal
 from .plan import FileChange, Plan, compare, file_commits, kept_files
 from .record import (
@@ -44,14 +55,12 @@ from .record import (
     Contents,
     Origin,
     agent_document,
+    fitted_source_document,
     import_document,
     licence_of,
     same_import,
-    source_document,
 )
 from .shared_facts import model_registries
-
-Progress = Callable[[Iterable, int], Iterable]
 
 
 @dataclass
@@ -74,6 +83,9 @@ class ImportReport:
     dry_run: bool = False
     load: LoadReport | None = None
     seconds: float = 0.0
+    #: Values that do not fit their typed fields, kept as written (in the files loaded, and
+    #: in the source files written).
+    kept_as_written: list[KeptAsWritten] = field(default_factory=list)
 
     @property
     def written(self) -> int:
@@ -101,23 +113,13 @@ class ImportReport:
             ("files skipped", f"{len(self.skipped):,}"),
             ("unknown fields", f"{len(self.unknown):,}"),
             ("results outside the declared range", f"{self.out_of_range:,}"),
-            ("seconds", f"{self.seconds:.1f}"),
+            ("values kept as written", f"{len(self.kept_as_written):,}"),
         ]
+        # The warnings by kind: the field each value was meant for.
+        kinds = Counter(k.field for k in self.kept_as_written)
+        rows += [(f"  of {field}", f"{n:,}") for field, n in sorted(kinds.items())]
+        rows.append(("seconds", f"{self.seconds:.1f}"))
         return rows
-
-
-@dataclass(frozen=True)
-class _Checked:
-    """One file checked (plain data: it comes back from a checker process)."""
-
-    path: str
-    #: (label, JSON Pointer, message)
-    problems: list[tuple[str, str, str]]
-    results: int
-    unknown: list[str]
-    #: What it names of the shared nodes (model, benchmarks, source), when it is valid.
-    shared: dict[str, Any] | None = None
-    out_of_range: int = 0
 
 
 def import_files(
@@ -132,9 +134,11 @@ def import_files(
     dry_run: bool = False,
     prune: bool = False,
     progress: Progress | None = None,
+    refused: dict[str, Problem] | None = None,
 ) -> ImportReport:
     """Import the files of ``sources`` (an origin repository's, in format ``fmt``): add and
     replace; with ``prune``, also remove the kept files the sources do not hold.
+    ``refused``: the first problem of each file a load refused before (left out).
 
     :raises InvalidDataError: naming every problem (file, record, JSON Pointer); nothing
         was written.
@@ -155,8 +159,15 @@ def import_files(
         journal.undo()  # a killed import's changes go first; the store never saw them
     snapshot = read_sources(sources, plugin.results_root)
     report = ImportReport(name, dry_run=dry_run)
-    checked = _check_all({p: f.raw for p, f in snapshot.files.items()}, plugin, name, progress)
-    problems = _problems(snapshot, checked)
+    checked = check_all({p: f.raw for p, f in snapshot.files.items()}, plugin, name, progress)
+    problems = problems_of(snapshot, checked)
+    record_path = data / IMPORTS / f"{name}.yaml"
+    problems += unfit_model_problems(record_path, registry.base, name, plugin, snapshot, checked)
+    problems += [
+        Problem(snapshot.files[path].shown, p.label, p.field, p.message)
+        for path, p in (refused or {}).items()
+        if path in snapshot.files
+    ]
     if problems and not skip_invalid:
         raise InvalidDataError(
             problems,
@@ -175,7 +186,6 @@ def import_files(
             report.skipped.append((path, at + problem.message))
 
     kept_dir = data / UPSTREAM / name
-    record_path = data / IMPORTS / f"{name}.yaml"
     old_record = _read_record(record_path)
     _same_origin(old_record, record_path, name, fmt, where)
     kept = kept_files(kept_dir)
@@ -184,7 +194,7 @@ def import_files(
     if plan.kept:  # the files kept before and not in the sources stay, checked too
         final.update({path: kept[path] for path in plan.kept})
         checked.update(
-            _check_all({p: (kept_dir / p).read_bytes() for p in plan.kept}, plugin, name, None)
+            check_all({p: (kept_dir / p).read_bytes() for p in plan.kept}, plugin, name, None)
         )
     contents = _contents(final, checked, report.skipped)
     contents.registries = model_registries(data / "sources", sorted(contents.sources))
@@ -231,11 +241,34 @@ def import_files(
         if not agent.exists():
             journal.write(f"agents/{IMPORTER}.yaml", _yaml(agent_document()))
         for ident, source in sorted(contents.sources.items()):
-            if not (data / "sources" / f"{ident}.yaml").exists():  # never a curator's file
-                journal.write(f"sources/{ident}.yaml", _yaml(source_document(source)))
+            target = data / "sources" / f"{ident}.yaml"
+            if not target.exists():  # never a curator's file
+                shown = display_name(kept_dir / source["file"])
+                doc, odd = fitted_source_document(source, target, registry.base, shown)
+                report.kept_as_written += odd
+                journal.write(f"sources/{ident}.yaml", _yaml(doc))
         # The whole data directory: an id the import would take from another file is
         # refused (a load of some paths would take it over, as a move does).
         report.load = load_paths(registry.store, [data], registry.base, progress=progress)
+        report.kept_as_written += report.load.kept_as_written
+    except InvalidDataError as exc:
+        journal.undo()
+        again = kept_file_problems(exc.problems, kept_dir) if skip_invalid and not refused else {}
+        if not again:
+            raise
+        # Files the shapes find cannot be mapped: left out, and the import runs again.
+        return import_files(
+            registry,
+            fmt,
+            sources,
+            origin=origin,
+            name=name,
+            licence=licence,
+            skip_invalid=True,
+            prune=prune,
+            progress=progress,
+            refused=again,
+        )
     except BaseException:
         journal.undo()
         raise
@@ -268,58 +301,11 @@ def _same_origin(
         )
 
 
-# -- checking -------------------------------------------------------------------------------
-_WORK: dict[str, Any] = {}  # what forked checkers read (the snapshot, the format)
-
-
-def _check_one(path: str) -> _Checked:
-    raw = _WORK["files"][path]
-    fmt: UpstreamFormat = _WORK["format"]
-    result = fmt.check(raw)
-    doc = result.doc if isinstance(result.doc, dict) else None
-    problems = [
-        (fmt.label(_WORK["name"], path, doc, where) if doc is not None else "", where, message)
-        for where, message in result.problems
-    ]
-    shared = fmt.shared_nodes(doc) if doc is not None and not problems else None
-    results = fmt.results(doc) if doc is not None else 0
-    outside = len(fmt.out_of_range(doc)) if doc is not None and not problems else 0
-    return _Checked(path, problems, results, result.unknown, shared, outside)
-
-
-def _check_all(
-    files: dict[str, bytes], fmt: UpstreamFormat, name: str, progress: Progress | None
-) -> dict[str, _Checked]:
-    """Every file checked as a load checks it, on every core for large snapshots."""
-    _WORK.update(format=fmt, files=files, name=name)
-    paths = sorted(files)
-    stream: Iterator[_Checked]
-    try:
-        if len(paths) >= PARALLEL_FROM and worker_count() > 1:
-            with multiprocessing.get_context("fork").Pool(worker_count()) as pool:
-                stream = pool.imap(_check_one, paths, chunksize=32)
-                return {c.path: c for c in (progress(stream, len(paths)) if progress else stream)}
-        stream = map(_check_one, paths)
-        return {c.path: c for c in (progress(stream, len(paths)) if progress else stream)}
-    finally:
-        _WORK.clear()
-
-
-def _problems(snapshot: Snapshot, checked: dict[str, _Checked]) -> list[Problem]:
-    problems = list(snapshot.problems)
-    for path, result in checked.items():
-        shown = snapshot.files[path].shown
-        problems += [
-            Problem(shown, label, where, message) for label, where, message in result.problems
-        ]
-    return problems
-
-
 # -- planning -------------------------------------------------------------------------------
 def _report_plan(
     report: ImportReport,
     plan: Plan,
-    checked: dict[str, _Checked],
+    checked: dict[str, FileCheck],
     kept_dir: Path,
     fmt: UpstreamFormat,
 ) -> None:
@@ -335,7 +321,7 @@ def _report_plan(
 
 
 def _contents(
-    good: dict[str, str], checked: dict[str, _Checked], skipped: list[tuple[str, str]]
+    good: dict[str, str], checked: dict[str, FileCheck], skipped: list[tuple[str, str]]
 ) -> Contents:
     """The kept files once the import is done, from their checks."""
     contents = Contents(skipped=list(skipped))
@@ -350,7 +336,7 @@ def _contents(
             for bench in result.shared["benchmarks"]:
                 contents.benchmarks.setdefault(bench["id"], bench)
             source = result.shared["source"]
-            contents.sources.setdefault(source["id"], source)
+            contents.sources.setdefault(source["id"], {**source, "file": path})
     contents.unknown = dict(unknown)
     return contents
 

@@ -30,7 +30,7 @@ from typing import Protocol
 import pyoxigraph as ox
 from rdflib import URIRef
 
-from ..errors import InvalidDataError, Problem
+from ..errors import InvalidDataError, KeptAsWritten, Problem
 from ..rdf.linksets import count_links
 from ..rdf.namespaces import RDF
 from ..rdf.terms import nquads, to_ox
@@ -43,9 +43,9 @@ from .datafiles import (
     find_data_files,
     read_data_file,
 )
-from .mapping import intended_iris, map_file
+from .mapping import intended_iris
 from .shacl import Deferred, Index
-from .validation import Translator, duplicate_ids, engine
+from .validation import Translator, duplicate_ids, engine, map_fitted
 
 _IRI = re.compile(rb"<[^>]*>")
 _RDF_TYPE = {RDF.type}  # a set: a membership test is a hash, not rdflib's __eq__
@@ -95,6 +95,8 @@ class FileOutcome:
     kind: str = ""
     #: For a file with problems of its own: the IRIs it was meant to define.
     intended: list[str] = field(default_factory=list)
+    #: A kept upstream file's values that do not fit their typed fields, kept as written.
+    kept_as_written: list[KeptAsWritten] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -111,16 +113,18 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
         # A file too large to be a data file is refused before it is read.
         raw = path.read_bytes() if stat.st_size <= MAX_READ_BYTES else None
         datafile = read_data_file(path, raw)
-        mapped = map_file(datafile, base)
+        fitted = map_fitted(datafile, base)
     except InvalidDataError as exc:
         outcome.problems = exc.problems
         outcome.intended = intended_iris(path, datafile, base)
         return outcome
     eng = engine()
-    index = Index()
-    index.add_all(mapped.triples)
-    deferred: list[Deferred] = []
-    results = eng.validate(index, set(mapped.origins.nodes), deferred, sparql=False)
+    mapped, results, deferred = fitted.mapped, fitted.results, fitted.deferred
+    if results is None:  # a kept file's are known already (its values that do not fit)
+        index = Index()
+        index.add_all(mapped.triples)
+        results = eng.validate(index, set(mapped.origins.nodes), deferred, sparql=False)
+    outcome.kept_as_written = fitted.kept_as_written
     translator = Translator([mapped], load_terms().graph)
     outcome.problems = translator.problems(results)
     if outcome.problems:
@@ -299,7 +303,7 @@ def _sparql_problems(
             return None, Index()
         if outcome.path not in remapped:  # rare: only for a violation
             index = Index()
-            index.add_all(map_file(read_data_file(Path(outcome.path)), base).triples)
+            index.add_all(map_fitted(read_data_file(Path(outcome.path)), base).mapped.triples)
             remapped[outcome.path] = index
         return outcome, remapped[outcome.path]
 
@@ -331,7 +335,7 @@ def _iris(outcome: FileOutcome) -> set[str]:
 
 def _translate(outcome: FileOutcome, results: list, base: str) -> list[Problem]:
     """Results about one file in terms of the file: map it again for its origins."""
-    mapped = map_file(read_data_file(Path(outcome.path)), base)
+    mapped = map_fitted(read_data_file(Path(outcome.path)), base).mapped
     return Translator([mapped], load_terms().graph).problems(results)
 
 

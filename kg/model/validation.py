@@ -8,7 +8,8 @@ with the value as it was written.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import cast
@@ -16,15 +17,15 @@ from typing import cast
 from rdflib import BNode, Graph, URIRef
 from rdflib.term import Node as Term
 
-from ..errors import InvalidDataError, Problem
+from ..errors import InvalidDataError, KeptAsWritten, Problem
 from ..rdf.namespaces import RDF, SH, SKOS
 from ..rdf.terms import parse_turtle
 from ..rdf.vocabulary import load_terms
 from ..resources import resource_dir
 from .cascades import without_cascades
-from .datafiles import display_name, find_data_files, read_data_file
+from .datafiles import DataFile, display_name, find_data_files, read_data_file
 from .mapping import MappedFile, intended_iris, map_file
-from .shacl import Engine, Index, Result
+from .shacl import Deferred, Engine, Index, Result
 from .shacl.reference import prepared_queries
 
 
@@ -67,6 +68,102 @@ def duplicate_ids(files: Iterable[tuple[str, str, str]]) -> list[Problem]:
 def engine() -> Engine:
     """The shapes compiled for the fast engine (once per process)."""
     return Engine(shapes_graph(), load_terms().graph)
+
+
+@dataclass
+class Fitted:
+    """A file mapped, its values that do not fit kept as written; for a kept upstream file
+    the SHACL results that need no other file, and the class checks left for later, of the
+    mapping that stands (None: not validated yet)."""
+
+    mapped: MappedFile
+    results: list[Result] | None = None
+    deferred: list[Deferred] = field(default_factory=list)
+    kept_as_written: list[KeptAsWritten] = field(default_factory=list)
+
+
+def map_fitted(datafile: DataFile, base: str) -> Fitted:
+    """Map ``datafile``; for a kept upstream file, validate it, and map it again where the
+    shapes refuse values the file gives (a result with a value at a JSON Pointer), those
+    values kept as written (``kg:UpstreamValue``): the shapes alone say what fits. What
+    they refuse otherwise (a required field) stays a problem of the file. Every reader of
+    a kept file's graphs maps it through here, so they all get the same.
+
+    :raises InvalidDataError: as :func:`map_file`.
+    """
+    mapped = map_file(datafile, base)
+    if datafile.upstream is None:
+        return Fitted(mapped)
+    results, deferred = _local_results(mapped)
+    odd: dict[tuple[str, str, str], KeptAsWritten] = {}
+    for r, (pointer, raw, message) in _refused_values(mapped, results):
+        label = mapped.origins.labels.get(r.focus, mapped.label)
+        odd[(str(r.focus), str(r.path), pointer)] = KeptAsWritten(
+            mapped.file.name, label, pointer, raw, _local_name(r.path), message
+        )
+    if not odd:
+        return Fitted(mapped, results, deferred)
+    fitted = map_file(datafile, base, as_written=frozenset(odd))
+    fitted_results, fitted_deferred = _local_results(fitted)
+    # A value its field cannot do without (a score beyond the store's decimals) is no
+    # value to keep as written: the file cannot be mapped, and says why as it was.
+    required = {
+        (str(r.focus), str(r.path))
+        for r in fitted_results
+        if r.component == "MinCountConstraintComponent" and r.path is not None
+    }
+    if any(key[:2] in required for key in odd):
+        return Fitted(mapped, results, deferred)
+    kept = sorted(odd.values(), key=lambda k: k.pointer)
+    return Fitted(fitted, fitted_results, fitted_deferred, kept)
+
+
+def refused_fields(path: Path, raw: bytes, base: str) -> dict[str, tuple[str, str]]:
+    """The fields of the data file ``raw`` (read as if at ``path``) whose values the shapes
+    refuse on the file alone: field -> (the value as written, what the shapes say).
+
+    :raises InvalidDataError: for a file that cannot be mapped.
+    """
+    mapped = map_file(read_data_file(path, raw), base)
+    results, _ = _local_results(mapped)
+    return {
+        where: (value, message) for _, (where, value, message) in _refused_values(mapped, results)
+    }
+
+
+def _refused_values(
+    mapped: MappedFile, results: list[Result]
+) -> Iterator[tuple[Result, tuple[str, str, str]]]:
+    """The results about a value the file gives, each with where it is (a JSON Pointer or
+    YAML field), the value as written, and what the shapes say of it."""
+    for r in results:
+        if r.value is None or r.path is None:
+            continue
+        where = mapped.origins.values.get((r.focus, r.path, r.value))
+        if where is not None:
+            yield r, (where[0], where[1], _shape_message(r))
+
+
+def _shape_message(r: Result) -> str:
+    """What a shape says of a value it refuses: its sh:message, else the type it wants."""
+    shapes = shapes_graph()
+    message = shapes.value(r.shape, SH.message)
+    datatype = shapes.value(r.shape, SH.datatype)
+    if message is not None:
+        return str(message)
+    if r.component == "DatatypeConstraintComponent" and datatype is not None:
+        return f"not of type {_local_name(datatype)}"
+    return "does not conform"
+
+
+def _local_results(mapped: MappedFile) -> tuple[list[Result], list[Deferred]]:
+    """What the shapes say of one file alone (class checks on other files' nodes deferred,
+    the SHACL-SPARQL constraints left to the batch)."""
+    index = Index()
+    index.add_all(mapped.triples)
+    deferred: list[Deferred] = []
+    results = engine().validate(index, set(mapped.origins.nodes), deferred, sparql=False)
+    return results, deferred
 
 
 def shacl_results(
@@ -194,7 +291,7 @@ def map_files(
         datafile = None
         try:
             datafile = read_data_file(path)
-            mapped.append(map_file(datafile, base))
+            mapped.append(map_fitted(datafile, base).mapped)
         except InvalidDataError as exc:
             problems.extend(exc.problems)
             failed.update(intended_iris(path, datafile, base))

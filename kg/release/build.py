@@ -37,9 +37,8 @@ from rdflib.term import Node
 from ..errors import InvalidDataError, ReleaseError, UsageError
 from ..model.datafiles import display_name, read_data_file
 from ..model.ingest import PARALLEL_FROM
-from ..model.mapping import map_file
 from ..model.shacl import Index
-from ..model.validation import engine
+from ..model.validation import engine, map_fitted
 from ..rdf.canonical import content_hash, graph_version, sha256_hex
 from ..rdf.namespaces import DCAT, DCTERMS, KG, PREFIXES, PROV, RDF, SPDX, XSD
 from ..rdf.terms import to_quads
@@ -220,7 +219,7 @@ def _map_version(job: Job) -> list[tuple[str, StoredVersion | None, str]]:
     if hashlib.sha256(raw).hexdigest() != sha:
         return failed(f"{display_name(path)}: changed since it was loaded (run 'kg load' first)")
     try:
-        mapped = map_file(read_data_file(path, raw), base)
+        mapped = map_fitted(read_data_file(path, raw), base).mapped
     except InvalidDataError as exc:
         return failed(f"{exc.problems[0]} (run 'kg load' first)")
     made = {str(graph): triples for graph, _, triples in mapped.graphs()}

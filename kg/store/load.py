@@ -24,7 +24,7 @@ from typing import BinaryIO
 import pyoxigraph as ox
 
 from ..config import Settings
-from ..errors import InvalidDataError, Problem
+from ..errors import InvalidDataError, KeptAsWritten, Problem
 from ..kinds import data_directory
 from ..model.datafiles import display_name, scan_data_files
 from ..model.ingest import Progress, ingest, worker_count
@@ -53,9 +53,13 @@ class LoadReport:
     removed: list[str] = field(default_factory=list)
     seconds: float = 0.0
     peak_memory_mb: float = 0.0
+    #: The values of the kept upstream files loaded that do not fit their typed fields.
+    kept_as_written: list[KeptAsWritten] = field(default_factory=list)
 
     def summary(self) -> str:
         removed = f", removed {len(self.removed)} graph(s) of deleted files" if self.removed else ""
+        if self.kept_as_written:
+            removed += f", {len(self.kept_as_written)} upstream value(s) kept as written"
         unchanged = self.files - self.changed
         skipped = f" ({unchanged} unchanged)" if unchanged else ""
         rate = (
@@ -217,6 +221,7 @@ def _load(
         removed=removed,
         seconds=time.perf_counter() - started,
         peak_memory_mb=peak,
+        kept_as_written=[k for o in outcomes for k in o.kept_as_written],
     )
 
 

@@ -61,6 +61,14 @@ def tree(folder: Path) -> dict[str, str]:
     }
 
 
+def copy_of(loaded: tuple[Path, Path], target: Path) -> tuple[Path, Path]:
+    """A copy of a data directory and its store (``loaded``) under ``target``."""
+    data, store = target / "data", target / "store"
+    shutil.copytree(loaded[0], data)
+    shutil.copytree(loaded[1], store, symlinks=True)
+    return data, store
+
+
 def origin_copy(root: Path, files: dict[str, bytes]) -> Path:
     """A folder laid out as the origin repository, holding ``files`` and its licence."""
     for path, raw in files.items():

@@ -77,10 +77,17 @@ class MappedFile:
         return out
 
 
-def map_file(datafile: DataFile, base: str, terms: Vocabulary | None = None) -> MappedFile:
+def map_file(
+    datafile: DataFile,
+    base: str,
+    terms: Vocabulary | None = None,
+    as_written: frozenset[tuple[str, str, str]] = frozenset(),
+) -> MappedFile:
     """Map one data file to its named graph.
 
     The graph's IRI is the minted IRI of the file's main node (for a record, the claim).
+    A kept upstream file's values named in ``as_written`` are kept as written
+    (:func:`kg.model.validation.map_fitted`, which readers of kept files use).
 
     :raises InvalidDataError: for problems the YAML's structure shows (unknown keys,
         a list where one value belongs, an empty value, a missing id). Everything a
@@ -90,7 +97,12 @@ def map_file(datafile: DataFile, base: str, terms: Vocabulary | None = None) -> 
     if datafile.upstream is not None:  # mapped by its format (the formats build on this)
         from ..upstream.formats import get
 
-        triples, origins, parts = get(datafile.upstream.format).map(datafile.upstream, base)
+        fmt = get(datafile.upstream.format)
+        triples, origins, parts = (
+            fmt.map(datafile.upstream, base, as_written)
+            if as_written
+            else fmt.map(datafile.upstream, base)
+        )
         return MappedFile(datafile, parts[0][0], triples, origins, set(), parts)
     mapper = MAPPERS[datafile.kind]
     ctx = MapContext(base, datafile.name, datafile.label, terms or load_terms())

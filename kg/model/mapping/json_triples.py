@@ -1,6 +1,11 @@
 """Triples made from a JSON document, each remembering the JSON Pointer it came from (so
 a shape's complaint names the place in the file), and what the document says beyond them,
 kept as JSON with the numbers as written (``kg:upstreamRemainder``), so nothing is dropped.
+
+A value is mapped as the JSON gives it (a string as a string, a number as a number, ...):
+the shapes judge whether it fits its field. One they refuse is mapped again kept as written
+(``as_written``): the typed triple left out, a ``kg:UpstreamValue`` with its pointer in its
+place, and the value in the remainder (:func:`kg.model.validation.map_fitted`).
 """
 
 from __future__ import annotations
@@ -41,11 +46,16 @@ def literal(text: str | int | bool, datatype: URIRef | None = None) -> Literal:
 class TripleBuilder:
     """Triples with the JSON Pointer each came from, for messages in terms of the file."""
 
-    def __init__(self) -> None:
+    def __init__(self, as_written: frozenset[tuple[str, str, str]] = frozenset()) -> None:
         self.triples: list[Triple] = []
         self.origins = Origins()
         self.used: set[str] = set()  # the pointers of the values mapped to statements
         self.label = ""
+        #: (subject, predicate, pointer) of the values to keep as written, not typed.
+        self.as_written = as_written
+        #: The pointers of the values kept as written.
+        self.kept_as_written: set[str] = set()
+        self._written_count: dict[URIRef, int] = {}
 
     def node(self, subject: URIRef, where: str, *classes: URIRef) -> URIRef:
         self.origins.nodes.setdefault(subject, where)
@@ -57,6 +67,9 @@ class TripleBuilder:
     def add(
         self, s: URIRef, p: URIRef, o: Any, where: str | None = None, raw: str | None = None
     ) -> None:
+        if where is not None and self.as_written and (str(s), str(p), where) in self.as_written:
+            self._keep_as_written(s, p, where, raw if raw is not None else str(o))
+            return
         self.triples.append((s, p, o))
         if where is not None:
             self.origins.fields.setdefault((s, p), where)
@@ -64,19 +77,59 @@ class TripleBuilder:
             self.used.add(where)
 
     def text(self, s: URIRef, p: URIRef, value: Any, where: str) -> None:
-        """A string the file gives (nothing when it gives none, or something else)."""
+        """A string the file gives (nothing for null or none); a value of another JSON
+        type as that type, which the shapes refuse."""
         if isinstance(value, str):
             self.add(s, p, literal(value), where, value)
+        elif value is not None:
+            self.add(s, p, as_json(value), where, written(value))
 
     def number(self, s: URIRef, p: URIRef, value: Any, where: str) -> None:
-        """A number the file gives, as an exact ``xsd:decimal``."""
+        """A number the file gives, as an exact ``xsd:decimal`` (another JSON type as that
+        type, which the shapes refuse)."""
         if isinstance(value, JsonNumber):
             self.add(s, p, literal(value.decimal_lexeme(), XSD.decimal), where, value.lexeme)
+        elif value is not None:
+            self.add(s, p, as_json(value), where, written(value))
 
     def link(self, s: URIRef, p: URIRef, value: Any, where: str) -> None:
         """A web address as an IRI; a literal when it is none (the shapes say so)."""
         if isinstance(value, str):
             self.add(s, p, URIRef(value) if is_web_url(value) else literal(value), where, value)
+        elif value is not None:
+            self.add(s, p, as_json(value), where, written(value))
+
+    def _keep_as_written(self, s: URIRef, p: URIRef, where: str, raw: str) -> None:
+        """``raw`` (at ``where``) kept as written on ``s``, in place of its ``p``."""
+        count = self._written_count[s] = self._written_count.get(s, 0) + 1
+        node = URIRef(f"{s}{'-' if '#' in s else '#'}as-written-{count}")
+        self.triples.append((s, KG.upstreamValue, node))
+        self.node(node, where, KG.UpstreamValue)
+        self.triples.append((node, KG.pointer, literal(where)))
+        self.triples.append((node, RDF.value, literal(raw)))
+        self.triples.append((node, KG.field, p))
+        self.kept_as_written.add(where)
+
+
+def as_json(value: Any) -> Literal:
+    """A JSON value as the literal of its type: a string, an ``xsd:decimal``, an
+    ``xsd:boolean``, or an object or array as JSON text."""
+    if isinstance(value, str):
+        return literal(value)
+    if isinstance(value, JsonNumber):
+        return literal(value.decimal_lexeme(), XSD.decimal)
+    if isinstance(value, bool):
+        return literal("true" if value else "false", XSD.boolean)
+    return Literal(written(value), datatype=JSON_TEXT, normalize=False)
+
+
+def written(value: Any) -> str:
+    """A JSON value as the file writes it (a string as itself)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, JsonNumber):
+        return value.lexeme
+    return dumps(value)
 
 
 def remainder(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rdflib import Literal, URIRef
 
-from ...rdf.namespaces import DCAT, DCTERMS, KG, PROV, RDFS, SCHEMA, XSD
+from ...rdf.namespaces import DCAT, DCTERMS, KG, PROV, RDF, RDFS, SCHEMA, XSD
 from .context import Node, build_checksum, concept_iri
 from .links import author_links, source_links
 from .review import artifact_iri
@@ -34,6 +34,8 @@ def map_source(node: Node) -> None:
     node.literal("doi", KG.doi)
     node.url("url", SCHEMA.url)
     source_links(node)
+    # What an upstream file said of the source that does not fit its field (kg import).
+    node.children("upstream_values", KG.upstreamValue, _upstream_value)
 
     # The artifact's IRI holds its hash, so reviews name the very file they checked.
     artifact = node.declare("artifact", KG.artifact)
@@ -44,6 +46,13 @@ def map_source(node: Node) -> None:
     built = node.child("artifact", KG.artifact, _artifact, subject=subject)
     if built is not None:
         ctx.add(subject, PROV.specializationOf, node.subject)
+
+
+def _upstream_value(node: Node, _position: int) -> None:
+    node.type(KG.UpstreamValue)
+    node.literal("file", KG.upstreamPath)
+    node.literal("pointer", KG.pointer)
+    node.literal("value", RDF.value)
 
 
 def _author(node: Node, position: int) -> None:

@@ -93,18 +93,24 @@ class UpstreamFormat(ABC):
         """How many results (records) a document holds."""
 
     @abstractmethod
-    def map(self, kept: KeptFile, base: str) -> Mapped:
-        """One kept (and checked) file as graphs, the file's own first."""
+    def map(
+        self, kept: KeptFile, base: str, as_written: frozenset[tuple[str, str, str]] = frozenset()
+    ) -> Mapped:
+        """One kept (and checked) file as graphs, the file's own first. A value the shapes
+        refused in an earlier mapping, named in ``as_written`` by (subject, predicate,
+        JSON Pointer), is kept as written in place of its typed statement
+        (:func:`kg.model.validation.map_fitted`)."""
 
     @abstractmethod
     def shared_nodes(self, doc: dict[str, Any]) -> dict[str, Any]:
         """What a checked document names of the nodes its import states once: ``model``
         (a key), ``benchmarks`` (dicts with ``id``, as the import record lists them),
         ``source`` (a dict with ``id``, ``title`` and optionally ``publisher``, ``url``,
-        as its source file states it); optionally ``model_facts`` (the model's ``id`` as
-        written, ``name``, ``developer``, ``params_billions``) and ``datasets`` ((benchmark
-        id, Hugging Face data set repository or None) per result), which the import record
-        states once where the files agree (docs/links.md)."""
+        as its source file states it, and ``pointers``: the JSON Pointer of each), and
+        ``pointers``: where the file gives the ``model``; optionally ``model_facts`` (the
+        model's ``id`` as written, ``name``, ``developer``, ``params_billions``) and
+        ``datasets`` ((benchmark id, Hugging Face data set repository or None) per result),
+        which the import record states once where the files agree (docs/links.md)."""
 
     @abstractmethod
     def export(

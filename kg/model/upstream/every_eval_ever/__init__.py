@@ -67,8 +67,10 @@ class EveryEvalEver(UpstreamFormat):
         results = doc.get("evaluation_results") if isinstance(doc, dict) else None
         return len(results) if isinstance(results, list) else 0
 
-    def map(self, kept: KeptFile, base: str) -> Mapped:
-        return mapping.map_every_eval_ever(kept, base)
+    def map(
+        self, kept: KeptFile, base: str, as_written: frozenset[tuple[str, str, str]] = frozenset()
+    ) -> Mapped:
+        return mapping.map_every_eval_ever(kept, base, as_written)
 
     def shared_nodes(self, doc: dict[str, Any]) -> dict[str, Any]:
         return mapping.shared_nodes(doc)

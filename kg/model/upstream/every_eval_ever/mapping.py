@@ -49,11 +49,12 @@ MODEL_DETAILS = {
 
 
 def map_every_eval_ever(
-    kept: KeptFile, base: str
+    kept: KeptFile, base: str, as_written: frozenset[tuple[str, str, str]] = frozenset()
 ) -> tuple[list[Triple], Origins, list[tuple[URIRef, str, int]]]:
-    """The triples of one kept file, their origins, and its graphs as (IRI, label, end)."""
+    """The triples of one kept file, their origins, and its graphs as (IRI, label, end);
+    the values ``as_written`` names kept as written (:class:`TripleBuilder`)."""
     doc: dict[str, Any] = kept.checked.doc
-    out = TripleBuilder()
+    out = TripleBuilder(as_written)
     evaluation_id = ids.file_id(kept.import_name, kept.upstream_path)
     evaluation = URIRef(minted_iri(base, "evaluation", evaluation_id))
     imported = URIRef(minted_iri(base, "import", kept.import_name))
@@ -170,10 +171,16 @@ def _evaluation_facts(out: TripleBuilder, evaluation: URIRef, doc: dict[str, Any
     retrieved = doc.get("retrieved_timestamp")
     if isinstance(retrieved, str):
         out.text(evaluation, KG.retrievedTimestamp, retrieved, "/retrieved_timestamp")
+        # What is not Unix seconds is given as written, for the shapes to judge (an ISO
+        # date-time is one; "yesterday" is kept as written).
         out.add(
             evaluation,
             KG.retrievedAt,
-            Literal(unix_to_datetime(retrieved), datatype=XSD.dateTime, normalize=False),
+            Literal(
+                unix_to_datetime(retrieved) or retrieved, datatype=XSD.dateTime, normalize=False
+            ),
+            "/retrieved_timestamp",
+            retrieved,
         )
     metadata = doc.get("source_metadata") or {}
     out.text(
@@ -195,9 +202,17 @@ def _evaluation_facts(out: TripleBuilder, evaluation: URIRef, doc: dict[str, Any
 
 def unix_to_datetime(seconds: str) -> str:
     """Unix seconds as written (``1770682486.623709``) as an ``xsd:dateTime`` in UTC, every
-    digit of the fraction kept: ``2026-02-10T00:14:46.623709Z``."""
+    digit of the fraction kept: ``2026-02-10T00:14:46.623709Z`` ("" for what is not Unix
+    seconds)."""
     whole, _, fraction = seconds.partition(".")
-    moment = datetime.fromtimestamp(int(whole), tz=UTC).strftime("%Y-%m-%dT%H:%M:%S")
+    if not (whole.isascii() and whole.isdigit()) or not (
+        (fraction.isascii() and fraction.isdigit()) or not fraction
+    ):
+        return ""
+    try:
+        moment = datetime.fromtimestamp(int(whole), tz=UTC).strftime("%Y-%m-%dT%H:%M:%S")
+    except (OverflowError, OSError, ValueError):  # beyond the years a datetime holds
+        return ""
     return f"{moment}.{fraction}Z" if fraction else f"{moment}Z"
 
 
@@ -228,17 +243,26 @@ def shared_nodes(doc: dict[str, Any]) -> dict[str, Any]:
     metadata = doc.get("source_metadata") or {}
     ident, _ = source_reference(metadata, "")
     organization = metadata.get("source_organization_name", "")
-    source = {
+    source: dict[str, Any] = {
         "id": ident,
         "title": metadata.get("source_name") or organization,
         "publisher": organization,
     }
     if isinstance(metadata.get("source_organization_url"), str):
         source["url"] = metadata["source_organization_url"]
+    # Where each field comes from in the file: a value that does not fit is named by it.
+    source["pointers"] = {
+        "title": "/source_metadata/source_name"
+        if metadata.get("source_name")
+        else "/source_metadata/source_organization_name",
+        "publisher": "/source_metadata/source_organization_name",
+        "url": "/source_metadata/source_organization_url",
+    }
     return {
         "model": ids.model_key((doc.get("model_info") or {}).get("id", "")),
         "benchmarks": [benchmark_of(r) for r in doc.get("evaluation_results") or []],
         "source": source,
+        "pointers": {"model": "/model_info/id"},
         **linked_facts(doc),
     }
 

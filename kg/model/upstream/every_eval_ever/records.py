@@ -136,7 +136,7 @@ def _dataset(out: TripleBuilder, record: URIRef, data: dict[str, Any], at: str) 
     out.text(dataset, KG.hfRepo, data.get("hf_repo"), f"{at}/hf_repo")
     out.text(dataset, KG.hfSplit, data.get("hf_split"), f"{at}/hf_split")
     samples = data.get("samples_number")
-    if isinstance(samples, JsonNumber) and samples.is_integral:
+    if isinstance(samples, JsonNumber):  # an integer or not: the shapes say
         out.add(
             dataset,
             KG.samplesNumber,
@@ -144,11 +144,16 @@ def _dataset(out: TripleBuilder, record: URIRef, data: dict[str, Any], at: str) 
             f"{at}/samples_number",
             samples.lexeme,
         )
+    else:
+        out.number(dataset, KG.samplesNumber, samples, f"{at}/samples_number")
     urls = data.get("url")
-    if isinstance(urls, list) and all(isinstance(u, str) for u in urls):
+    if isinstance(urls, list):
         for j, url in enumerate(urls):
             out.link(dataset, SCHEMA.url, url, child(f"{at}/url", j))
-        out.used.add(f"{at}/url")
+        # The graph holds no order: a list of several URLs stays in the remainder too, as
+        # does one whose URL is kept as written.
+        if len(urls) == 1 and f"{at}/url/0" not in out.kept_as_written:
+            out.used.add(f"{at}/url")
 
 
 def _locator(out: TripleBuilder, locator: URIRef, where: str, c: RecordContext) -> URIRef:
