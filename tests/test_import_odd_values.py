@@ -7,6 +7,7 @@ mapped at all refuses its file (the data directory and the store unchanged), and
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -254,7 +255,7 @@ def test_an_odd_value_is_kept_as_written_with_a_warning(
     assert result.exit_code == 0, result.output
     [warning] = [line for line in result.stderr.splitlines() if "warning" in line]
     assert "alpha.json" in warning and f": {pointer}: " in warning and repr(value) in warning
-    assert "values kept as written         1" in result.stdout
+    assert re.search(r"values kept as written\s+1\n", result.stdout)
     assert f"  of {field}" in result.stdout
     # The rest of the file: both its records, with their values.
     assert printed_values(store) == dict(zip(records(), ["0.5", "0.25"], strict=True))
@@ -295,7 +296,7 @@ def test_an_odd_value_that_fits_imports_as_it_is(
     result = run(runner, store, data, *IMPORT, str(source))
     assert result.exit_code == 0, result.output
     assert "warning" not in result.stderr
-    assert "values kept as written         0" in result.stdout
+    assert re.search(r"values kept as written\s+0\n", result.stdout)
     assert len(query(store, PREFIXES + "SELECT ?r WHERE { ?r kg:importedBy ?i ; a kg:Claim }")) == 2
     assert kept_as_written(store) == []
 
@@ -355,7 +356,7 @@ def test_warnings_are_bounded(loaded, tmp_path: Path, runner: CliRunner) -> None
     assert result.exit_code == 0, result.output
     lines = [line for line in result.stderr.splitlines() if "warning" in line]
     assert len(lines) == 21 and "3 more value(s) kept as written" in lines[-1]
-    assert "  of parametersBillions        23" in result.stdout
+    assert re.search(r"  of parametersBillions\s+23\n", result.stdout)
 
 
 @pytest.mark.parametrize("name", sorted(UNMAPPABLE))

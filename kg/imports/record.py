@@ -76,6 +76,9 @@ class Contents:
     #: (docs/links.md).
     facts: SharedFacts = field(default_factory=SharedFacts)
     registries: dict[str, str] = field(default_factory=dict)
+    #: The models as the record lists them, once :func:`fit_model_entries` has left out
+    #: what the shapes refuse (empty: not fitted yet).
+    model_entries: list[dict[str, str]] = field(default_factory=list)
 
     def manifest(self) -> str:
         """The kept files in sha256sum's format, sorted by path: checkable with
@@ -149,7 +152,7 @@ def import_document(
     if contents.skipped:
         doc["skipped"] = [{"file": f, "reason": r} for f, r in sorted(contents.skipped)]
     doc["software"] = software()
-    doc["models"] = [
+    doc["models"] = contents.model_entries or [
         contents.facts.model_entry(m, contents.registries) for m in sorted(contents.models)
     ]
     doc["benchmarks"] = [_benchmark(contents, b) for b in sorted(contents.benchmarks)]
@@ -243,6 +246,21 @@ def unfit_models(name: str, keys: Iterable[str], path: Path, base: str) -> dict[
     }
 
 
+def fit_model_entries(name: str, contents: Contents, path: Path, base: str) -> None:
+    """The models the import record ``path`` will list, each without the facts the shapes
+    refuse (a parameter count no decimal holds): the files agree on a value that fits no
+    field, which each file's graph keeps as written (docs/imports.md, "Values that do not
+    fit"); the record states the rest. A refused id stays: :func:`unfit_models` refuses
+    its files."""
+    entries = [contents.facts.model_entry(m, contents.registries) for m in sorted(contents.models)]
+    doc = {"kind": "import", "id": name, "models": entries}
+    for where in refused_fields(path, (dump_yaml(doc) or "").encode(), base):
+        found = re.fullmatch(r"models\[(\d+)\]\.(\w+)", where)
+        if found and found[2] != "id":
+            entries[int(found[1])].pop(found[2], None)
+    contents.model_entries = entries
+
+
 def agent_document(ident: str = IMPORTER) -> dict[str, str]:
     """The agent file of claimgraph's importer: provenance of the tool itself."""
     return {
@@ -264,6 +282,7 @@ __all__ = [
     "Contents",
     "Origin",
     "agent_document",
+    "fit_model_entries",
     "fitted_source_document",
     "import_document",
     "licence_of",

@@ -55,6 +55,7 @@ from .record import (
     Contents,
     Origin,
     agent_document,
+    fit_model_entries,
     fitted_source_document,
     import_document,
     licence_of,
@@ -198,6 +199,7 @@ def import_files(
         )
     contents = _contents(final, checked, report.skipped)
     contents.registries = model_registries(data / "sources", sorted(contents.sources))
+    fit_model_entries(name, contents, record_path, registry.base)
     contents.commits = file_commits(plan, where.commit, kept_commits(old_record or {}))
     report.files, report.results, report.unknown = len(final), contents.results, contents.unknown
     report.out_of_range = sum(checked[p].out_of_range for p in final)

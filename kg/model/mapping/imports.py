@@ -73,11 +73,11 @@ def map_import(node: Node) -> None:
     ident = node.data.get("id", "")
     node.ctx.start_graph(URIRef(f"{node.subject}#models"), f"import {ident} models")
     models = node.data.get("models")
-    if isinstance(models, list) and any(isinstance(m, dict) for m in models):
+    described = isinstance(models, list) and any(isinstance(m, dict) for m in models)
+    if described:
         # each model with what its files say of it (docs/links.md); older records: ids only
         node.children("models", None, _model, subject=lambda i: _listed_iri(node, "models", i))
-        models = []
-    for path, key in node.scalars("models") if models else []:
+    for path, key in [] if described else node.scalars("models"):
         model = URIRef(minted_iri(node.ctx.base, "model", key))
         node.ctx.origins.nodes.setdefault(model, path)
         node.ctx.add(model, RDF.type, PROV.Entity)
