@@ -2,6 +2,7 @@
 against, and kg verify --all throughput.
 
     python bench/imports.py [--files 500 2000 0] [--archive PATH] [--work /tmp/kg-bench-import]
+                            [--compare DIR] [--no-verify]
 
 For each size (a number of files of the snapshot, in path order; 0: all 5,267) it writes a
 folder laid out as the origin repository holding those files, then measures in this one
@@ -14,6 +15,11 @@ command, on this machine:
   the floor ``kg load`` is measured against in bench/README.md;
 - kg verify --all --upstream-dir over the kept files (checks and one review per file,
   written and loaded), in files per second.
+
+With ``--compare DIR`` (a checkout of other code, e.g. ``git worktree add /tmp/before REV``),
+the same import runs first with that code (into a data folder and store of its own), so a
+change's own cost is a ratio measured in the same command, under the same load as the
+floor. ``--no-verify`` leaves kg verify out.
 
 Wall-clock seconds and peak resident memory (of the process and its children) come from
 GNU time. Results print as a Markdown table for bench/README.md.
@@ -58,20 +64,32 @@ def origin_folder(archive: Path, files: int, target: Path) -> tuple[int, int]:
     return len(chosen), count
 
 
-def kg(*args: str) -> list[str]:
-    return [sys.executable, "-m", "kg.cli", *args]
+def kg(*args: str, code: Path = ROOT) -> list[str]:
+    """The command line of kg with the code of checkout ``code`` (this one by default)."""
+    return ["env", f"PYTHONPATH={code}", sys.executable, "-m", "kg.cli", *args]
 
 
-def bench(archive: Path, files: int, work: Path) -> dict[str, object]:
-    here = work / f"files-{files or 'all'}"
-    shutil.rmtree(here, ignore_errors=True)
-    origin, data, store = here / "origin", here / "data", here / "store"
-    n, results = origin_folder(archive, files, origin)
+def imported_by(code: Path, origin: Path, here: Path) -> tuple[float, float, list[str]]:
+    """(seconds, peak MB, the data/store options) of importing ``origin`` with ``code``
+    into a fresh data folder and store under ``here``."""
+    data, store = here / "data", here / "store"
     shutil.copytree(ROOT / "data" / "agents", data / "agents")
     common = ["--data", str(data), "--store", str(store)]
-    imported, peak = timed(
-        kg(*common, "import", "every-eval-ever", str(origin), "--origin", ORIGIN)
+    seconds, peak = timed(
+        kg(*common, "import", "every-eval-ever", str(origin), "--origin", ORIGIN, code=code)
     )
+    return seconds, peak, common
+
+
+def bench(
+    archive: Path, files: int, work: Path, before: Path | None = None, verify: bool = True
+) -> dict[str, object]:
+    here = work / f"files-{files or 'all'}"
+    shutil.rmtree(here, ignore_errors=True)
+    origin, data = here / "origin", here / "data"
+    n, results = origin_folder(archive, files, origin)
+    earlier = imported_by(before, origin, here / "before")[0] if before else None
+    imported, peak, common = imported_by(ROOT, origin, here)
     dumps = here / "dump"
     timed(kg(*common, "export", "--all", "--format", "nquads", "-o", str(dumps)))
     [nquads] = list(dumps.glob("*.nq"))
@@ -79,13 +97,22 @@ def bench(archive: Path, files: int, work: Path) -> dict[str, object]:
     floor, floor_peak = timed(
         [sys.executable, "-c", FLOOR, str(here / "floor"), str(nquads), "optimize"]
     )
-    verified, verify_peak = timed(
-        kg(
-            *common, "verify", "--all", "--upstream-dir", str(data / "upstream" / "every-eval-ever")
-        ),
-        timeout=7200,
+    verified, verify_peak = (
+        timed(
+            kg(
+                *common,
+                "verify",
+                "--all",
+                "--upstream-dir",
+                str(data / "upstream" / "every-eval-ever"),
+            ),
+            timeout=7200,
+        )
+        if verify
+        else (float("nan"), float("nan"))
     )
     return {
+        "before": earlier,
         "files": n,
         "results": results,
         "quads": quads,
@@ -105,18 +132,25 @@ def main() -> int:
     parser.add_argument("--files", type=int, nargs="+", default=[500, 2000, 0])
     parser.add_argument("--archive", type=Path, default=ARCHIVE)
     parser.add_argument("--work", type=Path, default=Path("/tmp/kg-bench-import"))
+    parser.add_argument("--compare", type=Path, help="a checkout whose import runs first")
+    parser.add_argument("--no-verify", action="store_true", help="leave kg verify out")
     args = parser.parse_args()
+    before = args.compare.resolve() if args.compare else None
     print(
         "| files | results | quads | floor s (bulk load + optimize) | kg import s | ratio "
         "| kg import peak MB | kg verify --all s | files/s | verify peak MB |"
+        + (" before: kg import s | this / before |" if before else "")
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|" + ("---|---|" if before else ""))
     for files in args.files:
-        r = bench(args.archive, files, args.work)
+        r = bench(args.archive, files, args.work, before, not args.no_verify)
+        earlier, now = r["before"], r["import"]
+        assert isinstance(now, float) and (earlier is None or isinstance(earlier, float))
         print(
             f"| {r['files']:,} | {r['results']:,} | {r['quads']:,} | {r['floor']:.1f} | "
             f"{r['import']:.1f} | {r['ratio']:.2f} | {r['import_peak']:,.0f} | "
-            f"{r['verify']:.1f} | {r['files_per_s']:,.0f} | {r['verify_peak']:,.0f} |",
+            f"{r['verify']:.1f} | {r['files_per_s']:,.0f} | {r['verify_peak']:,.0f} |"
+            + (f" {earlier:.1f} | {now / earlier:.2f} |" if earlier else ""),
             flush=True,
         )
     return 0
