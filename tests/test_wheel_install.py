@@ -89,12 +89,18 @@ def test_the_dumps_answer_from_a_wheel_with_the_default_settings(
             bodies[name] = response.content
         manifest = requests.get(f"{served.url}/dumps/{MANIFEST}", timeout=30)
         sums = requests.get(f"{served.url}/dumps/{SUMS}", timeout=30)
-    assert manifest.status_code == sums.status_code == 200
+        assert manifest.status_code == sums.status_code == 200
+        # the upstream licences' notices travel with the dumps (docs/following.md)
+        notices = json.loads(manifest.text)["notices"]
+        assert notices, "the bundled import's MIT notice"
+        for name, sha in notices.items():
+            notice = requests.get(f"{served.url}/dumps/{name}", timeout=30)
+            assert notice.status_code == 200 and hashlib.sha256(notice.content).hexdigest() == sha
     files = json.loads(manifest.text)["files"]
     assert set(files) == set(SERVED)
     for name, body in bodies.items():
         assert hashlib.sha256(body).hexdigest() == files[name]["sha256"], name
     listed = dict(reversed(line.split("  ")) for line in sums.text.splitlines())
-    assert listed == {name: entry["sha256"] for name, entry in files.items()}
+    assert listed == {name: entry["sha256"] for name, entry in files.items()} | notices
     # under the working directory, as the default settings say: nothing beside the package
     assert (site / ".kg" / "store").is_dir() and (site / ".kg" / "dumps").is_dir()
