@@ -145,3 +145,13 @@ def test_the_chart_is_reachable_by_keyboard(visit, site) -> None:
     )
     first = visit.locator("table.board tbody tr").first.locator("td").nth(2).locator("a")
     assert focused == [True, first.get_attribute("href")]
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_vocabulary_fits_desktop_and_phone_widths(visit, site, width: int) -> None:
+    """/ns: every term readable without scrolling sideways, its anchor where the link goes."""
+    visit.set_viewport_size({"width": width, "height": 900})
+    visit.goto(f"{site}/ns#Claim")
+    assert visit.evaluate("document.documentElement.scrollWidth") <= width
+    term = visit.locator("tr#Claim")
+    assert term.is_visible() and "Claim" in term.inner_text()
