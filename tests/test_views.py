@@ -25,6 +25,7 @@ from pyld import jsonld
 from helpers import BASE, SEED_ID
 from helpers.eee import LOWER_IS_BETTER, MMLU, TINY, kept_files, query, with_lower_is_better_board
 from helpers.web import app_over
+from kg.model.upstream.every_eval_ever.mapping import source_reference
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -159,14 +160,14 @@ def test_the_model_page_lists_its_results_from_every_source(client) -> None:
         doc = json.loads(raw)
         if doc["model_info"]["id"].strip().casefold() == model:
             expected |= {
-                (doc["source_metadata"]["source_name"], str(r["score_details"]["score"]))
+                (source_reference(doc["source_metadata"], "")[0], str(r["score_details"]["score"]))
                 for r in doc["evaluation_results"]
             }
     html = client.get(f"/model/{quote(model, safe='')}").get_data(as_text=True)
     shown = set(
         re.findall(
             r'<td class="num"><a href="/record/[^"]+">([^<]+)</a></td>\s*'
-            r'<td><a href="/source/[^"]+">([^<]+)</a>',
+            r'<td><a href="/source/([^"]+)">[^<]+</a>',
             html,
         )
     )
@@ -197,7 +198,7 @@ def test_disagreements_list_the_real_case_and_agree_with_the_canned_query(client
     # HELM Classic and HELM Lite print different MMLU scores for one model
     case = re.search(r"openai/gpt-3\.5-turbo-0613</a> on <a [^>]+>MMLU</a>.*?</table>", html, re.S)
     assert case and "0.391" in case.group(0) and "0.614" in case.group(0)
-    assert "helm_classic" in case.group(0) and "helm_lite" in case.group(0)
+    assert "HELM Classic" in case.group(0) and "HELM Lite" in case.group(0)
     rows = query(
         root / "store", (Path(__file__).parents[1] / "queries" / "disagreements.rq").read_text()
     )

@@ -87,7 +87,7 @@ def test_the_model_page_lists_results_from_every_source(visit, site, tmp_path: P
     sources = set(
         visit.locator("table.model-results td:nth-last-child(2) a:first-child").all_inner_texts()
     )
-    assert {"helm_lite", "helm_capabilities", "HF Open LLM v2"} <= sources
+    assert {"HELM Lite", "HELM Capabilities", "Open LLM Leaderboard (v2)"} <= sources
     assert (
         visit.locator("svg.model-chart circle.mark").count()
         == visit.locator("table.model-results tbody tr").count()
