@@ -17,10 +17,12 @@ import requests
 from flask import Flask
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import FOAF, OWL, RDF, RDFS
+from werkzeug.exceptions import HTTPException
 
 from helpers import DATA
 from helpers.servers import Served, free_port, running_server
 from kg.config import placeholder_note
+from kg.kinds import KINDS
 from kg.read.vocabulary import anchor
 from kg.web import create_app
 from kg.web.state import state
@@ -238,3 +240,46 @@ def test_ontology_redirects_to_the_vocabulary(client) -> None:
     assert client.get("/ontology").headers["Location"] == "/ns"
     moved = client.get("/ontology.ttl")
     assert moved.status_code == 301 and moved.headers["Location"] == "/ns.ttl"
+
+
+# -- every URL the README and the docs give keeps answering --------------------------------
+#: Documented paths that name what the bundled data does not hold, each with why.
+NOT_IN_THE_BUNDLED_DATA = {
+    "/sitemap-1.xml": "sitemap parts exist once a registry outgrows one sitemap",
+    "/sitemap-2.xml": "sitemap parts exist once a registry outgrows one sitemap",
+    "/compare": "the form's answer: it needs two records (400 says so)",
+    "/compare.csv": "the same, as CSV",
+}
+KINDS_OF_PATH = re.compile(r"`(/[a-z0-9._/?=&%-]*)`")  # no placeholder (ID, RECORD, N)
+
+
+def documented_paths(app: Flask) -> list[str]:
+    """The concrete paths of this server the README and docs/*.md give. JSON Pointers share
+    their look (`/model_info/id`): the catch-all node route would take them, so a path the
+    node route matches counts only where its first segment is a kind of node."""
+    root = Path(__file__).resolve().parent.parent
+    texts = [root.joinpath("README.md").read_text()]
+    texts += [page.read_text() for page in sorted(root.joinpath("docs").glob("*.md"))]
+    adapter = app.url_map.bind("localhost")
+    found = []
+    for path in sorted({p for text in texts for p in KINDS_OF_PATH.findall(text)}):
+        try:
+            endpoint, _ = adapter.match(path.split("?")[0])
+        except HTTPException:  # not a page of this server (a file's path)
+            continue
+        if endpoint != "node" or path.split("/")[1] in {k.segment for k in KINDS}:
+            found.append(path)
+    return found
+
+
+def test_every_path_the_docs_give_answers(app: Flask) -> None:
+    client = app.test_client()
+    paths = documented_paths(app)
+    assert {"/ns", "/.well-known/void", "/records.json", "/feed.atom"} <= set(paths)
+    for path in paths:
+        if path in NOT_IN_THE_BUNDLED_DATA:
+            continue
+        answer = client.get(path)
+        if answer.status_code in (301, 302, 303, 307, 308):  # at most one redirect
+            answer = client.get(answer.headers["Location"])
+        assert answer.status_code == 200, (path, answer.status_code)
