@@ -87,9 +87,8 @@ def map_every_eval_ever(
     ]
     remainder(out, evaluation, doc, "", skip={"evaluation_results"})
     agent = URIRef(minted_iri(base, "agent", kept.agent)) if kept.agent else None
-    generated_by_import(
-        out, [URIRef(minted_iri(base, "record", r)) for r in records], imported, agent
-    )
+    record_iris = [URIRef(minted_iri(base, "record", r)) for r in records]
+    generated_by_import(out, record_iris, imported, agent)
     parts = [(evaluation, out.label, len(out.triples))]
     context = RecordContext(
         source,
@@ -103,8 +102,9 @@ def map_every_eval_ever(
         model_info,
         kept.upstream_path,
     )
-    for i, (result, ident, bench) in enumerate(zip(results, records, benchmarks, strict=True)):
-        record = URIRef(minted_iri(base, "record", ident))
+    for i, (result, ident, record, bench) in enumerate(
+        zip(results, records, record_iris, benchmarks, strict=True)
+    ):
         out.label = f"record {ident}"
         map_result(out, record, ident, result, f"/evaluation_results/{i}", bench, context)
         parts.append((record, out.label, len(out.triples)))
