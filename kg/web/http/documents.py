@@ -14,6 +14,7 @@ from urllib.parse import quote
 import pyoxigraph as ox
 from flask import Response, request
 
+from ...kinds import minted_iri
 from ...rdf.formats import NAMES, RDF_SYNTAXES, by_media_type, media_type_of, media_types
 from ...rdf.namespaces import DCTERMS, FOAF
 from ...rdf.vocabulary import ONTOLOGY
@@ -28,8 +29,9 @@ VOCABULARY_PATH = "ns"
 
 
 def node_stem(kind: str, ident: str) -> str:
-    """A node's path on this site without its leading "/" (``record/ID``)."""
-    return f"{kind}/{quote(ident, safe='')}"
+    """A node's path on this site without its leading "/" (``record/ID``): its minted IRI
+    without the base, since every minted IRI answers at its path."""
+    return minted_iri("", kind, ident)
 
 
 def document_url(stem: str, suffix: str = "", release: str | None = None) -> str:
