@@ -24,6 +24,7 @@ from ..release.history import HistoryEntry, graph_history
 from ..store import GraphStore, open_store
 from ..store.archive import Archive
 from ..store.cached import SharedGraphCache
+from ..store.licences import Part, parts
 from .http.response_cache import ResponseCache
 from .workers.pool import QueryRunner
 
@@ -217,6 +218,12 @@ class AppState:
             if name not in served.derived:
                 served.derived[name] = read(served.store)
             return served.derived[name]  # type: ignore[return-value]
+
+    @property
+    def licence_parts(self) -> list[Part]:
+        """The registry's parts with the licence of each (kg.store.licences), read once per
+        version: what the index's catalogue and the dumps' manifests state."""
+        return self.derived("licence-parts", lambda store: parts(store, self.settings.licence))
 
     @property
     def timeline(self) -> Timeline:

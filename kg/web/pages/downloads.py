@@ -21,7 +21,7 @@ from ...errors import NotFoundError
 from ...export.dump import MANIFEST, SERVED, SUMS, dump_name, read_manifest, write_dump
 from ...rdf.formats import media_type_of
 from ...rdf.jsonld import context_path
-from ...store.licences import NOTICE_PREFIX, parts
+from ...store.licences import NOTICE_PREFIX
 from ..state import AppState, state
 
 
@@ -64,16 +64,14 @@ def dump(name: str) -> Response:
 def _ensure(app: AppState, formats: list[str]) -> Path:
     """The cache folder of the live version, holding dumps of ``formats``."""
     version = app.version
-    # Absolute: Flask's send_file reads a relative path from the app's package folder, not
-    # from where the server runs (the default, .kg/dumps, is relative).
-    root = app.settings.dumps.absolute()
+    root = app.settings.dumps  # absolute: load_settings resolves it where kg runs
     folder = root / (version or "store")
     with app.dump_lock:
         listed = read_manifest(folder).get("files", {}) if folder.is_dir() else {}
         for fmt in formats:
             name = dump_name(fmt, gzip=True)
             if name not in listed or not (folder / name).is_file():
-                licences = (parts(app.store, app.settings.licence), app.settings.data)
+                licences = (app.licence_parts, app.settings.data)
                 write_dump(app.store, fmt, folder, gzip=True, version=version, licences=licences)
         for old in root.iterdir():
             if old.is_dir() and old != folder:  # a dump of a version no longer served

@@ -21,7 +21,6 @@ from ...rdf.negotiation import negotiate
 from ...read.catalog import FACETS, SORTS, Page
 from ...read.citation import catalog as catalog_schema
 from ...read.rows import LISTING_FIELDS
-from ...store.licences import parts
 from ..http.request_rules import int_param, params, with_changes
 from ..state import state
 from .answers import node_path, render_page, respond
@@ -118,7 +117,7 @@ def index(suffix: str | None = None) -> Response:
         base_note=placeholder_note(app.settings.base) if app.settings.placeholder_base else "",
         schema=catalog_schema(
             request.url_root,
-            app.derived("licence-parts", lambda store: parts(store, app.settings.licence)),
+            app.licence_parts,
         ),
     )
     return render_page("index.html", context)
