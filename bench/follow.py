@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.gen import generate  # noqa: E402
 from bench.timing import best  # noqa: E402
-from kg.read.rows import read_rows  # noqa: E402
+from kg.store.index.rows import read_rows  # noqa: E402
 from kg.read.timeline import Timeline  # noqa: E402
 from kg.store import EmbeddedStore  # noqa: E402
 from kg.store.archive import Archive  # noqa: E402

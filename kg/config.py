@@ -62,6 +62,14 @@ class Settings:
             shown="the store's directory + -archive (.kg/archive for a remote store)",
         ),
     )
+    index: Path | None = field(
+        default=None,
+        metadata=_help(
+            "Where a reader builds the index of a store version that keeps none with it "
+            "(a remote store's; an embedded store writes each version's index beside it)",
+            shown="the store's directory + -index (.kg/index for a remote store)",
+        ),
+    )
     dumps: Path = field(
         default=Path(".kg/dumps"),
         metadata=_help("Where kg serve caches the bulk dumps of the live store version"),
@@ -176,6 +184,13 @@ class Settings:
         if self.archive is not None:
             return self.archive
         return Path(".kg/archive") if isinstance(self.store, str) else Path(f"{self.store}-archive")
+
+    @property
+    def index_dir(self) -> Path:
+        """Where indexes of versions that keep none are built (kg.store.index.index_for)."""
+        if self.index is not None:
+            return self.index
+        return Path(".kg/index") if isinstance(self.store, str) else Path(f"{self.store}-index")
 
     def __post_init__(self) -> None:
         parts = urlsplit(self.base)
@@ -297,7 +312,7 @@ class Setting:
 
 
 #: The settings that name a folder (the store's may be a URL instead).
-FOLDERS = ("store", "data", "archive", "dumps")
+FOLDERS = ("store", "data", "archive", "index", "dumps")
 
 #: Every setting by name, in declaration order.
 SETTINGS: Mapping[str, Setting] = {

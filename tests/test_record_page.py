@@ -147,9 +147,9 @@ def test_the_catalogue_knows_each_standing_and_who_may_share_a_sentence(root: Pa
                 iri = f"{BASE}record/{ident}"
                 assert catalog.standings.get(iri, CURRENT) == standing(store, iri), ident
                 assert {catalog.standings[iri].standing} <= {"superseded", "retracted"}
-            for row in catalog.rows:
+            for row in catalog.rows():
                 assert row.shares_quote or not quote_siblings(store, BASE, row.id), row.id
-                assert catalog.row_of(row.id, row.record) is row
+                assert catalog.row_of(row.id, row.record) == row
             assert catalog.row_of(SEED_ID, f"{BASE}record/elsewhere") is None
     finally:
         close(app)

@@ -272,7 +272,7 @@ def test_record_page_shows_the_runs(client) -> None:
 
 
 def test_listing_columns_are_the_declared_ones(client) -> None:
-    from kg.read.rows import LISTING_FIELDS
+    from kg.store.index.rows import LISTING_FIELDS
 
     header = client.get("/records.csv").text.splitlines()[0]
     assert header.split(",") == list(LISTING_FIELDS)

@@ -63,7 +63,7 @@ def board(settings: Settings, benchmark: str, fmt: str, filters: tuple[str, ...]
     board_filter = BoardFilter.from_args(dict(split_params(filters, "--filter")))
     with Registry(settings, read_only=True) as registry:
         iri = minted_iri(registry.base, "benchmark", benchmark)
-        boards = read_boards(registry.store)
+        boards = read_boards(registry.store, settings.index_dir)
         found = boards.board(iri, board_filter)
         if found is None:
             raise NotFoundError(_no_benchmark(benchmark, boards, registry.base))
@@ -93,7 +93,7 @@ def model(settings: Settings, ident: str, fmt: str) -> None:
     """
     with Registry(settings, read_only=True) as registry:
         iri = minted_iri(registry.base, "model", ident)
-        found = model_results(read_boards(registry.store), iri)
+        found = model_results(read_boards(registry.store, settings.index_dir), iri)
     if found is None:
         raise NotFoundError(f"no ranked result names the model {ident!r}")
     rows = _model_rows(found)
@@ -117,15 +117,16 @@ def _no_benchmark(asked: str, boards: Boards, base: str) -> str:
     """The error for an unknown benchmark id, naming the ids it may have meant (an imported
     benchmark's id ends in a digest: gsm8k-c30ce3)."""
     prefix = minted_iri(base, "benchmark", "")
+    every = boards.benchmarks()
     near = sorted(
-        f"{iri.removeprefix(prefix)} ({board[0].row.benchmark_label})"
-        for iri, board in boards.ranked.items()
-        if iri.removeprefix(prefix).startswith(asked)
-        or board[0].row.benchmark_label.casefold() == asked.casefold()
+        f"{board.benchmark.removeprefix(prefix)} ({board.label})"
+        for board in every
+        if board.benchmark.removeprefix(prefix).startswith(asked)
+        or board.label.casefold() == asked.casefold()
     )
     if near:
         return f"no benchmark {asked!r}; did you mean: {', '.join(near[:10])}"
-    return f"no benchmark {asked!r} among the {len(boards.ranked)} with results loaded"
+    return f"no benchmark {asked!r} among the {len(every)} with results loaded"
 
 
 def _model_rows(found: ModelResults) -> list[dict[str, object]]:

@@ -64,7 +64,7 @@ def serve(settings: Settings, host: str, port: int, threads: int, workers: int) 
     from ..web import create_app
     from ..web.server import reserve
     from ..web.server import serve as run_server
-    from ..web.state import build_index, state
+    from ..web.state import build_index
 
     holder = reserve(host, port)  # before anything is loaded: a port in use stops here
     if settings.placeholder_base:
@@ -74,10 +74,10 @@ def serve(settings: Settings, host: str, port: int, threads: int, workers: int) 
         click.echo(f"kg: first start: {report.summary()}", err=True)
     _limit_malloc_arenas()
     started = time.perf_counter()
-    version, index = build_index(settings)  # once, shared by the worker processes
+    index = build_index(settings)  # opened (or built once, on disk) for the worker processes
     gc.freeze()  # what exists now stays shared between the processes, never collected
     click.echo(
-        f"kg: index of {len(index.rows):,} records built in {time.perf_counter() - started:.1f} s",
+        f"kg: index of {len(index):,} records ready in {time.perf_counter() - started:.1f} s",
         err=True,
     )
     if not settings.licence:  # only the operator can license the registry's own statements
@@ -88,9 +88,7 @@ def serve(settings: Settings, host: str, port: int, threads: int, workers: int) 
         )
 
     def make_app():  # in each worker process
-        app = create_app(dataclasses.asdict(settings))
-        state(app).use_index(version, index)
-        return app
+        return create_app(dataclasses.asdict(settings))
 
     run_server(
         make_app,

@@ -7,9 +7,9 @@ import json
 from dataclasses import dataclass, field
 
 from ..model.fields import FIELDS
+from ..model.outcomes import worst_outcome
 from ..rdf.facts import Term
 from ..rdf.namespaces import DCTERMS, KG, QUDT, RDF, RDFS
-from ..verify.checks import worst_outcome
 from .closure import ClosureReader, Link, fragment, local_name
 
 #: What points from a run to the records it reproduces, from a review to the record it

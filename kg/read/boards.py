@@ -1,90 +1,26 @@
-"""What many records say together, from the index rows: each benchmark's leaderboard, each
-model's results, and the disagreements (docs/views.md).
+"""What many records say together, from the store version's index: each benchmark's
+leaderboard, each model's results, and the disagreements (docs/views.md).
 
-The rows are the catalogue's (``kg/read/rows.py``), so a board costs no query: the
-:class:`Boards` of a catalogue are made once (a few tens of milliseconds at 35k records)
-and kept with it, and a page filters and slices them.
-
-Ranking: best first by the metric's direction, on the exact numeric value
-(``qudt:numericValue``, a decimal); equal values share a rank and the next rank skips
-("1, 2, 2, 4"), and tied rows keep the order of their ids. A record without a number is
-listed after the ranked ones, unranked; so is a record whose printed value stands for no
-value (HELM's -1: not computed, docs/imports.md), whose row has no number.
+The ranks are the index's, made when it was written (the rule: kg/store/index/ranking.py):
+a board is one read of its rows in rank order, kept for the next pages, and a page filters
+and slices it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
-from typing import cast
+from pathlib import Path
 
 from ..errors import UsageError
 from ..store import GraphStore
-from ..store.base import solutions
-from ..store.queries import canned_query
-from ..store.standing import standings
-from .rows import Row, decimal_or_none, read_rows
-
-
-@dataclass
-class Ranked:
-    """A row of a leaderboard."""
-
-    row: Row
-    #: 1 for the best; equal values share one; None for a record without a number.
-    rank: int | None
-    #: Another row of the board has the same value.
-    tied: bool = False
-    #: How many rows of the whole board are of this row's model (2: submitted twice).
-    model_rows: int = 1
-
-
-def rank(rows: Iterable[Row]) -> list[Ranked]:
-    """``rows`` of one benchmark, ranked (see the module's text).
-
-    >>> from kg.read.rows import Row
-    >>> def row(i, v):
-    ...     return Row(record=i, id=i, title=i, metric="m", metric_label="m", model=i[0],
-    ...                dataset="", quote="", printed=v, unit="", evidence_kind="",
-    ...                evidence_kind_label="", status="", status_label="", source="",
-    ...                source_title="", value=Decimal(v), model_node=i[0])
-    >>> [(r.row.id, r.rank, r.tied) for r in rank([row("a1", "0.5"), row("b", "0.7"),
-    ...                                            row("c", "0.5"), row("d", "0.1")])]
-    [('b', 1, False), ('a1', 2, True), ('c', 2, True), ('d', 4, False)]
-    """
-    rows = list(rows)
-    # A claim that is not current (retracted, superseded, disputed, ...) holds no rank: it
-    # is listed after the ranked ones, as a row without a number is (docs/standing.md).
-    numbered = [r for r in rows if r.value is not None and r.is_current]
-    lower = bool(numbered) and numbered[0].lower_is_better
-    numbered.sort(key=lambda r: r.id)
-    # stable: ties stay by id; every row in numbered has a value
-    numbered.sort(key=lambda r: cast(Decimal, r.value), reverse=not lower)
-    ranked: list[Ranked] = []
-    for position, row in enumerate(numbered, start=1):
-        if ranked and ranked[-1].row.value == row.value:
-            ranked[-1].tied = True
-            ranked.append(Ranked(row, ranked[-1].rank, tied=True))
-        else:
-            ranked.append(Ranked(row, position))
-    ranked += [
-        Ranked(r, None)
-        for r in sorted(rows, key=lambda r: r.id)
-        if r.value is None or not r.is_current
-    ]
-    per_model: dict[str, int] = {}
-    for entry in ranked:
-        per_model[_model(entry.row)] = per_model.get(_model(entry.row), 0) + 1
-    for entry in ranked:
-        entry.model_rows = per_model[_model(entry.row)]
-    return ranked
-
-
-def _model(row: Row) -> str:
-    return row.model_node or row.model
-
+from ..store.index import BoardInfo, Index, index_for
+from ..store.index.ranking import Ranked, model_of
+from ..store.index.rows import Row, decimal_or_none
 
 #: A board's filters: name -> (title, the row key it reads, its value's label key).
 BOARD_FACETS: dict[str, tuple[str, str, str]] = {
@@ -201,7 +137,7 @@ class BoardView:
 
     @property
     def models(self) -> int:
-        return len({_model(r.row) for r in self.shown})
+        return len({model_of(r.row) for r in self.shown})
 
     @property
     def not_current(self) -> int:
@@ -209,56 +145,53 @@ class BoardView:
         return sum(not r.row.is_current for r in self.ranked)
 
 
-def read_boards(store: GraphStore) -> Boards:
-    """The leaderboards and model rows of every record of ``store`` (its rows read with
-    their standing: what the catalogue reads, without the search index), for a command
-    that shows one board or one model: the disagreements are not read (the catalogue
-    reads them, :func:`disagreeing`)."""
-    return Boards(read_rows(store, standings(store)))
+def read_boards(store: GraphStore, folder: Path | None = None) -> Boards:
+    """The leaderboards and model rows of ``store``'s version, from its index (kept with
+    the version, else built into ``folder``: kg.store.index.index_for), for a command that
+    shows one board or one model."""
+    return Boards(index_for(store, folder))
 
 
-#: A quantity: a model node on a benchmark node (docs/views.md).
-Quantity = tuple[str, str]
-
-
-def disagreeing(store: GraphStore) -> dict[Quantity, Decimal]:
-    """The quantities reported with more than one value, each with its spread (highest
-    less lowest): the canned query ``disagreements`` (queries/disagreements.rq), the one
-    statement of what disagrees, run once per store version."""
-    found: dict[Quantity, Decimal] = {}
-    for row in solutions(store.query(canned_query("disagreements").text)):
-        key = (row["model"].value, row["benchmark"].value)
-        if key not in found:
-            found[key] = Decimal(row["high"].value) - Decimal(row["low"].value)
-    return found
+#: How many boards' ranked rows a :class:`Boards` keeps (the largest holds thousands).
+BOARD_CACHE = 16
 
 
 class Boards:
     """Every benchmark's ranking, every model's rows, and every quantity (a model on a
-    benchmark) reported more than once, over one catalogue's rows."""
+    benchmark) reported more than once, as one store version's index holds them: ranks
+    are the index's, made when it was written; a board read is kept for the next page."""
 
-    def __init__(self, rows: Iterable[Row], disagreeing: Mapping[Quantity, Decimal] | None = None):
-        """``disagreeing``: the quantities reported with more than one value, and their
-        spread (:func:`disagreeing`); None where they were not read (no disagreements)."""
-        self._disagreeing = disagreeing or {}
-        by_benchmark: dict[str, list[Row]] = {}
-        self.by_model: dict[str, list[Row]] = {}
-        self.by_quantity: dict[tuple[str, str], list[Row]] = {}
-        for row in rows:
-            if not row.benchmark:
-                continue
-            by_benchmark.setdefault(row.benchmark, []).append(row)
-            if row.model_node:
-                self.by_model.setdefault(row.model_node, []).append(row)
-                self.by_quantity.setdefault((row.model_node, row.benchmark), []).append(row)
-        self.ranked = {benchmark: rank(rows) for benchmark, rows in by_benchmark.items()}
-        #: record IRI -> its entry on its benchmark's board
-        self.entry = {r.row.record: r for board in self.ranked.values() for r in board}
+    def __init__(self, index: Index):
+        self.index = index
+        self._boards: OrderedDict[str, list[Ranked]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def ranked(self, benchmark: str) -> list[Ranked]:
+        """Every row of ``benchmark``'s board, ranked (empty for an unknown benchmark)."""
+        with self._lock:
+            found = self._boards.get(benchmark)
+            if found is not None:
+                self._boards.move_to_end(benchmark)
+                return found
+        found = self.index.board_rows(benchmark)
+        with self._lock:
+            self._boards[benchmark] = found
+            if len(self._boards) > BOARD_CACHE:
+                self._boards.popitem(last=False)
+        return found
+
+    def info(self, benchmark: str) -> BoardInfo | None:
+        """A board's label, size, range and direction (None for an unknown benchmark)."""
+        return self.index.board(benchmark)
+
+    def benchmarks(self) -> list[BoardInfo]:
+        """Every board, by benchmark IRI."""
+        return self.index.boards()
 
     def board(self, benchmark: str, filter: BoardFilter | None = None) -> BoardView | None:
         """The benchmark's leaderboard under ``filter`` (None for an unknown benchmark)."""
-        ranked = self.ranked.get(benchmark)
-        if ranked is None:
+        ranked = self.ranked(benchmark)
+        if not ranked:
             return None
         filter = filter or BoardFilter()
         shown = [r for r in ranked if filter.admits(r.row)]
@@ -284,23 +217,39 @@ class Boards:
             filter=filter,
         )
 
+    def entry(self, record: str) -> Ranked | None:
+        """A record's entry on its benchmark's board (None: it is on none)."""
+        return self.index.entry(record)
+
+    def model_entries(self, model: str) -> list[Ranked]:
+        """The model's entries on every board, by benchmark."""
+        return self.index.ranked(
+            "model_node = ? AND benchmark != ''", (model,), "ORDER BY benchmark, n"
+        )
+
     def same_quantity(self, row: Row) -> list[Row]:
         """The other records of ``row``'s model on ``row``'s benchmark."""
-        return [
-            r
-            for r in self.by_quantity.get((row.model_node, row.benchmark), [])
-            if r.record != row.record
-        ]
+        return self.index.rows(
+            "model_node = ? AND benchmark = ? AND record != ?",
+            (row.model_node, row.benchmark, row.record),
+            "ORDER BY n",
+        )
 
     @cached_property
     def disagreements(self) -> list[Disagreement]:
-        """Every quantity reported with more than one value (as the store says:
-        :func:`disagreeing`), with the rows the catalogue lists of it, the widest spread
-        first (made once: 475 of 34,504 quantities at the snapshot's 35,043 records)."""
+        """Every quantity reported with more than one value (as the store says, when the
+        index was written: the canned query ``disagreements``), with the rows the catalogue
+        lists of it, the widest spread first."""
         found = []
-        for (model, benchmark), spread in self._disagreeing.items():
+        for model, benchmark, spread in self.index.disagreeing():
             # a printed value that stands for none is in no disagreement (docs/views.md)
-            rows = [r for r in self.by_quantity.get((model, benchmark), []) if not r.meant]
+            rows = [
+                r
+                for r in self.index.rows(
+                    "model_node = ? AND benchmark = ?", (model, benchmark), "ORDER BY n"
+                )
+                if not r.meant
+            ]
             if len({r.value for r in rows if r.value is not None}) > 1:  # rows it lists
                 ordered = sorted(rows, key=lambda r: (r.value is None, r.value, r.id))
                 found.append(Disagreement(model, benchmark, ordered, spread))

@@ -17,7 +17,7 @@ from decimal import Decimal
 
 from markupsafe import Markup, escape
 
-from .boards import Ranked
+from ..store.index.ranking import Ranked
 
 WIDTH, HEIGHT = 720, 260
 LEFT, RIGHT, TOP, BOTTOM = 64, 12, 22, 44

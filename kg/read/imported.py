@@ -13,8 +13,8 @@ import pyoxigraph as ox
 from ..model.upstream.jsondoc import JsonSyntaxError, dumps, loads
 from ..rdf.facts import Facts, Term
 from ..rdf.namespaces import DCAT, DCTERMS, KG, OA, PROV, RDF, RDFS, SCHEMA, SPDX
+from ..store.index.rows import decimal_or_none
 from .closure import ClosureReader, Link
-from .rows import decimal_or_none
 
 
 @dataclass

@@ -12,7 +12,8 @@ import json
 from typing import Any
 
 from ..rdf.jsonld import context
-from .boards import BoardView, Ranked
+from ..store.index.ranking import Ranked
+from .boards import BoardView
 
 #: The table's columns, in order.
 TABLE_COLUMNS = (

@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .boards import Boards, Ranked
-from .rows import Row
+from ..store.index.ranking import Ranked
+from ..store.index.rows import Row
+from .boards import Boards
 
 
 @dataclass(frozen=True)
@@ -41,24 +42,26 @@ class ModelResults:
 
 def model_results(boards: Boards, iri: str) -> ModelResults | None:
     """The results of the model ``iri`` (None when no ranked result names it)."""
-    rows = boards.by_model.get(iri)
-    if not rows:
+    entries = boards.model_entries(iri)
+    if not entries:
         return None
-    groups: dict[str, list[Row]] = {}
-    for row in sorted(rows, key=lambda r: (r.benchmark_label, r.source_title, r.id)):
-        groups.setdefault(row.benchmark, []).append(row)
+    groups: dict[str, list[Ranked]] = {}
+    for entry in sorted(
+        entries, key=lambda e: (e.row.benchmark_label, e.row.source_title, e.row.id)
+    ):
+        groups.setdefault(entry.row.benchmark, []).append(entry)
     sections = []
     for benchmark, members in groups.items():
-        board = boards.ranked[benchmark]
-        numbers = [r.row.value for r in board if r.row.value is not None]
+        board = boards.info(benchmark)
+        assert board is not None  # the index has a board for every row's benchmark
         sections.append(
             BenchmarkResults(
                 benchmark=benchmark,
-                label=members[0].benchmark_label,
-                size=len(board),
-                entries=[boards.entry[r.record] for r in members],
-                low=min(numbers) if numbers else None,
-                high=max(numbers) if numbers else None,
+                label=members[0].row.benchmark_label,
+                size=board.size,
+                entries=members,
+                low=board.low,
+                high=board.high,
             )
         )
-    return ModelResults(iri, list(rows), sections)
+    return ModelResults(iri, [e.row for e in entries], sections)

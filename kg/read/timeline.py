@@ -27,9 +27,9 @@ from ..release.history import kind_and_id
 from ..store import GraphStore
 from ..store.archive import Archive, ReleaseInfo
 from ..store.base import solutions
+from ..store.index.rows import Row
 from ..store.queries import internal_query
 from ..store.versions import version_time
-from .rows import Row
 
 #: Kinds of entry, in the order entries of one time are listed.
 KINDS = ("release", "import", "record", "review", "run", "standing", "removal")

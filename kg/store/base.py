@@ -130,6 +130,17 @@ class GraphStore(ABC):
         from :meth:`version`, a newer write has been published since this handle opened."""
         return self.version()
 
+    def kept_index(self) -> Path | None:
+        """The index file the store keeps with the version this handle reads (None: it keeps
+        none, and a reader builds one: :func:`kg.store.index.index_for`)."""
+        return None
+
+    @property
+    def persistent(self) -> bool:
+        """Whether its version names stay the same data across processes and time (an
+        in-memory store's do not: another one has the same names)."""
+        return True
+
     def spool_dir(self) -> Path | None:
         """Where a load spools the quads it will write (None: the system's temporary
         directory)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
 
 import pyoxigraph as ox
 
@@ -67,6 +68,13 @@ class SharedGraphCache(GraphStore):
 
     def version(self) -> str | None:
         return self.store.version()
+
+    def kept_index(self) -> Path | None:
+        return self.store.kept_index()
+
+    @property
+    def persistent(self) -> bool:
+        return self.store.persistent
 
     def published_version(self) -> str | None:
         return self.store.published_version()

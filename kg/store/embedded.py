@@ -16,9 +16,8 @@ store's own quads.
 from __future__ import annotations
 
 import fcntl
-import queue
-import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+import os
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -34,7 +33,9 @@ from .base import (
     union_default,
 )
 from .copies import CopyReader, CopyWriter, NoCopies
+from .index import version_index, write_index
 from .manifests import read_manifest, write_manifest
+from .staged_version import StagedVersion, compact, drop, holds, parsed
 from .versions import (
     KEEP_VERSIONS,
     LIVE,
@@ -133,6 +134,16 @@ class EmbeddedStore(GraphStore):
         live = live_version(self.path)
         return live.name if live else None
 
+    def kept_index(self) -> Path | None:
+        if self.version_dir is None:
+            return None
+        path = version_index(self.version_dir)
+        return path if path.exists() else None
+
+    @property
+    def persistent(self) -> bool:
+        return self.path is not None
+
     def manifest(self) -> Manifest:
         if self._manifest is None:
             self._manifest = read_manifest(self.version_dir) if self.version_dir else {}
@@ -151,11 +162,11 @@ class EmbeddedStore(GraphStore):
         def write(writer: ox.Store, copies: CopyWriter | NoCopies) -> None:
             # Private until the switch (or in memory, never shared while written), so the
             # drops need no transaction with what comes in.
-            _drop(writer, copies, {*content, *remove})
-            quads = copies.passing((q for quads in content.values() for q in quads), _holds(writer))
+            drop(writer, copies, {*content, *remove})
+            quads = copies.passing((q for quads in content.values() for q in quads), holds(writer))
             if total > BULK_THRESHOLD:
                 writer.bulk_extend(quads)
-                _compact(writer)
+                compact(writer)
             else:
                 writer.extend(quads)  # one transaction; keeps blank-node labels, as bulk does
 
@@ -174,16 +185,16 @@ class EmbeddedStore(GraphStore):
             return
 
         def write(writer: ox.Store, copies: CopyWriter | NoCopies) -> None:
-            _drop(writer, copies, {*graphs, *remove})
-            writer.bulk_extend(copies.passing(_parsed(nquads), _holds(writer)))
-            _compact(writer)
+            drop(writer, copies, {*graphs, *remove})
+            writer.bulk_extend(copies.passing(parsed(nquads), holds(writer)))
+            compact(writer)
 
         self._new_version(write, manifest)
 
     def staged_write(self) -> StagedWrite:
         if self.path is None:
             return super().staged_write()
-        return _StagedVersion(self)
+        return StagedVersion(self)
 
     def _new_version(self, write, manifest: Manifest | None) -> None:
         """Checkpoint the live version, ``write`` into the copy, switch ``live`` to it."""
@@ -234,12 +245,26 @@ class EmbeddedStore(GraphStore):
             previous = (self.version_dir, self.manifest()) if self.version_dir is not None else None
             write_manifest(new, manifest if manifest is not None else self.manifest(), previous)
             copies.finish(new)
+            self._write_index(new)
         switch_live(self.path, new)
         self.version_dir = new
         self._store = self._open(new, read_only=True)
         self._copies = CopyReader(self.path, new)
         self._manifest = dict(manifest) if manifest is not None else None
         prune(self.path, keep={new})
+
+    def _write_index(self, new: Path) -> None:
+        """Write the index of ``new`` (written and closed, not yet live) beside it: the pair
+        goes live together (kg.store.index)."""
+        assert self.path is not None
+        reader = EmbeddedStore(None)
+        reader.path, reader.version_dir = self.path, new
+        reader._store = self._open(new, read_only=True)
+        reader._copies = CopyReader(self.path, new)
+        try:
+            write_index(reader, version_index(new), new.name)
+        finally:
+            reader._store = None  # type: ignore[assignment]
 
     def spool_dir(self) -> Path | None:
         # Beside the versions: a spool a killed writer leaves is removed by the next one.
@@ -254,6 +279,8 @@ class EmbeddedStore(GraphStore):
         try:
             self._store.backup(str(version))
             write_manifest(version, self.manifest(), None)
+            if (kept := self.kept_index()) is not None:
+                os.link(kept, version_index(version))
         except OSError as exc:
             remove_version(version)
             raise StoreError(f"cannot copy the store to {target}: {exc}") from None
@@ -287,103 +314,3 @@ class EmbeddedStore(GraphStore):
             fcntl.flock(self._lock_file, fcntl.LOCK_UN)
             self._lock_file.close()
             self._lock_file = None
-
-
-class _StagedVersion(StagedWrite):
-    """A new version filled by a background thread while the batch is being validated:
-    each chunk is bulk-loaded as soon as it is complete (the bulk writes release the GIL,
-    and wait on the disk while the workers use the cores; the chunk's parsing, and its
-    copies, take the GIL). The version is private until :meth:`commit` switches ``live``
-    to it."""
-
-    def __init__(self, store: EmbeddedStore):
-        super().__init__(store)
-        self._embedded = store
-        self._writer: ox.Store | None  # None once written, closed before it is read
-        self._new, self._writer, self._copies = store._begin_version()
-        self._queue: queue.SimpleQueue = queue.SimpleQueue()
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, name="kg-bulk-load", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        while (item := self._queue.get()) is not None:
-            if self._error is not None:
-                continue  # drain; the commit reports the error
-            operation, argument = item
-            try:
-                assert self._writer is not None  # until the commit or abort drains this
-                if operation == "remove":
-                    _drop(self._writer, self._copies, argument)
-                else:
-                    self._writer.bulk_extend(
-                        self._copies.passing(_parsed(argument), _holds(self._writer))
-                    )
-            except BaseException as exc:
-                self._error = exc
-
-    def remove(self, graphs: Iterable[str]) -> None:
-        self._queue.put(("remove", sorted(graphs)))
-
-    def add(self, chunk: Path) -> None:
-        self._queue.put(("add", chunk))
-
-    def _drain(self) -> None:
-        if self._thread.is_alive():
-            self._queue.put(None)
-            self._thread.join()
-
-    def commit(self, graphs: Iterable[str], remove: Iterable[str], manifest: Manifest) -> None:
-        self.remove(remove)
-        self._drain()
-        if self._error is not None:
-            self.abort()
-            if isinstance(self._error, OSError | ValueError | SyntaxError):
-                raise StoreError(
-                    f"cannot write the store at {self._embedded.path}: {self._error}"
-                ) from None
-            raise self._error
-        try:
-            assert self._writer is not None  # set to None only below, or by abort
-            _compact(self._writer)
-            self._writer.flush()
-        except OSError as exc:
-            self.abort()
-            raise StoreError(f"cannot write the store at {self._embedded.path}: {exc}") from None
-        self._writer = None  # closed before the version is opened for reading
-        self._embedded._finish_version(self._new, manifest, self._copies)
-
-    def abort(self) -> None:
-        self._drain()
-        self._writer = None
-        self._copies.abort()
-        remove_version(self._new)
-
-
-def _drop(writer: ox.Store, copies: CopyWriter | NoCopies, graphs: Iterable[str]) -> None:
-    """Drop ``graphs`` from a version being written, and their copies."""
-    graphs = sorted(graphs)
-    for name in graphs:
-        graph = ox.NamedNode(name)
-        if writer.contains_named_graph(graph):  # a first load has nothing to drop
-            writer.remove_graph(graph)
-    copies.dropped(graphs)
-
-
-def _holds(writer: ox.Store) -> Callable[[str], bool]:
-    """Whether the version being written holds a graph."""
-    return lambda name: writer.contains_named_graph(ox.NamedNode(name))
-
-
-def _parsed(nquads: Path) -> Iterator[ox.Quad]:
-    """An N-Quads file's quads, blank nodes as labelled (the bulk loader would rename
-    them; bulk_extend of the parsed file costs what bulk_load does: bench/graph_copies.py
-    --writes)."""
-    return ox.parse(path=str(nquads), format=ox.RdfFormat.N_QUADS)
-
-
-def _compact(writer: ox.Store) -> None:
-    """Compact a version a bulk load wrote, before anyone reads it. The bulk loader leaves
-    its sorted runs overlapping, so every lookup visits each of them: reading a record's
-    graph from a 100k store is 4.8x faster after (bench/reads.py)."""
-    writer.optimize()

@@ -13,8 +13,7 @@ from ..errors import NotFoundError
 from ..model.fields import FIELDS
 from ..model.standing import Standing
 from ..rdf.namespaces import KG, RDF
-from . import GraphStore
-from .base import solutions, triples
+from .base import GraphStore, solutions, triples
 from .queries import internal_query, to_term
 from .standing import standing, standing_quads
 

@@ -14,8 +14,7 @@ import pyoxigraph as ox
 
 from ..model.standing import Change, FailedCheck, Standing, Verdict, standing_of
 from ..rdf.namespaces import KG, KGV
-from . import GraphStore
-from .base import solutions
+from .base import GraphStore, solutions
 from .queries import internal_query
 
 #: The standing of a claim nothing has changed: what a record without rows gets.

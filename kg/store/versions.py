@@ -33,6 +33,9 @@ from ..errors import StoreError
 from .copies import collect, remove_map
 from .manifests import remove_manifest
 
+#: The index file beside a version (kg.store.index): removed with the version.
+INDEX_SUFFIX = ".index.sqlite"
+
 LIVE = "live"
 KEEP_VERSIONS = 2
 READERS = "readers"
@@ -85,6 +88,8 @@ def remove_version(version: Path) -> None:
     """Remove a version, its manifest and its map of copies (one that never went live,
     or an old one)."""
     shutil.rmtree(version, ignore_errors=True)
+    for derived in (INDEX_SUFFIX, INDEX_SUFFIX + ".tmp"):
+        version.with_name(version.name + derived).unlink(missing_ok=True)
     remove_manifest(version)
     remove_map(version)
 

@@ -18,18 +18,17 @@ says is no evidence about the source as it was pinned.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import UsageError
+from ..model.outcomes import FAILED, NOT_CHECKED, PASSED, worst_outcome
 from ..rdf.vocabulary import load_terms
 from .pdfread import PdfText, open_pdf
 from .pdftext import Hit, QuoteFinder
 
 #: The checks: concepts of kgv:Checks (ontology/vocabularies.ttl).
 HASH, PAGE, QUOTE, VALUE = "hash-check", "page-check", "quote-check", "value-check"
-PASSED, FAILED, NOT_CHECKED = "passed", "failed", "not-checked"
 
 
 @dataclass(frozen=True)
@@ -102,14 +101,6 @@ class Outcome:
     def outcome(self) -> str:
         """The verification's outcome: its worst check's."""
         return worst_outcome(c.outcome for c in self.checks)
-
-
-def worst_outcome(outcomes: Iterable[str]) -> str:
-    """failed if any is, else not-checked if any is, else passed."""
-    seen = set(outcomes)
-    if FAILED in seen:
-        return FAILED
-    return NOT_CHECKED if NOT_CHECKED in seen else PASSED
 
 
 def run_checks(target: Target, path: Path, file: FileInfo | None = None) -> Outcome:

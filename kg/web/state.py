@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import logging
 import threading
 import time
@@ -67,7 +66,6 @@ class AppState:
         #: The next version while its index is built (kg-catalog thread).
         self._preparing: threading.Thread | None = None
         self._first_catalog = threading.Lock()
-        self._prebuilt: tuple[str | None, Catalog] | None = None
         #: Held while a bulk dump of the live version is written (kg.web.pages.downloads).
         self.dump_lock = threading.Lock()
         #: What runs /sparql queries (kg.web.sparql.endpoint starts it).
@@ -111,7 +109,8 @@ class AppState:
                     raise
                 if published != self._serving.version:
                     store, version = self._open()
-                    if self._serving.catalog is None:  # no index to keep in step: switch now
+                    if self._serving.catalog is None or store.kept_index() is not None:
+                        # no index to keep in step, or one the version keeps: switch now
                         self._serving = StoreVersion(store, version)
                     else:
                         self._preparing = threading.Thread(
@@ -135,10 +134,10 @@ class AppState:
         return store, version
 
     def _prepare(self, store: GraphStore, version: str | None) -> None:
-        """Build the index of a new version, then serve that version (off the request path:
-        seconds to minutes at 100k records)."""
+        """Build the index of a new version that keeps none (a remote store's), then serve
+        that version (off the request path)."""
         try:
-            catalog = Catalog.from_store(store)
+            catalog = Catalog.from_store(store, self.settings.index_dir)
         except Exception:  # the current version stays; the next check tries again
             log.exception("building the index of a new store version failed")
             with self._lock:
@@ -146,7 +145,6 @@ class AppState:
             return
         with self._lock:
             self._serving, self._preparing = StoreVersion(store, version, catalog), None
-        self._frozen()
 
     @property
     def store(self) -> GraphStore:
@@ -160,33 +158,15 @@ class AppState:
 
     @property
     def catalog(self) -> Catalog:
-        """The index of the current version, built on first use (or taken from the index
-        ``kg serve`` built before it started its processes)."""
+        """The index of the current version: the one it keeps, else the one built for it
+        into the index folder (by ``kg serve`` before it started, or now)."""
         served = self.current
         if served.catalog is not None:
             return served.catalog
         with self._first_catalog:  # one build at a time, the others wait for it
             if served.catalog is None:
-                prebuilt = self._prebuilt
-                self._prebuilt = None
-                if prebuilt is not None and prebuilt[0] == served.version:
-                    served.catalog = prebuilt[1]
-                else:
-                    served.catalog = Catalog.from_store(served.store)
-                self._frozen()
+                served.catalog = Catalog.from_store(served.store, self.settings.index_dir)
             return served.catalog
-
-    @staticmethod
-    def _frozen() -> None:
-        # The index is hundreds of thousands of long-lived objects: out of the cyclic
-        # collector's way, or each full collection stalls every request (refcounting
-        # still frees them once a newer index replaces this one).
-        gc.freeze()
-
-    def use_index(self, version: str | None, catalog: Catalog) -> None:
-        """Start with an index already built for ``version`` (used if the store still is
-        at that version when the index is first needed)."""
-        self._prebuilt = (version, catalog)
 
     def registry(self, release: str | None = None) -> Registry:
         """The registry a request reads: the live store (or ``release``'s copy from the
@@ -237,7 +217,11 @@ class AppState:
                 served.timeline = (
                     key,
                     Timeline.build(
-                        served.store, self.archive, catalog.rows, self.settings.base, served.version
+                        served.store,
+                        self.archive,
+                        catalog.rows(),
+                        self.settings.base,
+                        served.version,
                     ),
                 )
             return served.timeline[1]
@@ -257,14 +241,15 @@ def _once_a_request(name: str, read: Callable[[], T]) -> T:
     return getattr(g, name)
 
 
-def build_index(settings: Settings) -> tuple[str | None, Catalog]:
-    """The index of the store's version now: ``kg serve`` builds it once, before it starts
-    its worker processes, which then share it instead of each building its own.
+def build_index(settings: Settings) -> Catalog:
+    """The index of the store's version now, opened, or built first where the version keeps
+    none (a remote store's): ``kg serve`` makes sure of it once, before it starts its worker
+    processes, which then open the same file instead of each building one.
 
     :raises StoreError: when the store cannot be read.
     """
     with open_store(settings, read_only=True) as store:
-        return store.version(), Catalog.from_store(store)
+        return Catalog.from_store(store, settings.index_dir)
 
 
 def state(app: Flask | None = None) -> AppState:

@@ -55,7 +55,7 @@ def node_feed(kind: str, name: str) -> Response:
         records = {iri}
     else:
         describe(app.store, base, kind, ident)
-        records = {row.record for row in app.catalog.rows if getattr(row, kind) == iri}
+        records = set(app.catalog.index.records_where(kind, iri))
     return _feed(
         timeline.about(records),
         f"claimgraph: {kind} {ident}",

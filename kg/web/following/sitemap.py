@@ -72,7 +72,7 @@ def _paths(app: AppState) -> list[tuple[str, str | None]]:
     newest = max(timeline.changed.values(), default=None)
     paths: list[tuple[str, str | None]] = [("/", newest)]
     by_node: dict[str, str | None] = {}
-    for row in app.catalog.rows:
+    for row in app.catalog.rows():
         changed = timeline.changed.get(row.record)
         paths.append((path_of(row.record, base), changed))
         for node in (row.source, row.benchmark):

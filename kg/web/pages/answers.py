@@ -21,9 +21,9 @@ from ...rdf.formats import CITATIONS, RDF_SYNTAXES, by_media_type, media_type_of
 from ...rdf.negotiation import accept_parameter, negotiate, split_suffix
 from ...rdf.output import write_graph
 from ...read.closure import path_of
-from ...read.rows import Row
 from ...registry import Registry
 from ...store.archive import ReleaseInfo
+from ...store.index.rows import Row
 from ...store.records import describe
 from ..following.tombstones import gone_if_removed
 from ..http.documents import RDF_DOCUMENTS, as_document, document_quads, document_url, node_stem

@@ -19,9 +19,10 @@ from ...errors import NotFoundError
 from ...kinds import minted_iri
 from ...rdf.formats import media_types
 from ...rdf.negotiation import split_suffix
-from ...read.boards import BOARD_FACETS, BoardFilter, BoardView, Ranked
+from ...read.boards import BOARD_FACETS, BoardFilter, BoardView
 from ...read.chart import board_chart
 from ...read.leaderboard import table_csv, table_json, table_jsonld
+from ...store.index.ranking import Ranked
 from ..http.documents import as_document, node_stem
 from ..http.request_rules import int_param, params, with_changes
 from ..state import state

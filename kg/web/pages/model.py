@@ -16,7 +16,7 @@ from ...kinds import minted_iri
 from ...rdf.negotiation import split_suffix
 from ...read.chart import ModelPoint, model_chart
 from ...read.model_results import BenchmarkResults, ModelResults, model_results
-from ...read.rows import Row
+from ...store.index.rows import Row
 from ..http.documents import as_document, node_stem
 from ..state import state
 from .answers import HTML, html_wanted, node_path, record_href, render_page

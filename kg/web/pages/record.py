@@ -215,8 +215,9 @@ def _placement(app: AppState, record: str) -> dict[str, Any] | None:
     """The record's place on its benchmark's leaderboard and the other records of the same
     quantity (its model on its benchmark), each with its difference from this one."""
     boards = app.catalog.boards
-    entry = boards.entry.get(record)
-    if entry is None:
+    entry = boards.entry(record)
+    board = boards.info(entry.row.benchmark) if entry is not None else None
+    if entry is None or board is None:
         return None
     row, base = entry.row, app.settings.base
     same = [
@@ -230,7 +231,7 @@ def _placement(app: AppState, record: str) -> dict[str, Any] | None:
     ]
     return {
         "entry": entry,
-        "size": len(boards.ranked[row.benchmark]),
+        "size": board.size,
         "same": same,
         "disagree": any(  # numbers only: a placeholder disagrees with nothing
             o.value is not None and row.value is not None and o.value != row.value for o, _ in same

@@ -20,7 +20,7 @@ from ...rdf.formats import by_media_type, media_types
 from ...rdf.negotiation import negotiate
 from ...read.catalog import FACETS, SORTS, Page
 from ...read.citation import catalog as catalog_schema
-from ...read.rows import LISTING_FIELDS
+from ...store.index.rows import LISTING_FIELDS
 from ..http.request_rules import int_param, params, with_changes
 from ..state import state
 from .answers import node_path, render_page, respond
@@ -81,7 +81,13 @@ def index(suffix: str | None = None) -> Response:
             json.dumps(
                 {
                     "total": page.total,
-                    "rows": [r.as_dict() for r in page.rows],
+                    "corrected": page.corrected,
+                    "rows": [
+                        {**r.as_dict(), "snippet": str(page.snippet(r.id))}
+                        if page.snippets
+                        else r.as_dict()
+                        for r in page.rows
+                    ],
                     "next": next_url,
                     "facets": {
                         name: [{"value": v, "label": label, "count": n} for v, label, n in values]

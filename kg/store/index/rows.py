@@ -7,15 +7,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
-from ..model.fields import meant
-from ..model.standing import CURRENT, Standing
-from ..rdf.namespaces import KGV, RDFS, SKOS
-from ..rdf.vocabulary import load_terms, statement_index
-from ..store import GraphStore
-from ..store.base import solutions
-from ..store.queries import internal_query
-from ..store.standing import standings
-from ..verify.checks import worst_outcome
+from ...model.fields import meant
+from ...model.outcomes import worst_outcome
+from ...model.standing import CURRENT, Standing
+from ...rdf.namespaces import KGV, RDFS, SKOS
+from ...rdf.vocabulary import load_terms, statement_index
+from ..base import GraphStore, solutions
+from ..queries import internal_query
+from ..standing import standings
 
 SEARCHED = ("title", "model", "dataset", "quote", "id")
 #: The fields (of queries/internal/index-rows.rq) a record has: nodes lacking one are not listed.

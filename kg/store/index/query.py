@@ -1,0 +1,280 @@
+"""Asking an index: a search and facet filters made into one SQL condition, a page of rows
+in an order, each facet's counts, the search's ranking and a corrected spelling.
+
+Search (docs/index.md): each word of the query, cut into tokens as the full-text table cuts
+text, must match (a word of several tokens, ``llama-3``, as a phrase); the last word matches
+as a prefix while it is being typed. Rows whose id, model, benchmark or source is one of
+the query's words exactly come first; then the full-text score (bm25), field-weighted
+(:data:`kg.store.index.schema.SEARCHED`); then id order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from .reader import ROW_COLUMNS, Index, row_from
+from .rows import Row
+from .schema import FACETS, LISTED, SEARCHED, SORTS, sort_column
+
+#: Around a match in a snippet (marked up by the page, after escaping the text).
+MARK_START, MARK_END = "\ue000", "\ue001"
+#: A token as the full-text table's tokenizer (unicode61) cuts one: letters and digits.
+_TOKEN = re.compile(r"[^\W_]+")
+#: Tokens up to this long are corrected within one edit when nothing matches.
+CORRECTED_UP_TO = 40
+
+
+@dataclass(frozen=True)
+class Search:
+    """A query's words as the full-text table reads them."""
+
+    text: str
+    #: the FTS5 expression: one phrase per word, the last one a prefix while typed
+    expression: str
+    #: the words whole, casefolded, and the whole query: compared with names exactly
+    names: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, text: str) -> Search | None:
+        """The search ``text`` asks for (None: no word in it).
+
+        >>> Search.parse("Meta-Llama-3-8B-Instruct ifev").expression
+        '"meta llama 3 8b instruct" "ifev" *'
+        >>> Search.parse("gsm8k ").expression
+        '"gsm8k"'
+        """
+        words = text.casefold().split()
+        phrases = [" ".join(_TOKEN.findall(word)) for word in words]
+        phrases = [p for p in phrases if p]
+        if not phrases:
+            return None
+        typing = not text[-1:].isspace() and bool(_TOKEN.findall(words[-1]))
+        expression = " ".join(f'"{p}"' for p in phrases) + (" *" if typing else "")
+        whole = " ".join(words)
+        return cls(text, expression, tuple(dict.fromkeys([*words, whole])))
+
+
+@dataclass
+class Selection:
+    """A search and facet filters as one SQL condition on ``rows``."""
+
+    search: Search | None
+    where: list[str] = field(default_factory=list)
+    parameters: list[object] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, query: str, filters: Mapping[str, str], skip: str = "") -> Selection:
+        selection = cls(Search.parse(query))
+        for name, value in sorted(filters.items()):
+            if name not in FACETS or not value or name == skip:
+                continue
+            if name == LISTED:
+                selection.add("rows.n IN (SELECT n FROM row_methods WHERE method = ?)", value)
+            else:
+                selection.add(f"rows.{FACETS[name][0]} = ?", value)
+        return selection
+
+    def add(self, condition: str, *parameters: object) -> None:
+        self.where.append(condition)
+        self.parameters.extend(parameters)
+
+    @property
+    def filtered(self) -> str:
+        """The filters' condition alone."""
+        return " AND ".join(self.where) or "1"
+
+    @property
+    def condition(self) -> str:
+        """The filters' and the search's condition."""
+        if self.search is None:
+            return self.filtered
+        return f"rows.n IN (SELECT rowid FROM search WHERE search MATCH ?) AND {self.filtered}"
+
+    @property
+    def arguments(self) -> list[object]:
+        """The parameters of :attr:`condition`."""
+        if self.search is None:
+            return list(self.parameters)
+        return [self.search.expression, *self.parameters]
+
+    @property
+    def empty(self) -> bool:
+        """Whether it selects every row."""
+        return self.search is None and not self.where
+
+
+@dataclass
+class Found:
+    """One page of rows, how many match in all, and where the next page starts."""
+
+    rows: list[Row]
+    total: int
+    next_after: str | None
+    #: id -> the matching words in context, marked (:data:`MARK_START`, :data:`MARK_END`)
+    snippets: dict[str, str] = field(default_factory=dict)
+
+
+def count(index: Index, selection: Selection) -> int:
+    return index.execute(
+        f"SELECT count(*) FROM rows WHERE {selection.condition}", selection.arguments
+    ).fetchone()[0]
+
+
+def page(
+    index: Index, selection: Selection, after: str | None, limit: int, sort: str = ""
+) -> Found:
+    """A page of the selected rows after ``after``: in relevance order for a search without
+    ``sort`` (``after`` is then ``@<rows shown>``), else by id or by one of :data:`SORTS`
+    (``-`` first: descending), ``after`` the last id shown.
+
+    :raises KeyError: for a ``sort`` that is not one of :data:`SORTS`.
+    """
+    total = count(index, selection)
+    if selection.search is not None and not sort:
+        return _ranked(index, selection, after, limit, total)
+    where, parameters = [selection.condition], selection.arguments
+    if not sort or sort == "id":
+        order = "rows.n"
+        if after:
+            where.append("rows.id > ?")
+            parameters.append(after)
+    else:
+        SORTS[sort.removeprefix("-")]  # KeyError for an unknown order
+        order = f"rows.{sort_column(sort)}"
+        if after:
+            where.append(f"{order} > coalesce((SELECT {order} FROM rows WHERE id = ?), -1)")
+            parameters.append(after)
+    rows = index.rows(
+        " AND ".join(where) or "1", parameters, f"ORDER BY {order} LIMIT {int(limit) + 1}"
+    )
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return Found(rows, total, rows[-1].id if more and rows else None)
+
+
+def _ranked(index: Index, selection: Selection, after: str | None, limit: int, total: int) -> Found:
+    assert selection.search is not None
+    names = selection.search.names
+    marks = ", ".join("?" * len(names))
+    exact = " + ".join(
+        f"(rows.{key} IN ({marks}))"
+        for key in ("id", "model_key", "model_tail", "benchmark_key", "source_key")
+    )
+    weights = ", ".join(str(w) for w in SEARCHED.values())
+    offset = int(after[1:]) if after and after.startswith("@") and after[1:].isdigit() else 0
+    found = index.execute(
+        f"SELECT {ROW_COLUMNS}, snippet(search, -1, ?, ?, '…', 12) "
+        f"FROM search JOIN rows ON rows.n = search.rowid "
+        f"WHERE search MATCH ? AND {selection.filtered} "
+        f"ORDER BY {exact} DESC, bm25(search, {weights}), rows.n "
+        f"LIMIT {int(limit) + 1} OFFSET {offset}",
+        [MARK_START, MARK_END, selection.search.expression, *selection.parameters]
+        + list(names) * 5,
+    ).fetchall()
+    rows = [row_from(cells[:-1]) for cells in found]
+    snippets = {row.id: cells[-1] for row, cells in zip(rows, found, strict=True)}
+    more = len(rows) > limit
+    return Found(rows[:limit], total, f"@{offset + limit}" if more else None, snippets)
+
+
+def facet_counts(
+    index: Index, query: str, filters: Mapping[str, str], limit: int
+) -> dict[str, list[tuple[str, str, int]]]:
+    """For each facet, (value, label, count) over the rows the query and the other facets'
+    filters select, most frequent first: the ``limit`` most frequent values, and the
+    selected one wherever it stands."""
+    out: dict[str, list[tuple[str, str, int]]] = {}
+    for name, (key, _) in FACETS.items():
+        selection = Selection.of(query, filters, skip=name)
+        if selection.empty:
+            counts = index.facet_values(name)
+        elif name == LISTED:
+            counts = _counted(
+                index,
+                name,
+                f"SELECT m.method, count(*) FROM row_methods m JOIN rows ON rows.n = m.n "
+                f"WHERE {selection.condition} GROUP BY m.method",
+                selection.arguments,
+            )
+        else:
+            counts = _counted(
+                index,
+                name,
+                f"SELECT rows.{key}, count(*) FROM rows WHERE {selection.condition} "
+                f"AND rows.{key} != '' GROUP BY rows.{key}",
+                selection.arguments,
+            )
+        shown = counts[:limit]
+        chosen = filters.get(name)
+        shown += [c for c in counts[limit:] if c[0] == chosen]
+        out[name] = shown
+    return out
+
+
+def _counted(
+    index: Index, facet: str, sql: str, parameters: list[object]
+) -> list[tuple[str, str, int]]:
+    tally = dict(index.execute(sql, parameters).fetchall())
+    labels = index.labels(facet, list(tally))
+    counts = [(value, labels.get(value) or value, n) for value, n in tally.items() if n]
+    return sorted(counts, key=lambda c: (-c[2], c[1]))
+
+
+def corrected(index: Index, query: str) -> str | None:
+    """The query with each word the index has no token of replaced by the most frequent
+    token within one edit of it (None: every word is known, or none has a neighbour)."""
+    changed, words = False, []
+    for word in query.split():
+        tokens = _TOKEN.findall(word.casefold())
+        if len(tokens) == 1 and not _known(index, tokens[0]) and len(tokens[0]) <= CORRECTED_UP_TO:
+            better = _neighbour(index, tokens[0])
+            if better is not None:
+                words.append(better)
+                changed = True
+                continue
+        words.append(word)
+    return " ".join(words) if changed else None
+
+
+def _known(index: Index, token: str) -> bool:
+    return index.execute("SELECT 1 FROM words WHERE term = ?", (token,)).fetchone() is not None
+
+
+def _neighbour(index: Index, token: str) -> str | None:
+    size = len(token)
+    candidates = index.execute(
+        "SELECT term, cnt FROM words WHERE length(term) BETWEEN ? AND ?", (size - 1, size + 1)
+    )
+    near = [(n, term) for term, n in candidates if one_edit(token, term)]
+    return max(near)[1] if near else None
+
+
+def one_edit(a: str, b: str) -> bool:
+    """Whether ``b`` is ``a`` with one letter inserted, removed, changed, or two neighbours
+    swapped.
+
+    >>> [one_edit("ifeval", w) for w in ("ifevl", "ifevall", "ifexal", "iefval", "ifeval", "if")]
+    [True, True, True, True, False, False]
+    """
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    if len(a) == len(b):
+        rest_a, rest_b = a[start + 1 :], b[start + 1 :]
+        swapped = (
+            a[start + 1 : start + 2] == b[start : start + 1]
+            and a[start : start + 1] == b[start + 1 : start + 2]
+        )
+        return rest_a == rest_b or (swapped and a[start + 2 :] == b[start + 2 :])
+    longer, shorter = (a, b) if len(a) > len(b) else (b, a)
+    return longer[start + 1 :] == shorter[start:]
+
+
+def matching(index: Index, query: str, filters: Mapping[str, str]) -> Iterable[Row]:
+    """Every selected row, in id order."""
+    selection = Selection.of(query, filters)
+    return index.rows(selection.condition, selection.arguments, "ORDER BY rows.n")

@@ -1,0 +1,208 @@
+"""Reading an index file: rows by id, record, benchmark or model, a leaderboard's ranked
+rows, the facets' values, what the record pages read. Opened read-only and immutable, one
+connection per thread (and per process: a forked worker opens its own), its pages mapped
+from the file, so every process of a server shares them."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+
+from ...errors import StoreError
+from ...model.standing import Standing
+from ..records import GraphsAbout
+from .ranking import Ranked
+from .rows import Row
+from .schema import FORMAT, ROW_FIELDS
+from .write import standing_from_json
+
+#: How much of the file each connection maps (shared between processes by the OS).
+MMAP_BYTES = 1 << 30
+#: The Row fields kept as JSON text.
+_JSON_FIELDS = {"methods", "method_labels"}
+_BOOL_FIELDS = {"lower_is_better", "shares_quote"}
+ROW_COLUMNS = ", ".join(f"rows.{name}" for name in ROW_FIELDS)
+RANKED_COLUMNS = f"{ROW_COLUMNS}, rows.rank, rows.tied, rows.model_rows"
+
+
+@dataclass(frozen=True)
+class BoardInfo:
+    """A benchmark's leaderboard as a whole: its label, size, range and direction."""
+
+    benchmark: str
+    label: str
+    size: int
+    low: Decimal | None
+    high: Decimal | None
+    lower_is_better: bool
+
+
+class Index:
+    """One index file, read-only.
+
+    :raises StoreError: when the file is missing, unreadable or of another format.
+    """
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._local = threading.local()
+        meta = dict(self.execute("SELECT key, value FROM meta").fetchall())
+        if meta.get("format") != FORMAT:
+            raise StoreError(f"the index {path} is of another format ({meta.get('format')!r})")
+        self.version: str = meta["version"]
+        self.size = int(meta["rows"])
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        local = self._local
+        if getattr(local, "pid", None) != os.getpid():
+            try:
+                local.db = sqlite3.connect(
+                    f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False
+                )
+                local.db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot open the index {self.path}: {exc}") from None
+            local.pid = os.getpid()
+        return local.db
+
+    def execute(self, sql: str, parameters: Sequence[object] = ()) -> sqlite3.Cursor:
+        try:
+            return self.db.execute(sql, parameters)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot read the index {self.path}: {exc}") from None
+
+    # -- rows ------------------------------------------------------------------------------
+    def rows(
+        self, where: str = "1", parameters: Sequence[object] = (), tail: str = ""
+    ) -> list[Row]:
+        """The rows ``where`` admits (an SQL condition on ``rows``), then ``tail`` (order,
+        limit)."""
+        found = self.execute(f"SELECT {ROW_COLUMNS} FROM rows WHERE {where} {tail}", parameters)
+        return [row_from(cells) for cells in found]
+
+    def every_row(self, chunk: int = 5000) -> Iterator[Row]:
+        """Every row in id order, read in chunks (never all at once)."""
+        after = -1
+        while True:
+            found = self.execute(
+                f"SELECT n, {ROW_COLUMNS} FROM rows WHERE n > ? ORDER BY n LIMIT ?", (after, chunk)
+            ).fetchall()
+            if not found:
+                return
+            for cells in found:
+                yield row_from(cells[1:])
+            after = found[-1][0]
+
+    def row(self, ident: str) -> Row | None:
+        found = self.rows("id = ?", (ident,))
+        return found[0] if found else None
+
+    def records_where(self, column: str, value: str) -> list[str]:
+        """The IRIs of the records whose ``column`` (one of the facets' keys) is ``value``."""
+        if column not in ROW_FIELDS:
+            raise ValueError(column)
+        return [r for (r,) in self.execute(f"SELECT record FROM rows WHERE {column} = ?", (value,))]
+
+    # -- leaderboards ----------------------------------------------------------------------
+    def board(self, benchmark: str) -> BoardInfo | None:
+        found = self.execute("SELECT * FROM boards WHERE benchmark = ?", (benchmark,)).fetchone()
+        return _board(found) if found else None
+
+    def boards(self) -> list[BoardInfo]:
+        return [_board(b) for b in self.execute("SELECT * FROM boards ORDER BY benchmark")]
+
+    def ranked(self, where: str, parameters: Sequence[object] = (), tail: str = "") -> list[Ranked]:
+        """Board entries (rows with their rank) ``where`` admits."""
+        found = self.execute(
+            f"SELECT {RANKED_COLUMNS} FROM rows WHERE {where} {tail}", parameters
+        ).fetchall()
+        width = len(ROW_FIELDS)
+        return [
+            Ranked(row_from(c[:width]), c[width], bool(c[width + 1]), c[width + 2]) for c in found
+        ]
+
+    def board_rows(self, benchmark: str) -> list[Ranked]:
+        """A benchmark's whole board, ranked."""
+        return self.ranked("benchmark = ?", (benchmark,), "ORDER BY board_place")
+
+    def entry(self, record: str) -> Ranked | None:
+        found = self.ranked("record = ? AND benchmark != ''", (record,))
+        return found[0] if found else None
+
+    def disagreeing(self) -> list[tuple[str, str, Decimal]]:
+        return [
+            (m, b, Decimal(s))
+            for m, b, s in self.execute("SELECT model, benchmark, spread FROM disagreeing")
+        ]
+
+    # -- what record pages read ------------------------------------------------------------
+    def standing(self, record: str) -> Standing | None:
+        found = self.execute(
+            "SELECT standing FROM standings WHERE record = ?", (record,)
+        ).fetchone()
+        return standing_from_json(found[0]) if found else None
+
+    def about(self, node: str) -> GraphsAbout | None:
+        found = self.execute("SELECT graphs FROM about WHERE node = ?", (node,)).fetchone()
+        if found is None:
+            return None
+        graphs, runs = json.loads(found[0])
+        return GraphsAbout(tuple(graphs), tuple((g, r) for g, r in runs))
+
+    # -- facets ----------------------------------------------------------------------------
+    def facet_values(self, facet: str) -> list[tuple[str, str, int]]:
+        """(value, label, count) of every value of ``facet``, most frequent first."""
+        return list(
+            self.execute(
+                "SELECT value, label, count FROM facet_values WHERE facet = ? "
+                "ORDER BY count DESC, label",
+                (facet,),
+            )
+        )
+
+    def labels(self, facet: str, values: Sequence[str]) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for start in range(0, len(values), 500):
+            part = values[start : start + 500]
+            found.update(
+                self.execute(
+                    f"SELECT value, label FROM facet_values WHERE facet = ? "
+                    f"AND value IN ({', '.join('?' * len(part))})",
+                    (facet, *part),
+                ).fetchall()
+            )
+        return found
+
+
+def _board(cells: Sequence) -> BoardInfo:
+    benchmark, label, size, low, high, lower = cells
+    return BoardInfo(
+        benchmark,
+        label,
+        size,
+        Decimal(low) if low is not None else None,
+        Decimal(high) if high is not None else None,
+        bool(lower),
+    )
+
+
+def row_from(cells: Sequence) -> Row:
+    """A row read back from its columns (in :data:`ROW_FIELDS` order)."""
+    values: dict[str, object] = {}
+    for name, cell in zip(ROW_FIELDS, cells, strict=True):
+        if name in _JSON_FIELDS:
+            values[name] = json.loads(cell)
+        elif name in _BOOL_FIELDS:
+            values[name] = bool(int(cell))
+        elif name == "value":
+            values[name] = Decimal(cell) if cell is not None else None
+        else:
+            values[name] = cell if cell is not None else ""
+    return Row(**values)  # type: ignore[arg-type]

@@ -1,0 +1,133 @@
+"""The index file's tables, declared once: what the writer fills and the reader reads.
+
+One SQLite file per store version (docs/index.md). Rows are numbered by id (``n``, from
+0), so id order is ``n`` order. Each order the index page sorts by has a position column
+of its own, made when the file is written, so any page of any order is one range of an
+index. The full-text table takes its text from ``rows`` (external content), so the
+snippets come from the rows themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import fields
+from decimal import Decimal
+from typing import Any
+
+from .rows import Row
+
+#: Bumped when the tables change: a file of another format is built again, never read.
+FORMAT = "claimgraph-index/1"
+
+#: Facet name -> (the row key holding the value, the row key holding its label).
+FACETS: dict[str, tuple[str, str]] = {
+    "metric": ("metric", "metric_label"),
+    "model": ("model", "model"),
+    "evidence_kind": ("evidence_kind", "evidence_kind_label"),
+    "review_status": ("status", "status_label"),
+    "source": ("source", "source_title"),
+    "benchmark": ("benchmark", "benchmark_label"),
+    "evaluator": ("evaluator", "evaluator_label"),
+    "developer": ("developer", "developer"),
+    "method": ("methods", "method_labels"),
+    "verification": ("verification", "verification_label"),
+    "precision": ("precision", "precision"),
+    "standing": ("standing", "standing_label"),
+}
+#: The facet whose values are a list per row (kept in ``row_methods``).
+LISTED = "method"
+
+#: The orders the index sorts by (besides ids): a row's key; rows without a value last,
+#: in both directions, and equal keys in id order.
+SORTS: dict[str, Callable[[Row], Any]] = {
+    "title": lambda r: r.title.casefold(),
+    "value": lambda r: r.value,
+    "model": lambda r: r.model.casefold() or None,
+    "status": lambda r: r.status_label.casefold(),
+}
+
+
+def sort_column(sort: str) -> str:
+    """The position column of ``sort`` (``title``, ``-title``, ...)."""
+    return f"pos_{sort.removeprefix('-')}_{'desc' if sort.startswith('-') else 'asc'}"
+
+
+#: The Row fields kept as columns, in order (lists and maps as JSON text).
+ROW_FIELDS = tuple(f.name for f in fields(Row))
+#: The searched columns and their weights (bm25): a match in a model's name counts for more
+#: than one in a quoted sentence.
+SEARCHED: dict[str, float] = {
+    "id": 10.0,
+    "model": 8.0,
+    "benchmark_label": 6.0,
+    "source_title": 3.0,
+    "title": 2.0,
+    "dataset": 1.0,
+    "quote": 1.0,
+}
+#: The keys a query's words are compared with whole, for exact matches first.
+NAME_KEYS = ("id", "model_key", "model_tail", "benchmark_key", "source_key")
+
+
+def _schema() -> str:
+    row_columns = ",\n  ".join(f"{name} TEXT" for name in ROW_FIELDS if name != "value")
+    positions = ",\n  ".join(
+        f"{sort_column(direction + sort)} INTEGER" for sort in SORTS for direction in ("", "-")
+    )
+    position_indexes = "\n".join(
+        f"CREATE INDEX rows_{sort_column(d + s)} ON rows({sort_column(d + s)});"
+        for s in SORTS
+        for d in ("", "-")
+    )
+    facet_indexes = "\n".join(
+        f"CREATE INDEX rows_by_{key} ON rows({key}, n);"
+        for name, (key, _) in FACETS.items()
+        if name != LISTED
+    )
+    searched = ", ".join(SEARCHED)
+    return f"""
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE rows (
+  n INTEGER PRIMARY KEY,
+  {row_columns},
+  value TEXT,
+  value_number REAL,
+  model_key TEXT, model_tail TEXT, benchmark_key TEXT, source_key TEXT,
+  rank INTEGER, tied INTEGER, model_rows INTEGER, board_place INTEGER,
+  {positions}
+);
+CREATE UNIQUE INDEX rows_by_id ON rows(id);
+CREATE INDEX rows_by_record ON rows(record);
+CREATE INDEX rows_by_board ON rows(benchmark, board_place);
+CREATE INDEX rows_by_model_node ON rows(model_node, benchmark);
+{facet_indexes}
+{position_indexes}
+CREATE TABLE row_methods (method TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (method, n))
+  WITHOUT ROWID;
+CREATE TABLE facet_values (
+  facet TEXT NOT NULL, value TEXT NOT NULL, label TEXT NOT NULL, count INTEGER NOT NULL,
+  PRIMARY KEY (facet, value)
+) WITHOUT ROWID;
+CREATE TABLE boards (
+  benchmark TEXT PRIMARY KEY, label TEXT NOT NULL, size INTEGER NOT NULL,
+  low TEXT, high TEXT, lower_is_better INTEGER NOT NULL
+);
+CREATE TABLE standings (record TEXT PRIMARY KEY, standing TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE about (node TEXT PRIMARY KEY, graphs TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE disagreeing (
+  model TEXT NOT NULL, benchmark TEXT NOT NULL, spread TEXT NOT NULL,
+  PRIMARY KEY (model, benchmark)
+) WITHOUT ROWID;
+CREATE VIRTUAL TABLE search USING fts5(
+  {searched}, content='rows', content_rowid='n',
+  tokenize="unicode61 remove_diacritics 2", prefix='1 2 3'
+);
+CREATE VIRTUAL TABLE words USING fts5vocab(search, 'row');
+"""
+
+
+SCHEMA = _schema()
+
+
+def decimal_text(value: Decimal | None) -> str | None:
+    return None if value is None else str(value)
