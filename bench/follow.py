@@ -34,10 +34,10 @@ sys.path.insert(0, str(ROOT))
 
 from bench.gen import generate  # noqa: E402
 from bench.timing import best  # noqa: E402
-from kg.store.index.rows import read_rows  # noqa: E402
 from kg.read.timeline import Timeline  # noqa: E402
 from kg.store import EmbeddedStore  # noqa: E402
 from kg.store.archive import Archive  # noqa: E402
+from kg.store.index.rows import read_rows  # noqa: E402
 from kg.store.load import load_paths  # noqa: E402
 from kg.web import create_app  # noqa: E402
 from kg.web.following.void import VoidFigures  # noqa: E402

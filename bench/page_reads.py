@@ -44,7 +44,7 @@ def one_size(size: str, args: argparse.Namespace) -> list[tuple[str, str, float,
         with app.app_context():
             catalog = state(app).catalog
         about = catalog.about
-        ids = [row.id for row in catalog.rows]
+        ids = [row.id for row in catalog.rows()]
         rng = random.Random(1)
         one = SEED_ID if size == "seed" else rng.choice(ids)
 

@@ -59,7 +59,7 @@ def one_size(size: str, args: argparse.Namespace) -> tuple[str, dict[str, float]
             catalog, registry = app_state.catalog, app_state.registry(None)
             terms = app_state.terms.graph
         store, base, about = registry.store, registry.base, catalog.about or {}
-        fresh = [row.id for row in catalog.rows]
+        fresh = [row.id for row in catalog.rows()]
         random.Random(1).shuffle(fresh)
         if len(fresh) < args.rounds * args.requests:
             raise SystemExit(f"{records} records: fewer than --rounds x --requests")

@@ -134,7 +134,7 @@ def one_size(size: str, args: argparse.Namespace) -> list[tuple[str, str, float,
             file=sys.stderr,
             flush=True,
         )
-        ids = [row.id for row in catalog.rows]
+        ids = [row.id for row in catalog.rows()]
         rng = random.Random(1)
         one = SEED_ID if size == "seed" else rng.choice(ids)
         fresh = list(ids)
@@ -177,16 +177,20 @@ def one_size(size: str, args: argparse.Namespace) -> list[tuple[str, str, float,
             return run
 
         def cold() -> None:  # what a first search of a word finds: nothing kept
-            catalog._words.clear()  # private, but this is what a cold search means
             catalog._facets.clear()
 
         n = args.requests
         base = state(app).settings.base
-        source = catalog.rows[0].source.removeprefix(base)
+        source = next(catalog.rows()).source.removeprefix(base)
         boards = catalog.boards
         # the largest leaderboard and the model with the most results, where there are any
-        board = max(boards.ranked, key=lambda b: len(boards.ranked[b]), default=None)
-        model = max(boards.by_model, key=lambda m: len(boards.by_model[m]), default=None)
+        board = max(boards.benchmarks(), key=lambda b: b.size, default=None)
+        board = board.benchmark if board is not None else None
+        most = catalog.index.execute(
+            "SELECT model_node, count(*) AS c FROM rows WHERE benchmark != '' "
+            "GROUP BY model_node ORDER BY c DESC LIMIT 1"
+        ).fetchone()
+        model = most[0] if most else None
         pages: list[tuple[str, Callable[[], float]]] = [
             ("/healthz (floor)", lambda: cpu_ms(lambda i: "/healthz", get, n)),
             ("record page, repeated", lambda: cpu_ms(lambda i: f"/record/{one}", get, n)),

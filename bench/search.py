@@ -1,18 +1,19 @@
-"""Index search benchmark: finding the rows that contain a word, in one command.
+"""Search benchmark: the index page's ranked search on a store version's index, cold and warm.
 
-    python bench/search.py 10000 100000 [--stores '/tmp/kg-bench/stores-{n}/kg']
+    python bench/search.py /tmp/kg-bench-import/files-all/store [STORE...] [--query Q ...]
 
-For each size N it builds the index (``kg.read.catalog.Catalog``) of a store that ``kg load``
-made (``bench/ingest.py --keep`` keeps them), then times, for each of a few words (best of
-three, cold: no cache of search words):
+For each store (made by ``kg load`` or ``kg import``; only read) and each query it times,
+best of three where warm:
 
-- baseline: a test of every row's text, its answers read as a bitset (the obvious way,
-  what the index did before);
-- joined: ``Catalog._rows_containing``, one ``str.find`` pass over all rows' texts
-  joined, a row per match;
+- baseline: the bare full-text match, counted (``SELECT count(*) FROM search WHERE search
+  MATCH ?``): what SQLite's FTS5 costs alone;
+- cold: the first page of 50 as the index page asks it (the matches counted, ranked, the
+  exact names first, snippets), on an index opened afresh, as after a start;
+- warm: the same again on the open index;
+- facets: the facet counts of the search (the index page's sidebar), uncached.
 
-both giving the same rows (checked). Results print as a Markdown table for
-bench/README.md.
+Results print as a Markdown table for bench/README.md ("A million results"), with the
+ratio of cold to the baseline.
 """
 
 from __future__ import annotations
@@ -25,44 +26,74 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kg.read.bitsets import bitset  # noqa: E402
 from kg.read.catalog import Catalog  # noqa: E402
 from kg.store import EmbeddedStore  # noqa: E402
+from kg.store.index import Index, index_for  # noqa: E402
+from kg.store.index.query import Search, Selection, facet_counts, page  # noqa: E402
 
-WORDS = ["memory", "2.5b", "accuracy", "promoter", "evo", "synthetic", "nt", "qqq"]
+QUERIES = [
+    "Meta-Llama-3-8B-Instruct ifeval",
+    "ifeval",
+    "mmlu",
+    "qwen2.5 math",
+    "llama",
+    "gsm8",
+    "ifevl",
+    "synthetic",
+]
 
 
-def best_ms(run) -> tuple[float, int]:
-    best, value = float("inf"), 0
-    for _ in range(3):
-        started = time.perf_counter()
-        value = run()
-        best = min(best, time.perf_counter() - started)
-    return best * 1000, value
+def ms(run) -> tuple[float, object]:
+    started = time.perf_counter()
+    value = run()
+    return (time.perf_counter() - started) * 1000, value
 
 
-def per_row(catalog: Catalog, word: str) -> int:
-    """The baseline: one test per row, "1" where it matches, read as a binary number."""
-    return int("".join(["1" if word in r.text else "0" for r in reversed(catalog.rows)]) or "0", 2)
+def best_ms(run) -> tuple[float, object]:
+    return min((ms(run) for _ in range(3)), key=lambda m: m[0])
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("sizes", nargs="+", type=int)
-    parser.add_argument("--stores", default="/tmp/kg-bench/stores-{n}/kg")
+    parser.add_argument("stores", nargs="+", type=Path)
+    parser.add_argument("--query", action="append", help="a query (repeatable; default: a list)")
     args = parser.parse_args()
-    print("| records | word | rows with it | per-row test ms | joined search ms | ratio |")
-    print("|---|---|---|---|---|---|")
-    for n in args.sizes:
-        with EmbeddedStore(Path(args.stores.format(n=n)), read_only=True) as store:
-            catalog = Catalog.from_store(store)
-        for word in WORDS:
-            baseline, expected = best_ms(lambda w=word, c=catalog: per_row(c, w))
-            joined, found = best_ms(lambda w=word, c=catalog: bitset(c._rows_containing(w)))
-            assert found == expected, word
+    print(
+        "| records | query | matches | bare match ms | cold page ms | ratio | warm page ms "
+        "| facets ms | first result |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for path in args.stores:
+        with EmbeddedStore(path, read_only=True) as store:
+            index_path = index_for(store, path.parent / (path.name + "-index")).path
+        for query in args.query or QUERIES:
+            search = Search.parse(query)
+            fresh = Index(index_path)  # a new connection: nothing of SQLite's kept
+            started = time.perf_counter()
+            found = Catalog(fresh).page(query, {}, None, 50)
+            cold = (time.perf_counter() - started) * 1000
+            index = Index(index_path)
+            bare, _ = best_ms(
+                lambda i=index, s=search: (
+                    i.execute(
+                        "SELECT count(*) FROM search WHERE search MATCH ?", (s.expression,)
+                    ).fetchone()
+                    if s
+                    else None
+                )
+            )
+            warm, _ = best_ms(
+                lambda i=index, q=query: page(i, Selection.of(q, {}), None, 50)  # type: ignore[misc]
+            )
+            facets, _ = ms(lambda i=index, q=query: facet_counts(i, q, {}, 30))
+            first = (
+                found.rows[0].model + " · " + found.rows[0].benchmark_label if found.rows else ""
+            )
+            spelled = f" (as {found.corrected!r})" if found.corrected else ""
             print(
-                f"| {n:,} | {word} | {expected.bit_count():,} | {baseline:.1f} "
-                f"| {joined:.1f} | {baseline / joined:.2f} |",
+                f"| {fresh.size:,} | {query}{spelled} | {found.total:,} | {bare:.1f} | {cold:.1f} "
+                f"| {cold / bare if bare else float('nan'):.1f} | {warm:.1f} | {facets:.1f} "
+                f"| {first} |",
                 flush=True,
             )
     return 0

@@ -29,8 +29,8 @@ sys.path.insert(0, str(ROOT))
 from bench.gen import generate  # noqa: E402
 from bench.timing import best  # noqa: E402
 from kg.model.yamltext import dump_yaml  # noqa: E402
-from kg.store.index.rows import read_rows  # noqa: E402
 from kg.store import EmbeddedStore  # noqa: E402
+from kg.store.index.rows import read_rows  # noqa: E402
 from kg.store.load import load_paths  # noqa: E402
 from kg.store.records import record_closure  # noqa: E402
 from kg.store.standing import standing, standings  # noqa: E402

@@ -1,13 +1,21 @@
-"""The index's facet counts: both ways of counting agree, and repeated searches are kept."""
+"""The index page's catalogue, asked of the store version's index file: facet counts agree
+with the rows themselves, every order pages through every matching row once, and a
+search finds exactly the rows holding its words."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
-import kg.read.catalog
+import kg.store.index.query
 from bench import gen
 from helpers import BASE, open_test_store
 from kg.read.catalog import Catalog
+from kg.store.index.query import facet_counts
+from kg.store.index.rows import Row
+from kg.store.index.schema import FACETS, SEARCHED, SORTS
 from kg.store.load import load_paths
 
 
@@ -17,73 +25,123 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
     gen.generate(120, 7, root / "data")
     with open_test_store(root / "store") as store:
         load_paths(store, [root / "data"], BASE)
-        return Catalog.from_store(store)
+    with open_test_store(root / "store", read_only=True) as reader:
+        return Catalog.from_store(reader)
 
 
 SEARCHES = [
     ("", {}),
     ("synthetic", {}),
-    ("memory", {"metric": "peak memory"}),
+    ("memory", {"metric": "peak-memory"}),
     ("accuracy", {"model": "Evo 7B"}),
     ("", {"source": f"{BASE}source/synthetic-source-1"}),
+    ("", {"method": "https://w3id.org/claimgraph/vocab#pdf-text-parse"}),
 ]
 
 
-@pytest.mark.parametrize(("query", "filters"), SEARCHES)
-def test_tallying_rows_and_anding_row_sets_count_the_same(
-    catalog: Catalog,
-    query: str,
-    filters: dict[str, str],
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(kg.read.catalog, "BITS_PER_TALLIED_ROW", 0)  # always AND
-    anded = catalog._count_facets(query, filters, 30)
-    monkeypatch.setattr(kg.read.catalog, "BITS_PER_TALLIED_ROW", 10**12)  # always tally
-    tallied = catalog._count_facets(query, filters, 30)
-    assert anded == tallied
-    # and both agree with the rows themselves
-    rows = catalog.matching(query, {k: v for k, v in filters.items() if k != "model"})
-    expected = sum(1 for r in rows if r.model == "Evo 7B")
-    assert dict((v, n) for v, _, n in anded["model"]).get("Evo 7B", 0) == expected
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"[^\W_]+", text.casefold())
+
+
+def _holds(row: Row, query: str) -> bool:
+    """Whether every word of ``query`` is in the row's searched columns (the last as a
+    prefix), as the full-text table cuts them."""
+    text = " ".join(_tokens(" ".join(str(getattr(row, c)) for c in SEARCHED)))
+    words = [" ".join(_tokens(w)) for w in query.split()]
+    words = [w for w in words if w]
+    padded = f" {text} "
+    return all(f" {w} " in padded for w in words[:-1]) and (not words or f" {words[-1]}" in padded)
+
+
+def _admits(row: Row, filters: dict[str, str]) -> bool:
+    for name, value in filters.items():
+        found = getattr(row, FACETS[name][0])
+        if value not in (found if isinstance(found, list) else [found]):
+            return False
+    return True
+
+
+def test_the_kept_index_is_read(catalog: Catalog) -> None:
+    assert catalog.index.path.name.endswith(".index.sqlite")
+    assert catalog.index.path.parent.name == "store"  # beside its version
+    assert len(catalog) == sum(1 for _ in catalog.rows()) > 100
 
 
 @pytest.mark.parametrize(("query", "filters"), SEARCHES)
-def test_counting_values_picked_from_a_column_counts_the_same(
-    catalog: Catalog,
-    query: str,
-    filters: dict[str, str],
-    monkeypatch: pytest.MonkeyPatch,
+def test_facet_counts_are_the_rows_own(
+    catalog: Catalog, query: str, filters: dict[str, str]
 ) -> None:
-    monkeypatch.setattr(kg.read.catalog, "COLUMN_FROM", 1)  # every facet of one value a row
-    monkeypatch.setattr(kg.read.catalog, "COLUMN_ROWS_PER_TALLIED_ROW", 10**12)  # picked
-    columns = Catalog(catalog.rows)
-    assert "source" in columns._columns and "method" not in columns._columns  # methods: lists
-    assert columns._count_facets(query, filters, 30) == catalog._count_facets(query, filters, 30)
+    every = list(catalog.rows())
+    counted = catalog.facets(query, filters, limit=1000)
+    for name, (key, _) in FACETS.items():
+        others = {k: v for k, v in filters.items() if k != name}
+        expected: dict[str, int] = {}
+        for row in every:
+            if _holds(row, query) and _admits(row, others):
+                values = getattr(row, key)
+                for value in values if isinstance(values, list) else [values] if values else []:
+                    expected[value] = expected.get(value, 0) + 1
+        assert {v: n for v, _, n in counted[name]} == expected, name
+
+
+@pytest.mark.parametrize(("query", "filters"), SEARCHES)
+def test_a_search_finds_exactly_the_rows_holding_its_words(
+    catalog: Catalog, query: str, filters: dict[str, str]
+) -> None:
+    expected = [r.id for r in catalog.rows() if _holds(r, query) and _admits(r, filters)]
+    assert [r.id for r in catalog.matching(query, filters)] == expected
+    assert catalog.page(query, filters).total == len(expected)
+
+
+@pytest.mark.parametrize("sort", ["", "id", *SORTS, *(f"-{s}" for s in SORTS)])
+@pytest.mark.parametrize("query", ["", "synthetic accuracy"])
+def test_paging_visits_every_row_once_in_order(catalog: Catalog, sort: str, query: str) -> None:
+    seen: list[Row] = []
+    after = None
+    while True:
+        page = catalog.page(query, {}, after, 7, sort)
+        seen += page.rows
+        if page.next_after is None:
+            break
+        after = page.next_after
+    expected = catalog.matching(query)
+    assert sorted(r.id for r in seen) == [r.id for r in expected]
+    assert len(seen) == page.total
+    if sort.removeprefix("-") in SORTS:
+        key = SORTS[sort.removeprefix("-")]
+        keys = [key(r) for r in seen]
+        present = [k for k in keys if k is not None]
+        assert present == sorted(present, reverse=sort.startswith("-"))
+        assert all(k is None for k in keys[len(present) :])  # rows without one come last
+
+
+def test_an_unknown_sort_is_refused(catalog: Catalog) -> None:
+    with pytest.raises(KeyError):
+        catalog.page("", {}, None, 5, "colour")
 
 
 def test_facet_counts_are_kept_per_search(catalog: Catalog) -> None:
     first = catalog.facets("synthetic", {"metric": "accuracy"})
-    assert catalog.facets(" Synthetic ", {"metric": "accuracy"}) is first  # same words
+    assert catalog.facets(" Synthetic", {"metric": "accuracy"}) is first  # same words
     assert catalog.facets("synthetic", {}) is not first
 
 
-@pytest.mark.parametrize("word", ["synthetic", "memory", "evo 7b", "zzz-not-there", "a", "\x00"])
-def test_a_word_is_found_in_the_rows_that_contain_it(catalog: Catalog, word: str) -> None:
-    expected = [i for i, row in enumerate(catalog.rows) if word in row.text]
-    assert list(catalog._rows_containing(word)) == expected
-    assert [r.id for r in catalog.matching(word)] == [
-        catalog.rows[i].id for i in expected
-    ] or " " in word  # matching() splits a query into words
+def test_an_index_is_built_for_a_store_that_keeps_none(tmp_path: Path) -> None:
+    """An in-memory store keeps no index: one is built for the catalogue, and it lists
+    what the store holds."""
+    gen.generate(10, 3, tmp_path / "data")
+    with open_test_store(None) as store:  # type: ignore[arg-type]
+        load_paths(store, [tmp_path / "data"], BASE)
+        assert store.kept_index() is None
+        catalog = Catalog.from_store(store)
+        assert len(catalog) == 10
+        assert catalog.row_of(catalog.matching()[0].id, catalog.matching()[0].record)
 
 
-@pytest.mark.parametrize("check", [1, 3, 1024])  # dense at once, after a few, never here
-@pytest.mark.parametrize("word", ["synthetic", "memory", "evo 7b", "zzz-not-there", "a", "\x00"])
-def test_a_dense_word_is_tested_row_by_row_with_the_same_rows(
-    catalog: Catalog,
-    word: str,
-    check: int,
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(("query", "filters"), SEARCHES)
+def test_tallying_and_grouping_count_alike(
+    catalog: Catalog, query: str, filters: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(kg.read.catalog, "DENSE_CHECK", check)
-    expected = sum(1 << i for i, row in enumerate(catalog.rows) if word in row.text)
-    assert catalog._containing(word) == expected
+    tallied = facet_counts(catalog.index, query, filters, 1000)
+    monkeypatch.setattr(kg.store.index.query, "TALLY_UP_TO", 0)  # one GROUP BY per facet
+    assert facet_counts(catalog.index, query, filters, 1000) == tallied

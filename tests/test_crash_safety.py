@@ -22,7 +22,9 @@ from bench import gen
 from helpers import BASE, DATA, ROOT, open_test_store
 from helpers.checks import assert_copies_hold_the_store
 from kg.rdf.canonical import canonical_nquads
+from kg.read.catalog import Catalog
 from kg.store.embedded import live_version
+from kg.store.index import version_index
 from kg.store.load import load_paths
 
 #: Records in the generated corpus: enough that the bulk load alone takes a second or
@@ -62,6 +64,20 @@ def bulk_load_started(store: Path, old: Path) -> bool:
     return False
 
 
+def assert_index_of(store: Path, version: Path) -> None:
+    """The live version's index is its own: beside it, read from it, listing its records."""
+    with open_test_store(store, read_only=True) as reader:
+        catalog = Catalog.from_store(reader)
+        assert catalog.index.path == version_index(version)
+        assert catalog.version == version.name == reader.version()
+        ids = {r.id for r in catalog.rows()}
+        claims = reader.query(
+            "SELECT ?id WHERE { ?r a <https://w3id.org/claimgraph/ns#Claim> ; "
+            "<http://purl.org/dc/terms/identifier> ?id }"
+        )
+        assert ids == {row["id"].value for row in claims}
+
+
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("corpus")
@@ -96,6 +112,7 @@ def test_sigkill_during_bulk_load(corpus: Path, tmp_path: Path) -> None:
     leftovers = [v for v in store.glob("v-*") if v.is_dir() and v != after_kill_version]
     assert after_kill_version == old_version, "the kill landed after the switch"
     assert after_kill == before
+    assert_index_of(store, old_version)
     assert leftovers, "the half-written version is there to be cleaned"
     assert list(store.glob("kg-load-*")), "and so is the dead load's spool"
 
@@ -116,7 +133,7 @@ def test_sigkill_during_bulk_load(corpus: Path, tmp_path: Path) -> None:
         *(
             f"{v.name}{part}"
             for v in (old_version, new_version)
-            for part in ("", ".manifest.sqlite", ".copies.sqlite")
+            for part in ("", ".manifest.sqlite", ".copies.sqlite", ".index.sqlite")
         ),
     }
     assert not list((store / "readers").glob("*"))
@@ -129,3 +146,40 @@ def test_sigkill_during_bulk_load(corpus: Path, tmp_path: Path) -> None:
         load_paths(writer, [DATA], BASE)
         load_paths(writer, [corpus], BASE)
     assert dump(store) == dump(clean)
+
+
+def index_being_written(store: Path, old: Path) -> bool:
+    """True while a new version's index is being written (its temporary file exists)."""
+    return any(not p.name.startswith(old.name) for p in store.glob("v-*.index.sqlite.tmp"))
+
+
+@pytest.mark.slow
+def test_sigkill_while_the_index_is_written(corpus: Path, tmp_path: Path) -> None:
+    """The index is written after the version's quads, before the switch: a load killed
+    then leaves the old pair live, and the next load cleans up and makes a new pair."""
+    store = tmp_path / "store"
+    with open_test_store(store) as writer:
+        load_paths(writer, [DATA], BASE)
+    old_version = live_version(store)
+    assert old_version is not None
+    before = dump(store)
+    proc = kg_load(store, corpus, start_new_session=True)
+    deadline = time.monotonic() + 300
+    try:
+        while not index_being_written(store, old_version):
+            assert proc.poll() is None, f"kg load ended before its index: {proc.stderr.read()}"
+            assert time.monotonic() < deadline, "the index was never written"
+            time.sleep(0.002)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    assert live_version(store) == old_version
+    assert dump(store) == before
+    assert_index_of(store, old_version)
+    again = kg_load(store, corpus)
+    _, stderr = again.communicate(timeout=600)
+    assert again.returncode == 0, stderr
+    new_version = live_version(store)
+    assert new_version not in (None, old_version)
+    assert not list(store.glob("*.tmp"))
+    assert_index_of(store, new_version)

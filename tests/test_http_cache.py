@@ -87,7 +87,7 @@ def urls(app, registry: Registry) -> list[tuple[str, dict[str, str]]]:
             rf"<{re.escape(BASE)}(source|agent|evaluation|review|run)/([^>]+)>", triples
         )
     }
-    rows = app.extensions["kg"].catalog.rows
+    rows = app.extensions["kg"].catalog.rows()
     imported = next(row for row in rows if row.benchmark)
     benchmark = imported.benchmark.removeprefix(f"{BASE}benchmark/")
     model = f"/model/{quote('mistralai/mistral-7b-instruct-v0.3', safe='')}"

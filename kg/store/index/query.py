@@ -11,6 +11,7 @@ the query's words exactly come first; then the full-text score (bm25), field-wei
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -22,6 +23,9 @@ from .schema import FACETS, LISTED, SEARCHED, SORTS, sort_column
 MARK_START, MARK_END = "\ue000", "\ue001"
 #: A token as the full-text table's tokenizer (unicode61) cuts one: letters and digits.
 _TOKEN = re.compile(r"[^\W_]+")
+#: A selection of up to this many rows has its facets counted in one pass over them (one
+#: query, tallied here); a larger one, one GROUP BY per facet in SQLite.
+TALLY_UP_TO = 100_000
 #: Tokens up to this long are corrected within one edit when nothing matches.
 CORRECTED_UP_TO = 40
 
@@ -184,28 +188,34 @@ def facet_counts(
 ) -> dict[str, list[tuple[str, str, int]]]:
     """For each facet, (value, label, count) over the rows the query and the other facets'
     filters select, most frequent first: the ``limit`` most frequent values, and the
-    selected one wherever it stands."""
-    out: dict[str, list[tuple[str, str, int]]] = {}
-    for name, (key, _) in FACETS.items():
+    selected one wherever it stands.
+
+    The facets without a filter of their own share one selection, counted in one pass
+    over its rows (or, past :data:`TALLY_UP_TO` rows, one GROUP BY each); a facet with a
+    filter is counted over the selection without it."""
+    groups: dict[str, list[str]] = {}
+    selections: dict[str, Selection] = {}
+    for name in FACETS:
         selection = Selection.of(query, filters, skip=name)
+        key = selection.condition + repr(selection.arguments)
+        selections.setdefault(key, selection)
+        groups.setdefault(key, []).append(name)
+    tallies: dict[str, dict[str, int]] = {}
+    for key, names in groups.items():
+        selection = selections[key]
         if selection.empty:
-            counts = index.facet_values(name)
-        elif name == LISTED:
-            counts = _counted(
-                index,
-                name,
-                f"SELECT m.method, count(*) FROM row_methods m JOIN rows ON rows.n = m.n "
-                f"WHERE {selection.condition} GROUP BY m.method",
-                selection.arguments,
-            )
+            tallies.update({name: _totals(index, name) for name in names})
+        elif count(index, selection) <= TALLY_UP_TO:
+            tallies.update(_tallied(index, selection, names))
         else:
-            counts = _counted(
-                index,
-                name,
-                f"SELECT rows.{key}, count(*) FROM rows WHERE {selection.condition} "
-                f"AND rows.{key} != '' GROUP BY rows.{key}",
-                selection.arguments,
-            )
+            tallies.update({name: _grouped(index, selection, name) for name in names})
+    out: dict[str, list[tuple[str, str, int]]] = {}
+    for name in FACETS:
+        labels = index.labels(name, list(tallies[name]))
+        counts = sorted(
+            ((value, labels.get(value) or value, n) for value, n in tallies[name].items() if n),
+            key=lambda c: (-c[2], c[1]),
+        )
         shown = counts[:limit]
         chosen = filters.get(name)
         shown += [c for c in counts[limit:] if c[0] == chosen]
@@ -213,13 +223,46 @@ def facet_counts(
     return out
 
 
-def _counted(
-    index: Index, facet: str, sql: str, parameters: list[object]
-) -> list[tuple[str, str, int]]:
-    tally = dict(index.execute(sql, parameters).fetchall())
-    labels = index.labels(facet, list(tally))
-    counts = [(value, labels.get(value) or value, n) for value, n in tally.items() if n]
-    return sorted(counts, key=lambda c: (-c[2], c[1]))
+def _totals(index: Index, facet: str) -> dict[str, int]:
+    return {value: n for value, _, n in index.facet_values(facet)}
+
+
+def _tallied(index: Index, selection: Selection, names: list[str]) -> dict[str, dict[str, int]]:
+    """The facets ``names`` counted in one pass over the selected rows."""
+    single = [name for name in names if name != LISTED]
+    tallies: dict[str, dict[str, int]] = {name: {} for name in names}
+    if single:
+        columns = ", ".join(f"rows.{FACETS[name][0]}" for name in single)
+        found = index.execute(
+            f"SELECT {columns} FROM rows WHERE {selection.condition}", selection.arguments
+        )
+        counters = [Counter[str]() for _ in single]
+        for cells in found:
+            for counter, value in zip(counters, cells, strict=True):
+                counter[value] += 1
+        for name, counter in zip(single, counters, strict=True):
+            counter.pop("", None)
+            counter.pop(None, None)  # type: ignore[call-overload]
+            tallies[name] = dict(counter)
+    if LISTED in names:
+        tallies[LISTED] = _grouped(index, selection, LISTED)
+    return tallies
+
+
+def _grouped(index: Index, selection: Selection, facet: str) -> dict[str, int]:
+    """One facet counted by SQLite (GROUP BY) over the selected rows."""
+    if facet == LISTED:
+        sql = (
+            "SELECT m.method, count(*) FROM row_methods m JOIN rows ON rows.n = m.n "
+            f"WHERE {selection.condition} GROUP BY m.method"
+        )
+    else:
+        key = FACETS[facet][0]
+        sql = (
+            f"SELECT rows.{key}, count(*) FROM rows WHERE {selection.condition} "
+            f"AND rows.{key} != '' GROUP BY rows.{key}"
+        )
+    return dict(index.execute(sql, selection.arguments).fetchall())
 
 
 def corrected(index: Index, query: str) -> str | None:
