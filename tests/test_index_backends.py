@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bench import gen
-from helpers import BASE, DATA
+from helpers import BASE, DATA, open_test_store
 from helpers.servers import Backend
-from kg.store.index import INDEX_SUFFIX
+from kg.store.index import INDEX_SUFFIX, Index
 from kg.store.load import load_paths
 from kg.web import create_app
 from kg.web.state import close, state
@@ -87,3 +87,22 @@ def test_every_page_kind_answers_from_the_index_of_its_version(
             assert len(list((tmp_path / "index").glob(f"*{INDEX_SUFFIX}"))) == 2
     finally:
         close(app)
+
+
+def test_a_load_gives_an_older_version_its_index(tmp_path: Path) -> None:
+    """A store written before versions kept indexes: the next `kg load`, even with nothing
+    to change, writes the live version's index beside it."""
+    store_dir = tmp_path / "store"
+    with open_test_store(store_dir) as store:
+        load_paths(store, [DATA], BASE)
+        kept = store.kept_index()
+    assert kept is not None
+    kept.unlink()
+    with open_test_store(store_dir) as store:
+        assert store.kept_index() is None
+        report = load_paths(store, [DATA], BASE)
+        assert report.changed == 0 and store.kept_index() == kept
+    with open_test_store(store_dir, read_only=True) as reader:
+        assert Index(kept).version == reader.version() and Index(kept).size == _claims(
+            Backend("embedded", store_dir)
+        )

@@ -224,7 +224,7 @@ class Boards:
     def model_entries(self, model: str) -> list[Ranked]:
         """The model's entries on every board, by benchmark."""
         return self.index.ranked(
-            "model_node = ? AND benchmark != ''", (model,), "ORDER BY benchmark, n"
+            "model_node = ? AND benchmark != ''", (model,), "ORDER BY benchmark, id"
         )
 
     def same_quantity(self, row: Row) -> list[Row]:
@@ -232,7 +232,7 @@ class Boards:
         return self.index.rows(
             "model_node = ? AND benchmark = ? AND record != ?",
             (row.model_node, row.benchmark, row.record),
-            "ORDER BY n",
+            "ORDER BY id",
         )
 
     @cached_property
@@ -246,7 +246,7 @@ class Boards:
             rows = [
                 r
                 for r in self.index.rows(
-                    "model_node = ? AND benchmark = ?", (model, benchmark), "ORDER BY n"
+                    "model_node = ? AND benchmark = ?", (model, benchmark), "ORDER BY id"
                 )
                 if not r.meant
             ]

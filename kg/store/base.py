@@ -135,6 +135,11 @@ class GraphStore(ABC):
         none, and a reader builds one: :func:`kg.store.index.index_for`)."""
         return None
 
+    def ensure_index(self) -> None:
+        """Give the version this writer reads its index, where the store keeps indexes
+        with its versions and this one has none of this code's format (written before)."""
+        return None
+
     @property
     def persistent(self) -> bool:
         """Whether its version names stay the same data across processes and time (an

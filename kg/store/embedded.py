@@ -33,7 +33,8 @@ from .base import (
     union_default,
 )
 from .copies import CopyReader, CopyWriter, NoCopies
-from .index import version_index, write_index
+from .index import usable, version_index, write_index
+from .index.update import update_index
 from .manifests import read_manifest, write_manifest
 from .staged_version import StagedVersion, compact, drop, holds, parsed
 from .versions import (
@@ -140,6 +141,11 @@ class EmbeddedStore(GraphStore):
         path = version_index(self.version_dir)
         return path if path.exists() else None
 
+    def ensure_index(self) -> None:
+        kept = self.kept_index()
+        if self._lock_file and self.version_dir is not None and (kept is None or not usable(kept)):
+            self._write_index(self.version_dir)
+
     @property
     def persistent(self) -> bool:
         return self.path is not None
@@ -170,7 +176,7 @@ class EmbeddedStore(GraphStore):
             else:
                 writer.extend(quads)  # one transaction; keeps blank-node labels, as bulk does
 
-        self._new_version(write, manifest)
+        self._new_version(write, manifest, {*content, *remove})
 
     def load_nquads(
         self,
@@ -189,14 +195,14 @@ class EmbeddedStore(GraphStore):
             writer.bulk_extend(copies.passing(parsed(nquads), holds(writer)))
             compact(writer)
 
-        self._new_version(write, manifest)
+        self._new_version(write, manifest, {*graphs, *remove})
 
     def staged_write(self) -> StagedWrite:
         if self.path is None:
             return super().staged_write()
         return StagedVersion(self)
 
-    def _new_version(self, write, manifest: Manifest | None) -> None:
+    def _new_version(self, write, manifest: Manifest | None, changed: set[str]) -> None:
         """Checkpoint the live version, ``write`` into the copy, switch ``live`` to it."""
         self._writes += 1
         if self.path is None:  # in memory: in place (no other handle reads it)
@@ -209,7 +215,7 @@ class EmbeddedStore(GraphStore):
             write(writer, copies)
             writer.flush()
             del writer  # closed before the version is opened for reading
-        self._finish_version(new, manifest, copies)
+        self._finish_version(new, manifest, copies, changed)
 
     def _begin_version(self) -> tuple[Path, ox.Store, CopyWriter]:
         """A new version: a checkpoint of the live one (or empty), open for writing, and
@@ -237,7 +243,9 @@ class EmbeddedStore(GraphStore):
                 raise StoreError(f"cannot write the store at {self.path}: {exc}") from None
             raise
 
-    def _finish_version(self, new: Path, manifest: Manifest | None, copies: CopyWriter) -> None:
+    def _finish_version(
+        self, new: Path, manifest: Manifest | None, copies: CopyWriter, changed: set[str]
+    ) -> None:
         """Give ``new`` (written, flushed and closed) its manifest and its map of copies,
         then make it live."""
         assert self.path is not None
@@ -245,7 +253,7 @@ class EmbeddedStore(GraphStore):
             previous = (self.version_dir, self.manifest()) if self.version_dir is not None else None
             write_manifest(new, manifest if manifest is not None else self.manifest(), previous)
             copies.finish(new)
-            self._write_index(new)
+            self._write_index(new, changed)
         switch_live(self.path, new)
         self.version_dir = new
         self._store = self._open(new, read_only=True)
@@ -253,16 +261,21 @@ class EmbeddedStore(GraphStore):
         self._manifest = dict(manifest) if manifest is not None else None
         prune(self.path, keep={new})
 
-    def _write_index(self, new: Path) -> None:
-        """Write the index of ``new`` (written and closed, not yet live) beside it: the pair
-        goes live together (kg.store.index)."""
+    def _write_index(self, new: Path, changed: set[str] | None = None) -> None:
+        """Write the index of ``new`` (written and closed, not yet live) beside it, the
+        live version's updated for the graphs ``changed`` where it can be: the pair goes
+        live together (kg.store.index)."""
         assert self.path is not None
         reader = EmbeddedStore(None)
         reader.path, reader.version_dir = self.path, new
         reader._store = self._open(new, read_only=True)
         reader._copies = CopyReader(self.path, new)
         try:
-            write_index(reader, version_index(new), new.name)
+            if changed is None or self.version_dir is None or self.version_dir == new:
+                write_index(reader, version_index(new), new.name)
+            else:  # this handle still reads the version the write started from
+                previous = version_index(self.version_dir)
+                update_index(reader, self, previous, changed, version_index(new), new.name)
         finally:
             reader._store = None  # type: ignore[assignment]
 

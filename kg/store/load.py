@@ -195,6 +195,7 @@ def _load(
                 manifest[SCHEMA_ENTRY] = ManifestEntry("shapes/ and ontology/", schema)
             if not (outcomes or removed or stale or not same_schema or refigured or recounted):
                 staged.abort()
+                store.ensure_index()  # a version written before indexes were gets its own
             elif late and type(staged) is not StagedWrite:
                 staged.abort()
                 staged = StagedWrite(store)

@@ -34,6 +34,8 @@ class StagedVersion(StagedWrite):
         self._writer: ox.Store | None  # None once written, closed before it is read
         self._new, self._writer, self._copies = store._begin_version()
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        #: every graph removed or written (what the index is updated for)
+        self._touched: set[str] = set()
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="kg-bulk-load", daemon=True)
         self._thread.start()
@@ -55,7 +57,9 @@ class StagedVersion(StagedWrite):
                 self._error = exc
 
     def remove(self, graphs: Iterable[str]) -> None:
-        self._queue.put(("remove", sorted(graphs)))
+        graphs = sorted(graphs)
+        self._touched.update(graphs)
+        self._queue.put(("remove", graphs))
 
     def add(self, chunk: Path) -> None:
         self._queue.put(("add", chunk))
@@ -83,7 +87,8 @@ class StagedVersion(StagedWrite):
             self.abort()
             raise StoreError(f"cannot write the store at {self._embedded.path}: {exc}") from None
         self._writer = None  # closed before the version is opened for reading
-        self._embedded._finish_version(self._new, manifest, self._copies)
+        self._touched.update(graphs)
+        self._embedded._finish_version(self._new, manifest, self._copies, self._touched)
 
     def abort(self) -> None:
         self._drain()

@@ -19,12 +19,21 @@ import tempfile
 import weakref
 from pathlib import Path
 
+from ...errors import StoreError
 from ..base import GraphStore
 from ..versions import INDEX_SUFFIX
 from .reader import BoardInfo, Index
 from .write import write_index
 
-__all__ = ["INDEX_SUFFIX", "BoardInfo", "Index", "index_for", "version_index", "write_index"]
+__all__ = [
+    "INDEX_SUFFIX",
+    "BoardInfo",
+    "Index",
+    "index_for",
+    "usable",
+    "version_index",
+    "write_index",
+]
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +57,13 @@ def index_for(store: GraphStore, folder: Path | None) -> Index:
     :raises StoreError: when the store cannot be read or the index not written.
     """
     kept = store.kept_index()
-    if kept is not None:
-        return Index(kept)
+    if kept is not None and usable(kept):
+        index = Index(kept)
+        if index.version != store.version():  # never an index of another version
+            raise StoreError(
+                f"the index {kept} is of version {index.version!r}, not {store.version()!r}"
+            )
+        return index
     version = store.version() or "unversioned"
     if folder is None or not store.persistent:
         private = Path(tempfile.mkdtemp(prefix="kg-index-"))
@@ -66,11 +80,20 @@ def index_for(store: GraphStore, folder: Path | None) -> Index:
     path = folder / (re.sub(r"[^A-Za-z0-9._-]", "_", version)[:120] + INDEX_SUFFIX)
     with (folder / "build.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time; the others then read it
-        if not path.exists():
+        if not usable(path):
             log.info("building the index of store version %s into %s", version, path)
             write_index(store, path, version)
             _prune(folder, keep=path)
     return Index(path)
+
+
+def usable(path: Path) -> bool:
+    """Whether ``path`` is an index this code reads (of its format, whole)."""
+    try:
+        Index(path)
+    except StoreError:
+        return False
+    return True
 
 
 def _prune(folder: Path, keep: Path) -> None:

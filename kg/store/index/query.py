@@ -15,9 +15,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from .reader import ROW_COLUMNS, Index, row_from
+from .codec import row_from
+from .reader import ROW_COLUMNS, Index
 from .rows import Row
-from .schema import FACETS, LISTED, SEARCHED, SORTS, sort_column
+from .schema import FACETS, LISTED, SEARCHED, SORTS
 
 #: Around a match in a snippet (marked up by the page, after escaping the text).
 MARK_START, MARK_END = "\ue000", "\ue001"
@@ -140,15 +141,24 @@ def page(
         return _ranked(index, selection, after, limit, total)
     where, parameters = [selection.condition], selection.arguments
     if not sort or sort == "id":
-        order = "rows.n"
+        order = "rows.id"
         if after:
             where.append("rows.id > ?")
             parameters.append(after)
     else:
-        SORTS[sort.removeprefix("-")]  # KeyError for an unknown order
-        order = f"rows.{sort_column(sort)}"
+        name = sort.removeprefix("-")
+        SORTS[name]  # KeyError for an unknown order
+        key, none = f"rows.sort_{name}", f"rows.none_{name}"
+        descending = sort.startswith("-")
+        order = f"{none}, {key}{' DESC' if descending else ''}, rows.id"
         if after:
-            where.append(f"{order} > coalesce((SELECT {order} FROM rows WHERE id = ?), -1)")
+            # after the row ``after``: rows without a key last, equal keys by id
+            where.append(
+                f"EXISTS (SELECT 1 FROM rows AS a WHERE a.id = ? AND ("
+                f"{none} > a.none_{name} OR ({none} = a.none_{name} AND ("
+                f"{key} {'<' if descending else '>'} a.sort_{name} "
+                f"OR ({key} IS a.sort_{name} AND rows.id > a.id)))))"
+            )
             parameters.append(after)
     rows = index.rows(
         " AND ".join(where) or "1", parameters, f"ORDER BY {order} LIMIT {int(limit) + 1}"
@@ -172,7 +182,7 @@ def _ranked(index: Index, selection: Selection, after: str | None, limit: int, t
         f"SELECT {ROW_COLUMNS}, snippet(search, -1, ?, ?, '…', 12) "
         f"FROM search JOIN rows ON rows.n = search.rowid "
         f"WHERE search MATCH ? AND {selection.filtered} "
-        f"ORDER BY {exact} DESC, bm25(search, {weights}), rows.n "
+        f"ORDER BY {exact} DESC, bm25(search, {weights}), rows.id "
         f"LIMIT {int(limit) + 1} OFFSET {offset}",
         [MARK_START, MARK_END, selection.search.expression, *selection.parameters]
         + list(names) * 5,
@@ -320,4 +330,4 @@ def one_edit(a: str, b: str) -> bool:
 def matching(index: Index, query: str, filters: Mapping[str, str]) -> Iterable[Row]:
     """Every selected row, in id order."""
     selection = Selection.of(query, filters)
-    return index.rows(selection.condition, selection.arguments, "ORDER BY rows.n")
+    return index.rows(selection.condition, selection.arguments, "ORDER BY rows.id")

@@ -17,16 +17,13 @@ from pathlib import Path
 from ...errors import StoreError
 from ...model.standing import Standing
 from ..records import GraphsAbout
+from .codec import row_from, standing_from_json
 from .ranking import Ranked
 from .rows import Row
 from .schema import FORMAT, ROW_FIELDS
-from .write import standing_from_json
 
 #: How much of the file each connection maps (shared between processes by the OS).
 MMAP_BYTES = 1 << 30
-#: The Row fields kept as JSON text.
-_JSON_FIELDS = {"methods", "method_labels"}
-_BOOL_FIELDS = {"lower_is_better", "shares_quote"}
 ROW_COLUMNS = ", ".join(f"rows.{name}" for name in ROW_FIELDS)
 RANKED_COLUMNS = f"{ROW_COLUMNS}, rows.rank, rows.tied, rows.model_rows"
 
@@ -57,6 +54,8 @@ class Index:
             raise StoreError(f"the index {path} is of another format ({meta.get('format')!r})")
         self.version: str = meta["version"]
         self.size = int(meta["rows"])
+        #: The version whose index this one updated ("" when it was written whole).
+        self.updated_from: str = meta.get("updated_from", "")
 
     @property
     def db(self) -> sqlite3.Connection:
@@ -89,16 +88,13 @@ class Index:
 
     def every_row(self, chunk: int = 5000) -> Iterator[Row]:
         """Every row in id order, read in chunks (never all at once)."""
-        after = -1
+        after = ""
         while True:
-            found = self.execute(
-                f"SELECT n, {ROW_COLUMNS} FROM rows WHERE n > ? ORDER BY n LIMIT ?", (after, chunk)
-            ).fetchall()
+            found = self.rows("id > ?", (after,), f"ORDER BY id LIMIT {int(chunk)}")
             if not found:
                 return
-            for cells in found:
-                yield row_from(cells[1:])
-            after = found[-1][0]
+            yield from found
+            after = found[-1].id
 
     def row(self, ident: str) -> Row | None:
         found = self.rows("id = ?", (ident,))
@@ -191,18 +187,3 @@ def _board(cells: Sequence) -> BoardInfo:
         Decimal(high) if high is not None else None,
         bool(lower),
     )
-
-
-def row_from(cells: Sequence) -> Row:
-    """A row read back from its columns (in :data:`ROW_FIELDS` order)."""
-    values: dict[str, object] = {}
-    for name, cell in zip(ROW_FIELDS, cells, strict=True):
-        if name in _JSON_FIELDS:
-            values[name] = json.loads(cell)
-        elif name in _BOOL_FIELDS:
-            values[name] = bool(int(cell))
-        elif name == "value":
-            values[name] = Decimal(cell) if cell is not None else None
-        else:
-            values[name] = cell if cell is not None else ""
-    return Row(**values)  # type: ignore[arg-type]

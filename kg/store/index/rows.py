@@ -4,13 +4,17 @@ the store with one query (``queries/internal/index-rows.rq``) plus one for the c
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+
+import pyoxigraph as ox
 
 from ...model.fields import meant
 from ...model.outcomes import worst_outcome
 from ...model.standing import CURRENT, Standing
 from ...rdf.namespaces import KGV, RDFS, SKOS
+from ...rdf.sparqltext import inside_where
 from ...rdf.vocabulary import load_terms, statement_index
 from ..base import GraphStore, solutions
 from ..queries import internal_query
@@ -78,6 +82,9 @@ class Row:
     standing: str = "current"
     standing_label: str = "current"
     text: str = ""
+    #: (source, quote's exact words) of each of its sources and quotes: what sharing a
+    #: sentence is decided on (kept in the index's ``quote_pairs``, not as a column)
+    pairs: list[tuple[str, str]] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def is_current(self) -> bool:
@@ -135,15 +142,28 @@ LISTING_FIELDS = (
 )
 
 
-def read_rows(store: GraphStore, found: dict[str, Standing] | None = None) -> list[Row]:
-    """Every record's row, in no particular order; ``found``: the standings of the store's
-    claims where the caller read them already (kg.store.standing.standings)."""
-    fields: dict[str, dict[str, list[str]]] = {}
-    for r in solutions(store.query(internal_query("index-rows").text)):
-        values = fields.setdefault(r["node"].value, {}).setdefault(r["field"].value, [])
-        value = r["value"].value
-        if value not in values:
-            values.append(value)
+def read_rows(
+    store: GraphStore,
+    found: Mapping[str, Standing] | None = None,
+    nodes: Collection[str] | None = None,
+) -> list[Row]:
+    """Every record's row, in no particular order, or the rows of the records among
+    ``nodes``; ``found``: the standings of the store's claims where the caller read them
+    already (kg.store.standing.standings). Of rows read for ``nodes``, ``shares_quote``
+    counts only the pairs among them (the index counts the rest: ``Row.pairs``)."""
+    fields = _fields(store, nodes)
+    if nodes is not None:  # the titles of their sources, what their files say of models
+        fields.update(
+            _fields(
+                store,
+                {
+                    value
+                    for got in fields.values()
+                    for name in ("source", "evaluation")
+                    for value in got.get(name, ())
+                },
+            )
+        )
     labels = statement_index(load_terms().graph)
 
     def label(iri: str, prop: str = PREF_LABEL) -> str:
@@ -200,7 +220,8 @@ def read_rows(store: GraphStore, found: dict[str, Standing] | None = None) -> li
             row.benchmark_label = (
                 name if not dataset or dataset == name else (f"{name} ({dataset})")
             )
-        row.shares_quote = any(quoted[pair] > 1 for pair in _quote_pairs(got))
+        row.pairs = sorted(_quote_pairs(got))
+        row.shares_quote = any(quoted[pair] > 1 for pair in row.pairs)
         row.text = " ".join(getattr(row, name) for name in SEARCHED).casefold()
         rows.append(row)
     by_record = {row.record: row for row in rows}
@@ -213,6 +234,24 @@ def read_rows(store: GraphStore, found: dict[str, Standing] | None = None) -> li
                 label(str(KGV[standing.standing])) or standing.standing,
             )
     return rows
+
+
+def _fields(store: GraphStore, nodes: Collection[str] | None) -> dict[str, dict[str, list[str]]]:
+    """node -> field -> values, of every node or of ``nodes`` (a VALUES block first in the
+    query: the store then reads those nodes' statements alone)."""
+    text = internal_query("index-rows").text
+    if nodes is not None:
+        if not nodes:
+            return {}
+        listed = " ".join(str(ox.NamedNode(node)) for node in sorted(nodes))
+        text = inside_where(text, f"VALUES ?node {{ {listed} }}")
+    fields: dict[str, dict[str, list[str]]] = {}
+    for r in solutions(store.query(text)):
+        values = fields.setdefault(r["node"].value, {}).setdefault(r["field"].value, [])
+        value = r["value"].value
+        if value not in values:
+            values.append(value)
+    return fields
 
 
 def _quote_pairs(got: dict[str, list[str]]) -> set[tuple[str, str]]:

@@ -1,10 +1,12 @@
 """The index file's tables, declared once: what the writer fills and the reader reads.
 
-One SQLite file per store version (docs/index.md). Rows are numbered by id (``n``, from
-0), so id order is ``n`` order. Each order the index page sorts by has a position column
-of its own, made when the file is written, so any page of any order is one range of an
-index. The full-text table takes its text from ``rows`` (external content), so the
-snippets come from the rows themselves.
+One SQLite file per store version (docs/index.md). ``n`` is a row's number (SQLite's
+rowid, what the full-text table and the method lists refer to); listings are in id order.
+Each order the index page sorts by has a key column and a flag for rows without a key, with
+an index each way, so a page of any order is a walk along an index. The full-text table
+takes its text from ``rows`` (external content), so the snippets come from the rows
+themselves. A write of a few files updates a copy of the previous version's file
+(``kg/store/index/update.py``) instead of writing it anew.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 from .rows import Row
 
 #: Bumped when the tables change: a file of another format is built again, never read.
-FORMAT = "claimgraph-index/1"
+FORMAT = "claimgraph-index/2"
 
 #: Facet name -> (the row key holding the value, the row key holding its label).
 FACETS: dict[str, tuple[str, str]] = {
@@ -47,13 +49,14 @@ SORTS: dict[str, Callable[[Row], Any]] = {
 }
 
 
-def sort_column(sort: str) -> str:
-    """The position column of ``sort`` (``title``, ``-title``, ...)."""
-    return f"pos_{sort.removeprefix('-')}_{'desc' if sort.startswith('-') else 'asc'}"
+def sort_key(row: Row, sort: str) -> object:
+    """The key column's value of ``sort`` for ``row`` (None: the row has no key)."""
+    key = SORTS[sort](row)
+    return float(key) if isinstance(key, Decimal) else key
 
 
 #: The Row fields kept as columns, in order (lists and maps as JSON text).
-ROW_FIELDS = tuple(f.name for f in fields(Row))
+ROW_FIELDS = tuple(f.name for f in fields(Row) if f.name != "pairs")
 #: The searched columns and their weights (bm25): a match in a model's name counts for more
 #: than one in a quoted sentence.
 SEARCHED: dict[str, float] = {
@@ -71,13 +74,11 @@ NAME_KEYS = ("id", "model_key", "model_tail", "benchmark_key", "source_key")
 
 def _schema() -> str:
     row_columns = ",\n  ".join(f"{name} TEXT" for name in ROW_FIELDS if name != "value")
-    positions = ",\n  ".join(
-        f"{sort_column(direction + sort)} INTEGER" for sort in SORTS for direction in ("", "-")
-    )
-    position_indexes = "\n".join(
-        f"CREATE INDEX rows_{sort_column(d + s)} ON rows({sort_column(d + s)});"
-        for s in SORTS
-        for d in ("", "-")
+    keys = ",\n  ".join(f"sort_{sort}, none_{sort} INTEGER" for sort in SORTS)
+    key_indexes = "\n".join(
+        f"CREATE INDEX rows_sorted_by_{sort} ON rows(none_{sort}, sort_{sort}, id);\n"
+        f"CREATE INDEX rows_sorted_by_{sort}_desc ON rows(none_{sort}, sort_{sort} DESC, id);"
+        for sort in SORTS
     )
     facet_indexes = "\n".join(
         f"CREATE INDEX rows_by_{key} ON rows({key}, n);"
@@ -94,14 +95,18 @@ CREATE TABLE rows (
   value_number REAL,
   model_key TEXT, model_tail TEXT, benchmark_key TEXT, source_key TEXT,
   rank INTEGER, tied INTEGER, model_rows INTEGER, board_place INTEGER,
-  {positions}
+  {keys}
 );
 CREATE UNIQUE INDEX rows_by_id ON rows(id);
 CREATE INDEX rows_by_record ON rows(record);
 CREATE INDEX rows_by_board ON rows(benchmark, board_place);
 CREATE INDEX rows_by_model_node ON rows(model_node, benchmark);
+CREATE INDEX rows_by_evaluation ON rows(evaluation);
 {facet_indexes}
-{position_indexes}
+{key_indexes}
+CREATE TABLE quote_pairs (source TEXT NOT NULL, quote TEXT NOT NULL, n INTEGER NOT NULL);
+CREATE INDEX quote_pairs_by_pair ON quote_pairs(source, quote);
+CREATE INDEX quote_pairs_by_row ON quote_pairs(n);
 CREATE TABLE row_methods (method TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (method, n))
   WITHOUT ROWID;
 CREATE TABLE facet_values (
@@ -127,7 +132,3 @@ CREATE VIRTUAL TABLE words USING fts5vocab(search, 'row');
 
 
 SCHEMA = _schema()
-
-
-def decimal_text(value: Decimal | None) -> str | None:
-    return None if value is None else str(value)

@@ -1,0 +1,252 @@
+"""Keeping an index file's tables: rows put and dropped (with their full-text entries, method
+lists and quote pairs), boards ranked, facet values and disagreements counted from the
+rows, standings and what bears on each record written. The whole write
+(``write.py``) and the update of a few files (``update.py``) both go through these."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Collection, Iterable, Mapping
+from datetime import UTC, datetime
+from decimal import Decimal
+
+from ...model.standing import Standing
+from ..records import GraphsAbout
+from .codec import SEARCHED_COLUMNS, WRITTEN, row_cells, row_from, searched_cells, standing_json
+from .ranking import rank
+from .rows import Row
+from .schema import FACETS, FORMAT, LISTED, ROW_FIELDS
+
+_ROW_COLUMNS = ", ".join(ROW_FIELDS)
+_SEARCHED = ", ".join(SEARCHED_COLUMNS)
+
+
+def put_rows(db: sqlite3.Connection, rows: Iterable[Row]) -> None:
+    """Add ``rows`` (none of them in the file yet), each with its full-text entry."""
+    insert = f"INSERT INTO rows ({', '.join(WRITTEN)}) VALUES ({', '.join('?' * len(WRITTEN))})"
+    marks = ", ".join("?" * len(SEARCHED_COLUMNS))
+    searched = f"INSERT INTO search (rowid, {_SEARCHED}) VALUES (?, {marks})"
+    for row in rows:
+        n = db.execute(insert, row_cells(row)).lastrowid
+        db.execute(searched, (n, *searched_cells(row)))
+        db.executemany(
+            "INSERT OR IGNORE INTO row_methods VALUES (?, ?)", ((m, n) for m in row.methods)
+        )
+        db.executemany(
+            "INSERT INTO quote_pairs VALUES (?, ?, ?)", ((s, q, n) for s, q in set(row.pairs))
+        )
+
+
+def drop_rows(db: sqlite3.Connection, records: Collection[str]) -> list[Row]:
+    """Remove the rows of ``records`` (those the file has), with their full-text entries;
+    the rows as they were."""
+    dropped = []
+    for record in records:
+        found = db.execute(
+            f"SELECT n, {_ROW_COLUMNS} FROM rows WHERE record = ?", (record,)
+        ).fetchall()
+        for cells in found:
+            n, row = cells[0], row_from(cells[1:])
+            # an external-content table forgets an entry given the values it indexed
+            db.execute(
+                f"INSERT INTO search (search, rowid, {_SEARCHED}) "
+                f"VALUES ('delete', ?, {', '.join('?' * len(SEARCHED_COLUMNS))})",
+                (n, *searched_cells(row)),
+            )
+            for table in ("row_methods", "quote_pairs", "rows"):
+                db.execute(f"DELETE FROM {table} WHERE n = ?", (n,))
+            dropped.append(row)
+    return dropped
+
+
+def share_quotes(db: sqlite3.Connection, records: Collection[str] | None = None) -> None:
+    """Mark whether each row (of ``records``, or every row) shares a quoted sentence of a
+    source with another row."""
+    restrict = ""
+    parameters: list[str] = []
+    if records is not None:
+        restrict = f"WHERE record IN ({', '.join('?' * len(records))})"
+        parameters = list(records)
+    db.execute(
+        "UPDATE rows SET shares_quote = EXISTS (SELECT 1 FROM quote_pairs mine "
+        "JOIN quote_pairs other ON other.source = mine.source AND other.quote = mine.quote "
+        f"AND other.n != mine.n WHERE mine.n = rows.n) {restrict}",
+        parameters,
+    )
+
+
+def partners(db: sqlite3.Connection, records: Collection[str]) -> set[str]:
+    """The records quoted at one of the quoted sentences of ``records``."""
+    found: set[str] = set()
+    for record in records:
+        found.update(
+            r
+            for (r,) in db.execute(
+                "SELECT DISTINCT other_row.record FROM rows mine_row "
+                "JOIN quote_pairs mine ON mine.n = mine_row.n "
+                "JOIN quote_pairs other ON other.source = mine.source AND other.quote = mine.quote "
+                "JOIN rows other_row ON other_row.n = other.n WHERE mine_row.record = ?",
+                (record,),
+            )
+        )
+    return found
+
+
+def rank_boards(db: sqlite3.Connection, benchmarks: Iterable[str]) -> None:
+    """Rank each benchmark's board anew (kg/store/index/ranking.py): its rows' rank, ties,
+    rows of their model and place; the board's size and range (none left: no board)."""
+    for benchmark in benchmarks:
+        db.execute("DELETE FROM boards WHERE benchmark = ?", (benchmark,))
+        members = [
+            row_from(cells)
+            for cells in db.execute(
+                f"SELECT {_ROW_COLUMNS} FROM rows WHERE benchmark = ?", (benchmark,)
+            )
+        ]
+        if not members:
+            continue
+        ranked = rank(members)
+        db.executemany(
+            "UPDATE rows SET rank = ?, tied = ?, model_rows = ?, board_place = ? WHERE id = ?",
+            (
+                (entry.rank, int(entry.tied), entry.model_rows, place, entry.row.id)
+                for place, entry in enumerate(ranked)
+            ),
+        )
+        numbers = [r.value for r in members if r.value is not None]
+        first = ranked[0].row
+        db.execute(
+            "INSERT INTO boards VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                benchmark,
+                first.benchmark_label,
+                len(ranked),
+                str(min(numbers)) if numbers else None,
+                str(max(numbers)) if numbers else None,
+                int(first.lower_is_better),
+            ),
+        )
+
+
+def count_facets(db: sqlite3.Connection, touched: Mapping[str, Collection[str]] | None) -> None:
+    """Count each facet's values (of ``touched``, facet -> values, or all) from the rows,
+    each with a label a row gives it."""
+    for name, (key, label_key) in FACETS.items():
+        values = None if touched is None else list(touched.get(name, ()))
+        if values is not None and not values:
+            continue
+        if values is None:
+            db.execute("DELETE FROM facet_values WHERE facet = ?", (name,))
+        else:
+            db.executemany(
+                "DELETE FROM facet_values WHERE facet = ? AND value = ?",
+                ((name, v) for v in values),
+            )
+        if name == LISTED:
+            counted = _counted_methods(db, values)
+        else:
+            counted = _counted(db, key, label_key, values)
+        db.executemany(
+            "INSERT INTO facet_values VALUES (?, ?, ?, ?)",
+            ((name, v, label or v, n) for v, label, n in counted if v),
+        )
+
+
+def _counted(
+    db: sqlite3.Connection, key: str, label_key: str, values: list[str] | None
+) -> list[tuple[str, str, int]]:
+    sql = f"SELECT {key}, max({label_key}), count(*) FROM rows WHERE {key} != ''"
+    if values is None:
+        return db.execute(f"{sql} GROUP BY {key}").fetchall()
+    return [
+        found
+        for value in values
+        if (found := db.execute(f"{sql} AND {key} = ?", (value,)).fetchone())[0] is not None
+    ]
+
+
+def _counted_methods(
+    db: sqlite3.Connection, values: list[str] | None
+) -> list[tuple[str, str, int]]:
+    tally: dict[str, list] = {}
+    restrict = "" if values is None else f"WHERE m.method IN ({', '.join('?' * len(values))})"
+    for method, labels in db.execute(
+        f"SELECT m.method, r.method_labels FROM row_methods m JOIN rows r ON r.n = m.n {restrict}",
+        values or [],
+    ):
+        entry = tally.setdefault(method, [method, 0])
+        entry[0] = json.loads(labels).get(method, method)
+        entry[1] += 1
+    return [(method, label, n) for method, (label, n) in tally.items()]
+
+
+def find_disagreements(
+    db: sqlite3.Connection, quantities: Collection[tuple[str, str]] | None = None
+) -> None:
+    """The quantities (a model node on a benchmark) the rows give more than one value, with
+    their spread (highest less lowest, exactly), of ``quantities`` or of every one. A value
+    that stands for none (docs/imports.md) is no value here, as in
+    queries/disagreements.rq."""
+    sql = (
+        "SELECT model_node, benchmark, value FROM rows WHERE model_node != '' "
+        "AND benchmark != '' AND value IS NOT NULL"
+    )
+    if quantities is None:
+        db.execute("DELETE FROM disagreeing")
+        found = db.execute(sql).fetchall()
+    else:
+        found = []
+        for model, benchmark in quantities:
+            db.execute(
+                "DELETE FROM disagreeing WHERE model = ? AND benchmark = ?", (model, benchmark)
+            )
+            found += db.execute(
+                f"{sql} AND model_node = ? AND benchmark = ?", (model, benchmark)
+            ).fetchall()
+    values: dict[tuple[str, str], set[Decimal]] = {}
+    for model, benchmark, value in found:
+        values.setdefault((model, benchmark), set()).add(Decimal(value))
+    db.executemany(
+        "INSERT INTO disagreeing VALUES (?, ?, ?)",
+        (
+            (model, benchmark, str(max(seen) - min(seen)))
+            for (model, benchmark), seen in values.items()
+            if len(seen) > 1
+        ),
+    )
+
+
+def write_standings(db: sqlite3.Connection, found: Mapping[str, Standing]) -> None:
+    db.execute("DELETE FROM standings")
+    db.executemany(
+        "INSERT INTO standings VALUES (?, ?)",
+        ((record, standing_json(s)) for record, s in found.items()),
+    )
+
+
+def write_about(db: sqlite3.Connection, about: Mapping[str, GraphsAbout]) -> None:
+    """Replace what bears on each node of ``about``."""
+    db.executemany(
+        "INSERT OR REPLACE INTO about VALUES (?, ?)",
+        (
+            (node, json.dumps([list(a.graphs), [list(r) for r in a.runs]]))
+            for node, a in about.items()
+        ),
+    )
+
+
+def write_meta(db: sqlite3.Connection, version: str | None, updated_from: str = "") -> None:
+    """The file's format, version, size, when it was written, and the version whose index
+    it updated ("" when written whole)."""
+    size = db.execute("SELECT count(*) FROM rows").fetchone()[0]
+    db.executemany(
+        "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+        [
+            ("format", FORMAT),
+            ("version", version or ""),
+            ("rows", str(size)),
+            ("written", datetime.now(UTC).isoformat(timespec="seconds")),
+            ("updated_from", updated_from),
+        ],
+    )

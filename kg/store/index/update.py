@@ -1,0 +1,167 @@
+"""Updating an index for a write of a few graphs: a copy of the previous version's index,
+with the rows of the records the write bears on read again, instead of the whole store.
+
+Which records a write bears on: every record IRI a changed graph names (in the version
+before the write or in the new one: its own graph, a review or run of it, a change of its
+standing), every record whose source, file, model or benchmark a changed graph names (a
+source's new title, a retraction of the source), and the records quoted at the same
+sentences as those. Their rows are read again (``read_rows`` restricted to them), then
+what depends on rows is counted again for what they touch: their boards' ranks, their
+facets' values, their quantities' disagreements. Standings are read again whole (they
+depend on few files); what bears on each of them is read for them alone.
+
+Past :data:`UPDATE_UP_TO` records, or without a previous index of this format, the index is
+written whole (:func:`kg.store.index.write.write_index`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Collection, Mapping
+from pathlib import Path
+
+import pyoxigraph as ox
+
+from ...errors import StoreError
+from ...model.standing import Standing
+from ..base import GraphStore, solutions
+from ..records import graphs_about
+from ..standing import standings
+from .codec import standing_json
+from .reader import Index
+from .rows import Row, read_rows
+from .schema import FACETS, FORMAT
+from .tables import (
+    count_facets,
+    drop_rows,
+    find_disagreements,
+    partners,
+    put_rows,
+    rank_boards,
+    share_quotes,
+    write_about,
+    write_meta,
+    write_standings,
+)
+from .write import write_index, written
+
+#: A write bearing on more records than this (or on more than a fifth of them) writes the
+#: index whole: reading so many rows one way or the other costs about the same.
+UPDATE_UP_TO = 20_000
+
+
+def update_index(
+    store: GraphStore,
+    before: GraphStore | None,
+    previous: Path | None,
+    changed: Collection[str],
+    path: Path,
+    version: str | None,
+) -> bool:
+    """Write ``path``, the index of ``store`` at ``version``: ``previous`` (the index of
+    ``before``, the version the write started from) updated for the graphs ``changed``,
+    or written whole. True when it was updated.
+
+    :raises StoreError: when the file cannot be written.
+    """
+    usable = previous is not None and previous.exists() and before is not None
+    if usable:
+        assert previous is not None
+        try:
+            old = Index(previous)
+        except StoreError:  # another format, or unreadable: written whole
+            usable = False
+    if not usable or old.size == 0:
+        write_index(store, path, version)
+        return False
+    named = _named(store, changed) | (_named(before, changed) if before is not None else set())
+    found = standings(store)
+    affected = _affected(old, named, set(changed)) | _restood(old, found)
+    if len(affected) > min(UPDATE_UP_TO, max(old.size // 5, 100)):
+        write_index(store, path, version)
+        return False
+    # the IRIs named may be records the index does not have yet
+    fresh = read_rows(store, found, affected | named)
+    affected |= {row.record for row in fresh}
+
+    def fill(db: sqlite3.Connection) -> None:
+        around = partners(db, affected)  # quoted with them before the write
+        gone = drop_rows(db, affected)
+        put_rows(db, fresh)
+        around |= partners(db, affected)  # and after
+        share_quotes(db, around | {row.record for row in fresh})
+        rows = [*gone, *fresh]
+        rank_boards(db, sorted({r.benchmark for r in rows if r.benchmark}))
+        count_facets(db, _touched(rows))
+        find_disagreements(
+            db, sorted({(r.model_node, r.benchmark) for r in rows if r.model_node and r.benchmark})
+        )
+        write_standings(db, found)
+        records = {row.record for row in rows}
+        db.executemany("DELETE FROM about WHERE node = ?", ((r,) for r in records))
+        write_about(db, _about(store, records))
+        write_meta(db, version, old.version)
+
+    written(path, fill, start=previous)
+    return True
+
+
+def _named(store: GraphStore, graphs: Collection[str]) -> set[str]:
+    """Every IRI the graphs ``graphs`` of ``store`` name, as subject or object."""
+    if not graphs:
+        return set()
+    listed = " ".join(str(ox.NamedNode(g)) for g in sorted(graphs))
+    query = (  # a small internal lookup: the graphs' own IRIs
+        f"SELECT DISTINCT ?iri WHERE {{ VALUES ?g {{ {listed} }} GRAPH ?g "
+        "{ { ?iri ?p ?o } UNION { ?s ?p ?iri } } FILTER(isIRI(?iri)) }"
+    )
+    return {row["iri"].value for row in solutions(store.query(query))} | set(graphs)
+
+
+def _affected(index: Index, named: set[str], changed: set[str]) -> set[str]:
+    """The records of ``index`` a write of the graphs ``changed`` bears on: those the
+    graphs name (their own graphs, reviews, runs, changes of standing), and those whose
+    source or file is one of the graphs (a source's title, a file's facts of its model)."""
+    affected: set[str] = set()
+    for column, among in (("record", named), ("source", changed), ("evaluation", changed)):
+        listed = sorted(among)
+        for start in range(0, len(listed), 500):
+            part = listed[start : start + 500]
+            affected.update(
+                r
+                for (r,) in index.execute(
+                    f"SELECT record FROM rows WHERE {column} IN ({', '.join('?' * len(part))})",
+                    part,
+                )
+            )
+    return affected
+
+
+def _restood(index: Index, found: Mapping[str, Standing]) -> set[str]:
+    """The records whose standing the write changed (a source retracted changes all of
+    its records'): the index's standings against the store's now."""
+    before = {
+        record: text for record, text in index.execute("SELECT record, standing FROM standings")
+    }
+    now = {record: standing_json(standing) for record, standing in found.items()}
+    return {r for r in before.keys() | now.keys() if before.get(r) != now.get(r)}
+
+
+def _touched(rows: list[Row]) -> dict[str, set[str]]:
+    """Each facet's values that ``rows`` hold."""
+    touched: dict[str, set[str]] = {name: set() for name in FACETS}
+    for row in rows:
+        for name, (key, _) in FACETS.items():
+            value = getattr(row, key)
+            touched[name].update(value if isinstance(value, list) else [value] if value else [])
+    return touched
+
+
+def _about(store: GraphStore, records: set[str]) -> dict:
+    found = {}
+    for record in sorted(records):
+        found.update(graphs_about(store, ox.NamedNode(record)))
+    return found
+
+
+__all__ = ["FORMAT", "update_index"]
