@@ -12,7 +12,8 @@ The proportions are the real snapshot's (d9be34d6, 35,043 results; measured with
   evaluated models);
 - models: 142 per 1,000 results at every N (the leaderboards evaluate new models: the real
   growth is linear); developers: 766 at 35k growing as N^0.5, models per developer
-  Zipf-like (drawn with exponent 0.7: the largest holds 4 % of the models, as in the real data), ids like Hugging Face's (``org/Name-7B-Instruct``);
+  Zipf-like (drawn with exponent 0.7: the largest holds 4 % of the models, as in the
+  real data), ids like Hugging Face's (``org/Name-7B-Instruct``);
 - benchmarks: 90 at 35k, growing as N^0.25 (tens to a few hundred); records per
   benchmark Zipf-like, as the real ones are (slope -1.24);
 - precision (bfloat16 3/4, float16 1/4) and parameters on the leaderboard's files only;
