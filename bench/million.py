@@ -32,6 +32,7 @@ import sys
 import time
 import urllib.parse
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -54,12 +55,18 @@ PREFIXES = (
 )
 
 
-def _largest(store: object, pattern: str) -> str:
+def _select(store: Any, query: str) -> list[Any]:
+    """The solutions of a SELECT query (with the prefixes above)."""
+    return list(store.query(PREFIXES + query))
+
+
+def _largest(store: Any, pattern: str) -> str:
+    """The member of a group with the most records."""
     query = (
         f"SELECT ?g (COUNT(*) AS ?n) WHERE {{ ?r kg:benchmark ?b . {pattern} }} "
         "GROUP BY ?g ORDER BY DESC(?n) LIMIT 1"
     )
-    return str(next(iter(store.query(PREFIXES + query)))[0].value)  # type: ignore[attr-defined]
+    return str(_select(store, query)[0][0].value)
 
 
 def _path(iri: str, kind: str) -> str:
@@ -77,17 +84,19 @@ def pick(store_dir: Path, sample: int) -> dict[str, object]:
         model = _largest(store, "?r kg:evaluatedModel ?g")
         benchmark = _largest(store, "?r kg:benchmark ?g")
         source = _largest(store, "?r prov:wasQuotedFrom ?g")
-        rows = store.query(
-            PREFIXES + "SELECT ?id ?label WHERE { ?r kg:benchmark <" + benchmark + "> ; "
+        rows = _select(
+            store,
+            "SELECT ?id ?label WHERE { ?r kg:benchmark <" + benchmark + "> ; "
             "dcterms:identifier ?id . OPTIONAL { <" + benchmark + "> "
-            "<http://www.w3.org/2000/01/rdf-schema#label> ?label } } LIMIT 2"
+            "<http://www.w3.org/2000/01/rdf-schema#label> ?label } } LIMIT 2",
         )
         firsts = [(str(r[0].value), str(r[1].value) if r[1] else "") for r in rows]
         ids = [
             str(r[0].value)
-            for r in store.query(
-                PREFIXES + f"SELECT ?id WHERE {{ ?r kg:benchmark ?b ; dcterms:identifier ?id }} "
-                f"LIMIT {sample}"
+            for r in _select(
+                store,
+                "SELECT ?id WHERE { ?r kg:benchmark ?b ; dcterms:identifier ?id } "
+                f"LIMIT {sample}",
             )
         ]
     finally:
