@@ -60,8 +60,10 @@ FAMILIES = [
     ("SynthOLMo-2", "OlmoForCausalLM"),
 ]
 VARIANTS = ["Instruct", "Chat", "Base", "DPO", "SFT", "Merge", "v0.1", "v2", "Coder", "Math"]
-#: Parameters in billions at the real quantiles 0, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 1.
+#: Parameters in billions at the real quantiles 0, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 1 (the
+#: real minimum is -1, a placeholder; 0.5 here), and the share of models between each two.
 PARAMS = [0.5, 1.277, 4.65, 8.03, 12.248, 15.21, 72.706, 140.63]
+PARAM_SHARES = [0.10, 0.15, 0.25, 0.25, 0.15, 0.09, 0.01]
 WORDS = [
     "Reasoning", "Math", "Code", "Knowledge", "Safety", "Chat", "Instruct", "Reading",
     "Science", "Law", "Medicine", "Translation", "Summaries", "Truthfulness", "Commonsense",
@@ -101,6 +103,7 @@ class Shape:
         self.board_share = [w / total for w in weights]
 
     def kind(self, board: int) -> tuple[str, tuple[int, int], bool, int]:
+        """The board's kind (``KINDS``): the real boards' in turn."""
         return KINDS[board % len(KINDS)]
 
     def suite(self, board: int) -> list[int]:
@@ -118,6 +121,7 @@ class Shape:
         return chosen
 
     def developer(self, d: int) -> str:
+        """Developer number ``d``'s name (a Hugging Face organization)."""
         return f"synth-lab-{d:05d}"
 
     def model(self, m: int) -> dict[str, object]:
@@ -126,8 +130,8 @@ class Shape:
         rng = random.Random(f"{self.seed}-model-{m}")
         developer = self.developer(zipf_index(rng, self.developers, 0.7))
         family, architecture = rng.choice(FAMILIES)
-        low, high = sorted(rng.sample(range(len(PARAMS)), 2))
-        params = round(rng.uniform(PARAMS[low], PARAMS[min(high, low + 1)]), 3)
+        [low] = rng.choices(range(len(PARAM_SHARES)), weights=PARAM_SHARES)
+        params = round(rng.uniform(PARAMS[low], PARAMS[low + 1]), 3)
         size = f"{params:.0f}B" if params >= 1 else f"{params * 1000:.0f}M"
         name = f"{family}-{size}-{rng.choice(VARIANTS)}-{m:06d}"
         return {
@@ -139,6 +143,7 @@ class Shape:
         }
 
     def benchmark(self, j: int) -> dict[str, object]:
+        """Benchmark number ``j`` as a result of a file states it, less its score."""
         rng = random.Random(f"{self.seed}-benchmark-{j}")
         word = WORDS[j % len(WORDS)]
         name = f"Synth{word}-{j:03d}"
@@ -159,7 +164,7 @@ class Shape:
         }
 
 
-def files_of(shape: Shape, rng: random.Random) -> list[int]:
+def files_of(shape: Shape) -> list[int]:
     """How many files each board gets, so that the results add up to about N."""
     mean_results = [sum(shape.kind(b)[1]) / 2 for b in range(shape.boards)]
     per_file = sum(s * r for s, r in zip(shape.board_share, mean_results, strict=True))
@@ -184,7 +189,7 @@ def generate_real(n: int, seed: int, out: Path) -> dict[str, int]:
     # The other boards evaluate models of their own (real: 470 models outside the
     # leaderboard, 693 files), the most known ones in many suites.
     head = max(20, round(0.0175 * n))
-    plan = files_of(shape, rng)
+    plan = files_of(shape)
     benchmarks = {j: shape.benchmark(j) for j in range(shape.benchmarks)}
     for board, nfiles in enumerate(plan):
         kind, (low, high), facts, _ = shape.kind(board)
