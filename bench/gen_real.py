@@ -172,6 +172,19 @@ def files_of(shape: Shape) -> list[int]:
     return [max(1, round(files * s)) for s in shape.board_share]
 
 
+def next_model(rng: random.Random, head: int, evaluated: set[int]) -> int:
+    """A model of the other boards' ``head`` this board has not evaluated yet: drawn
+    Zipf-like (the known models are in many suites), else the first not taken."""
+    for _ in range(50):
+        m = zipf_index(rng, head, 0.5)
+        if m not in evaluated:
+            break
+    else:
+        m = next(i for i in range(head + len(evaluated) + 1) if i not in evaluated)
+    evaluated.add(m)
+    return m
+
+
 def generate_real(n: int, seed: int, out: Path) -> dict[str, int]:
     """Write about ``n`` results as Every Eval Ever files under ``out``/data (and a
     LICENSE), one file at a time; returns the counts written."""
@@ -201,13 +214,14 @@ def generate_real(n: int, seed: int, out: Path) -> dict[str, int]:
             "source_organization_name": f"Synthetic Evaluators {board}",
             "evaluator_relationship": "third_party",
         }
+        evaluated: set[int] = set()  # a board evaluates a model once (its files at most)
         for _ in range(nfiles):
             if board == 0:
                 resubmit = leaderboard_models > 0 and rng.random() < 0.017
                 m = rng.randrange(leaderboard_models) if resubmit else leaderboard_models
                 leaderboard_models += not resubmit
             else:
-                m = shape.models + zipf_index(rng, head, 0.5)
+                m = next_model(rng, head, evaluated) + shape.models
             model = shape.model(m)
             count = min(len(suite), rng.randint(low, high))
             stamp = f"{1770000000 + counts['files']}.{rng.randrange(10**6):06d}"
