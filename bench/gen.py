@@ -1,6 +1,12 @@
 """Generate a synthetic corpus of claimgraph data files: N records and what they share.
 
     python bench/gen.py 10000 --seed 1 -o /tmp/corpus-10k
+    python bench/gen.py 10000 --seed 1 --shape real -o /tmp/eee-10k
+
+With ``--shape real`` (bench/gen_real.py) the corpus is instead N results as Every Eval
+Ever files shaped like the real snapshot (thousands of models, tens of benchmarks, boards
+and developers in its proportions), laid out as the origin repository for
+`kg import every-eval-ever` (bench/README.md, "A million results").
 
 Deterministic for a given N and seed; valid as it is for `kg load`; clearly synthetic
 (every id starts with "synthetic-", every title with "Synthetic"); never written into
@@ -292,10 +298,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("n", type=int, help="number of records")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("-o", "--output", type=Path, required=True)
+    parser.add_argument(
+        "--shape",
+        choices=("records", "real"),
+        default="records",
+        help="records: YAML records of 10 models and 5 metrics (the default); real: "
+        "Every Eval Ever files in the real snapshot's proportions, for kg import",
+    )
     args = parser.parse_args(argv)
     if args.output.resolve().is_relative_to((Path(__file__).parent.parent / "data").resolve()):
         parser.error("synthetic data never goes into data/")
-    counts = generate(args.n, args.seed, args.output)
+    if args.shape == "real":
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+        from bench.gen_real import generate_real
+
+        counts = generate_real(args.n, args.seed, args.output)
+    else:
+        counts = generate(args.n, args.seed, args.output)
     print(", ".join(f"{v} {k}" for k, v in counts.items()), file=sys.stderr)
     return 0
 
