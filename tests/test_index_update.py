@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import kg.store.index.update
 from bench import gen
 from helpers import BASE, DATA, open_test_store
 from kg.cli import main
@@ -87,9 +88,12 @@ def _load_and_compare(store_dir: Path, data: Path, tmp_path: Path, updated: bool
     return index
 
 
+@pytest.mark.parametrize("one_by_one", [200, 0], ids=["about-each", "about-all"])
 def test_each_kind_of_write_updates_the_index_to_what_a_whole_write_gives(
-    data: Path, tmp_path: Path
+    data: Path, tmp_path: Path, one_by_one: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # what bears on the records read again: one query each, or one for all of them
+    monkeypatch.setattr(kg.store.index.update, "ABOUT_ONE_BY_ONE", one_by_one)
     store_dir = tmp_path / "store"
     first = _load_and_compare(store_dir, data, tmp_path, updated=False)
     assert first.size > 400

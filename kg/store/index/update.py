@@ -25,7 +25,7 @@ import pyoxigraph as ox
 from ...errors import StoreError
 from ...model.standing import Standing
 from ..base import GraphStore, solutions
-from ..records import graphs_about
+from ..records import GraphsAbout, graphs_about
 from ..standing import standings
 from .codec import standing_json
 from .reader import Index
@@ -157,8 +157,16 @@ def _touched(rows: list[Row]) -> dict[str, set[str]]:
     return touched
 
 
-def _about(store: GraphStore, records: set[str]) -> dict:
-    found = {}
+#: Past this many records, what bears on them is read for every record at once (one
+#: query over the store) rather than one query each.
+ABOUT_ONE_BY_ONE = 200
+
+
+def _about(store: GraphStore, records: set[str]) -> dict[str, GraphsAbout]:
+    """What bears on each of ``records`` (kg.store.records.graphs_about)."""
+    if len(records) > ABOUT_ONE_BY_ONE:
+        return {node: a for node, a in graphs_about(store).items() if node in records}
+    found: dict[str, GraphsAbout] = {}
     for record in sorted(records):
         found.update(graphs_about(store, ox.NamedNode(record)))
     return found
