@@ -15,6 +15,7 @@ from bench import gen
 from helpers import BASE, DATA, open_test_store
 from helpers.servers import Backend
 from kg.store.index import INDEX_SUFFIX, Index
+from kg.store.licences import parts
 from kg.store.load import load_paths
 from kg.web import create_app
 from kg.web.state import close, state
@@ -50,6 +51,12 @@ def test_every_page_kind_answers_from_the_index_of_its_version(
             assert [p.name for p in built] == [catalog.index.path.name]
         else:  # kept beside the version: nothing to build
             assert built == [] and catalog.index.path.parent == Path(store_backend.store)
+
+        # the parts the index counts are the ones the store's canned query counts
+        with app.app_context(), store_backend.open(read_only=True) as store:
+            licence = state(app).settings.licence
+            assert state(app).licence_parts == parts(store, licence)
+            assert len(state(app).licence_parts) > 1  # the registry's own and an import's
 
         row = listing["rows"][0]
         board = client.get(f"/records.json?q={row['id']}").get_json()["rows"][0]

@@ -26,6 +26,7 @@ CONTENT = {
     "boards": "SELECT * FROM boards ORDER BY benchmark",
     "disagreeing": "SELECT * FROM disagreeing ORDER BY model, benchmark",
     "standings": "SELECT * FROM standings ORDER BY record",
+    "imports": "SELECT * FROM imports ORDER BY import",
     "about": "SELECT * FROM about ORDER BY node",
     "quote_pairs": "SELECT q.source, q.quote, r.id FROM quote_pairs q "
     "JOIN rows r ON r.n = q.n ORDER BY 1, 2, 3",

@@ -6,13 +6,20 @@ agree."""
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import unquote
 
+import pyoxigraph as ox
 import pytest
 from flask.testing import FlaskClient
 
 from helpers import BASE, DATA, open_test_store
+from kg.rdf.facts import Facts
+from kg.rdf.vocabulary import load_terms
 from kg.read.catalog import Catalog
+from kg.read.node import node_rows
+from kg.store import EmbeddedStore
 from kg.store.load import load_paths
+from kg.store.records import describe
 
 
 @pytest.fixture(scope="module")
@@ -120,3 +127,22 @@ def test_the_page_and_its_json_rank_and_mark_alike(client: FlaskClient) -> None:
     corrected = client.get("/records.json?q=ifevl%20").get_json()
     assert corrected["corrected"] == "ifeval" and corrected["total"] == listing["total"]
     assert "showing results for" in client.get("/?q=ifevl").get_data(as_text=True)
+
+
+def test_a_node_page_lists_the_same_records_from_the_index_as_from_the_store(
+    catalog: Catalog, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A source's, model's and benchmark's page lists the records naming it: the live page
+    reads them from the index, a release's page from its store; both say the same."""
+    store_dir = catalog.index.path.parent
+    first = catalog.matching("mmlu")[0]
+    nodes = [("source", first.source), ("model", first.model_node), ("benchmark", first.benchmark)]
+    with EmbeddedStore(store_dir, read_only=True) as store:
+        for kind, iri in nodes:
+            ident = unquote(iri.removeprefix(f"{BASE}{kind}/"))
+            facts = Facts(describe(store, BASE, kind, ident), load_terms().graph)
+            node = ox.NamedNode(iri)
+            from_store = node_rows(facts, node, BASE, store)[0]
+            from_index = node_rows(facts, node, BASE, store, index=catalog.index)[0]
+            assert from_index == from_store, kind
+            assert any(label.startswith(("quoted by", "records of")) for label, _ in from_index)

@@ -10,16 +10,19 @@ from ..rdf.facts import Facts, Term
 from ..rdf.namespaces import DCTERMS, KG, PROV, RDF, RDFS
 from ..store import GraphStore
 from ..store.base import solutions
+from ..store.index import Index
 from ..store.queries import internal_query
 from .closure import ClosureReader, SourceView
 
 #: The records a node's page lists: of a node of the class, those naming it by the
 #: predicate, under the heading.
-RECORDS_ABOUT = (
-    (KG.SourceDocument, PROV.wasQuotedFrom, "quoted by records"),
-    (KG.Model, KG.evaluatedModel, "records of this model"),
-    (KG.Benchmark, KG.benchmark, "records of this benchmark"),
+RECORDS_ABOUT = (  # (class, predicate, label, the index's column holding it)
+    (KG.SourceDocument, PROV.wasQuotedFrom, "quoted by records", "source"),
+    (KG.Model, KG.evaluatedModel, "records of this model", "model_node"),
+    (KG.Benchmark, KG.benchmark, "records of this benchmark", "benchmark"),
 )
+#: How many records naming a node its page lists (then how many more there are).
+LISTED = 100
 
 
 @dataclass
@@ -35,9 +38,11 @@ def node_rows(
     base: str,
     store: GraphStore,
     release: str | None = None,
+    index: Index | None = None,
 ) -> tuple[list[tuple[str, list[Value]]], str, SourceView | None]:
     """The node's statements as (property label, values), its title, and, for a source, what
-    its citation tags need (links into ``release`` when the page shows one)."""
+    its citation tags need (links into ``release`` when the page shows one). The records
+    naming it come from ``index`` where given (the live version's), else from ``store``."""
     viewer = ClosureReader(facts, base, release)
     rows = _rows(facts, node, viewer, depth=0)
     title = (
@@ -47,9 +52,13 @@ def node_rows(
         or node.value.rsplit("/", 1)[-1]
     )
     source = viewer.source(node) if facts.has_type(node, KG.SourceDocument) else None
-    for cls, predicate, label in RECORDS_ABOUT:
+    for cls, predicate, label, column in RECORDS_ABOUT:
         if facts.has_type(node, cls):
-            listed = _records_about(store, node, predicate, viewer)
+            listed = (
+                _records_about(store, node, predicate, viewer)
+                if index is None
+                else _indexed_about(index, node, column, viewer)
+            )
             if listed:
                 rows.append((label, listed))
     return rows, title, source
@@ -114,6 +123,23 @@ def _records_about(
         Value(row["title"].value if row["title"] else row["id"].value, viewer.href(row["record"]))
         for row in solutions(store.query(internal_query("records-about").text, bindings))
     ]
+    return _more(listed, total)
+
+
+def _indexed_about(
+    index: Index, node: ox.NamedNode, column: str, viewer: ClosureReader
+) -> list[Value]:
+    """The first records whose index row names ``node`` in ``column``, and how many there
+    are in all (the index's rows, by id)."""
+    total = index.count_where(column, node.value)
+    listed = [
+        Value(row.title or row.id, viewer.href(ox.NamedNode(row.record)))
+        for row in index.rows(f"{column} = ?", (node.value,), f"ORDER BY id LIMIT {LISTED}")
+    ]
+    return _more(listed, total)
+
+
+def _more(listed: list[Value], total: int) -> list[Value]:
     if total > len(listed):
         listed.append(Value(f"... and {total - len(listed):,} more ({total:,} in all)"))
     return listed

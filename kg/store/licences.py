@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -70,22 +71,32 @@ class Part:
 def parts(store: GraphStore, operator: str) -> list[Part]:
     """The parts the store holds, the registry's own first (with the operator's licence,
     ``operator``: an IRI or "", even when it holds no record)."""
-    found = [Part(OWN, licence(operator), "", 0)]
+    counted = []
     for row in solutions(store.query(canned_query("record-licences").text)):
-        name, records = row["part"].value, int(row["records"].value)
-        if name == OWN:
-            found[0] = Part(OWN, licence(operator), "", records)
-            continue
-        iri = row["licence"]
-        notice = row["notice"]
-        found.append(
-            Part(
-                name,
-                licence(iri.value if isinstance(iri, ox.NamedNode) else ""),
+        iri, notice = row["licence"], row["notice"]
+        counted.append(
+            (
+                row["part"].value,
+                iri.value if isinstance(iri, ox.NamedNode) else "",
                 notice.value if notice is not None else "",
-                records,
+                int(row["records"].value),
             )
         )
+    return counted_parts(counted, operator)
+
+
+def counted_parts(
+    counted: Iterable[tuple[str, str | None, str | None, int]], operator: str
+) -> list[Part]:
+    """The parts of (name, licence IRI, notice, records) counts, the registry's own first
+    (named :data:`OWN`, or "": the operator's licence, even when it holds no record):
+    what :func:`parts` reads from the store and the index from its rows."""
+    found = [Part(OWN, licence(operator), "", 0)]
+    for name, iri, notice, records in counted:
+        if name in (OWN, ""):
+            found[0] = Part(OWN, licence(operator), "", found[0].records + records)
+        else:
+            found.append(Part(name, licence(iri or ""), notice or "", records))
     return found
 
 

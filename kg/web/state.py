@@ -23,7 +23,7 @@ from ..release.history import HistoryEntry, graph_history
 from ..store import GraphStore, open_store
 from ..store.archive import Archive
 from ..store.cached import SharedGraphCache
-from ..store.licences import Part, parts
+from ..store.licences import Part, counted_parts
 from .http.response_cache import ResponseCache
 from .workers.pool import QueryRunner
 
@@ -201,9 +201,13 @@ class AppState:
 
     @property
     def licence_parts(self) -> list[Part]:
-        """The registry's parts with the licence of each (kg.store.licences), read once per
-        version: what the index's catalogue and the dumps' manifests state."""
-        return self.derived("licence-parts", lambda store: parts(store, self.settings.licence))
+        """The registry's parts with the licence of each (kg.store.licences), their records
+        counted from the index's rows once per version: what the index's catalogue, VoID and
+        the dumps' manifests state."""
+        return self.derived(
+            "licence-parts",
+            lambda _store: counted_parts(self.catalog.index.parts(), self.settings.licence),
+        )
 
     @property
     def timeline(self) -> Timeline:

@@ -100,6 +100,12 @@ class Index:
         found = self.rows("id = ?", (ident,))
         return found[0] if found else None
 
+    def count_where(self, column: str, value: str) -> int:
+        """How many rows' ``column`` (one of the row fields) is ``value``."""
+        if column not in ROW_FIELDS:
+            raise ValueError(column)
+        return self.execute(f"SELECT count(*) FROM rows WHERE {column} = ?", (value,)).fetchone()[0]
+
     def records_where(self, column: str, value: str) -> list[str]:
         """The IRIs of the records whose ``column`` (one of the facets' keys) is ``value``."""
         if column not in ROW_FIELDS:
@@ -151,6 +157,17 @@ class Index:
             return None
         graphs, runs = json.loads(found[0])
         return GraphsAbout(tuple(graphs), tuple((g, r) for g, r in runs))
+
+    def parts(self) -> list[tuple[str, str | None, str | None, int]]:
+        """Each part's records: (its name, "" for the registry's own; its licence; its
+        notice; how many records), of the rows."""
+        return list(
+            self.execute(
+                "SELECT coalesce(i.part, ''), i.licence, i.notice, count(*) FROM rows "
+                "LEFT JOIN imports i ON i.import = rows.imported_by "
+                "GROUP BY 1, 2, 3 ORDER BY 1"
+            )
+        )
 
     # -- facets ----------------------------------------------------------------------------
     def facet_values(self, facet: str) -> list[tuple[str, str, int]]:

@@ -82,6 +82,9 @@ class Row:
     standing: str = "current"
     standing_label: str = "current"
     text: str = ""
+    #: The import that brought it (``kg:importedBy``; "" for the registry's own records):
+    #: the part of the registry, and the licence, it belongs to.
+    imported_by: str = ""
     #: (source, quote's exact words) of each of its sources and quotes: what sharing a
     #: sentence is decided on (kept in the index's ``quote_pairs``, not as a column)
     pairs: list[tuple[str, str]] = field(default_factory=list, compare=False, repr=False)
@@ -214,6 +217,7 @@ def read_rows(
             evaluation=evaluation,
             params=about.get("params", [""])[0],
             precision=about.get("precision", [""])[0],
+            imported_by=first("importedBy"),
         )
         if row.benchmark:  # what the record says it measures: its own words, no lookup
             name, dataset = row.metric_label, row.dataset

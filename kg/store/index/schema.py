@@ -19,7 +19,7 @@ from typing import Any
 from .rows import Row
 
 #: Bumped when the tables change: a file of another format is built again, never read.
-FORMAT = "claimgraph-index/2"
+FORMAT = "claimgraph-index/3"
 
 #: Facet name -> (the row key holding the value, the row key holding its label).
 FACETS: dict[str, tuple[str, str]] = {
@@ -102,6 +102,7 @@ CREATE INDEX rows_by_record ON rows(record);
 CREATE INDEX rows_by_board ON rows(benchmark, board_place);
 CREATE INDEX rows_by_model_node ON rows(model_node, benchmark);
 CREATE INDEX rows_by_evaluation ON rows(evaluation);
+CREATE INDEX rows_by_import ON rows(imported_by);
 {facet_indexes}
 {key_indexes}
 CREATE TABLE quote_pairs (source TEXT NOT NULL, quote TEXT NOT NULL, n INTEGER NOT NULL);
@@ -117,6 +118,9 @@ CREATE TABLE boards (
   benchmark TEXT PRIMARY KEY, label TEXT NOT NULL, size INTEGER NOT NULL,
   low TEXT, high TEXT, lower_is_better INTEGER NOT NULL
 );
+CREATE TABLE imports (
+  import TEXT PRIMARY KEY, part TEXT NOT NULL, licence TEXT, notice TEXT
+) WITHOUT ROWID;
 CREATE TABLE standings (record TEXT PRIMARY KEY, standing TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE about (node TEXT PRIMARY KEY, graphs TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE disagreeing (

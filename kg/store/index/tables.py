@@ -11,7 +11,12 @@ from collections.abc import Collection, Iterable, Mapping
 from datetime import UTC, datetime
 from decimal import Decimal
 
+import pyoxigraph as ox
+
 from ...model.standing import Standing
+from ...rdf.sparqltext import inside_where
+from ..base import GraphStore, solutions
+from ..queries import internal_query
 from ..records import GraphsAbout
 from .codec import SEARCHED_COLUMNS, WRITTEN, row_cells, row_from, searched_cells, standing_json
 from .ranking import rank
@@ -213,6 +218,29 @@ def find_disagreements(
             (model, benchmark, str(max(seen) - min(seen)))
             for (model, benchmark), seen in values.items()
             if len(seen) > 1
+        ),
+    )
+
+
+def write_imports(db: sqlite3.Connection, store: GraphStore) -> None:
+    """The part each import the rows name makes (identifier, licence, notice), read for
+    those imports alone (``queries/internal/import-parts.rq``)."""
+    db.execute("DELETE FROM imports")
+    imports = [i for (i,) in db.execute("SELECT DISTINCT imported_by FROM rows") if i]
+    if not imports:
+        return
+    listed = " ".join(str(ox.NamedNode(i)) for i in sorted(imports))
+    text = inside_where(internal_query("import-parts").text, f"VALUES ?import {{ {listed} }}")
+    db.executemany(
+        "INSERT OR REPLACE INTO imports VALUES (?, ?, ?, ?)",
+        (
+            (
+                r["import"].value,
+                r["part"].value,
+                r["licence"].value if r["licence"] is not None else None,
+                r["notice"].value if r["notice"] is not None else None,
+            )
+            for r in solutions(store.query(text))
         ),
     )
 

@@ -40,6 +40,7 @@ from .tables import (
     rank_boards,
     share_quotes,
     write_about,
+    write_imports,
     write_meta,
     write_standings,
 )
@@ -97,6 +98,7 @@ def update_index(
             db, sorted({(r.model_node, r.benchmark) for r in rows if r.model_node and r.benchmark})
         )
         write_standings(db, found)
+        write_imports(db, store)
         records = {row.record for row in rows}
         db.executemany("DELETE FROM about WHERE node = ?", ((r,) for r in records))
         write_about(db, _about(store, records))

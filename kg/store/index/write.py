@@ -23,6 +23,7 @@ from .tables import (
     put_rows,
     rank_boards,
     write_about,
+    write_imports,
     write_meta,
     write_standings,
 )
@@ -43,6 +44,7 @@ def write_index(store: GraphStore, path: Path, version: str | None) -> None:
         count_facets(db, None)
         find_disagreements(db)
         write_standings(db, found)
+        write_imports(db, store)
         write_about(db, graphs_about(store))
         write_meta(db, version)
 

@@ -33,7 +33,7 @@ from ...read.timeline import loaded_at
 from ...store import GraphStore
 from ...store.base import solutions
 from ...store.figures import Figures
-from ...store.licences import Part, parts
+from ...store.licences import Part
 from ...store.queries import canned_query, internal_query
 from ..http.documents import VOCABULARY_PATH, as_document
 from ..http.request_rules import params
@@ -57,7 +57,7 @@ def description(suffix: str | None = None) -> Response:
     media_type = negotiate(request.headers.get("Accept"), OFFERED, suffix or params().get("format"))
     app = state()
     figures = app.derived(
-        "void", lambda store: VoidFigures(store, app.settings.base, app.settings.licence)
+        "void", lambda store: VoidFigures(store, app.settings.base, app.licence_parts)
     )
     out = io.BytesIO()
     write_graph(list(_quads(figures)), by_media_type(media_type).name, out, app.settings.base)
@@ -70,7 +70,7 @@ def description(suffix: str | None = None) -> Response:
 class VoidFigures:
     """What the description counts, read from one store version."""
 
-    def __init__(self, store: GraphStore, base: str, operator: str):
+    def __init__(self, store: GraphStore, base: str, found: list[Part]):
         [row] = list(solutions(store.query(canned_query("stats").text)))
         # graphs and triples are unbound in a store no load has counted (kg.store.figures)
         self.stats = {
@@ -94,7 +94,8 @@ class VoidFigures:
         }
         counted = Figures.read(store, base)
         self.links = (counted.links or ()) if counted is not None else ()
-        self.parts = parts(store, operator)
+        #: the registry's parts with their licences (the index counts their records)
+        self.parts = found
 
 
 def _quads(figures: VoidFigures) -> Iterator[ox.Quad]:

@@ -47,7 +47,8 @@ def node(kind: str, name: str) -> Response:
     app, base = asked.app, asked.app.settings.base
     facts = Facts(quads, app.terms.graph)
     iri = ox.NamedNode(f"{base}{kind}/{quote(asked.ident, safe='')}")
-    rows, title, source = node_rows(facts, iri, base, asked.registry.store, asked.release)
+    index = app.catalog.index if asked.release is None else None  # the live version's
+    rows, title, source = node_rows(facts, iri, base, asked.registry.store, asked.release, index)
     context = NodePage(
         kind=kind,
         ident=asked.ident,
