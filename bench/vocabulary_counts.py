@@ -1,5 +1,5 @@
 """What `/ns` pays once per store version: the statements that use each term of the
-vocabulary (``queries/internal/term-uses.rq``, :func:`kg.read.vocabulary.term_uses`).
+vocabulary (``queries/internal/term-uses.rq``, :func:`kg.store.index.tables.term_uses`).
 
     python bench/vocabulary_counts.py STORE [--runs 2]
 
@@ -18,8 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kg.read.vocabulary import term_uses  # noqa: E402
 from kg.store import EmbeddedStore  # noqa: E402
+from kg.store.index.tables import term_uses  # noqa: E402
 
 
 def main() -> None:

@@ -27,6 +27,7 @@ CONTENT = {
     "disagreeing": "SELECT * FROM disagreeing ORDER BY model, benchmark",
     "standings": "SELECT * FROM standings ORDER BY record",
     "imports": "SELECT * FROM imports ORDER BY import",
+    "term_uses": "SELECT * FROM term_uses ORDER BY term",
     "about": "SELECT * FROM about ORDER BY node",
     "quote_pairs": "SELECT q.source, q.quote, r.id FROM quote_pairs q "
     "JOIN rows r ON r.n = q.n ORDER BY 1, 2, 3",

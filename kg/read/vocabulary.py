@@ -3,7 +3,7 @@ with its label, comment, domain and range, the concept schemes with their member
 units, each with how many statements of the store use it and the anchor it has on the page.
 
 Read from ``ontology/`` (:func:`kg.rdf.vocabulary.ontology_graph`) and, for the counts,
-``queries/internal/term-uses.rq``, once per store version by the caller.
+the store version's index (:func:`kg.store.index.tables.term_uses`, kept when it is written).
 """
 
 from __future__ import annotations
@@ -14,9 +14,6 @@ from dataclasses import dataclass, replace
 from rdflib import Graph, Literal, URIRef
 
 from ..rdf.namespaces import KG, KGV, OWL, QUDT, RDF, RDFS, SKOS
-from ..store import GraphStore
-from ..store.base import solutions
-from ..store.queries import internal_query
 
 #: The kinds of term the page lists, in its order, each with what it is called there.
 CLASS_KINDS = {str(OWL.Class): "class"}
@@ -40,7 +37,7 @@ class Term:
     kind: str
     domain: tuple[str, ...] = ()
     range: tuple[str, ...] = ()
-    #: statements of the store's data graphs that use it (kg.read.vocabulary.term_uses)
+    #: statements of the store's data graphs that use it (kg.store.index.tables.term_uses)
     uses: int = 0
 
 
@@ -84,16 +81,9 @@ def anchor(iri: str) -> str:
     return f"vocab-{local}" if iri.startswith(str(KGV)) else local
 
 
-def term_uses(store: GraphStore) -> dict[str, int]:
-    """How many statements of the store (the ontology's own graphs aside) use each term the
-    ontology declares, by IRI; terms no statement uses are absent."""
-    rows = solutions(store.query(internal_query("term-uses").text))
-    return {row["term"].value: int(row["uses"].value) for row in rows}
-
-
 def vocabulary_view(graph: Graph, uses: Mapping[str, int]) -> VocabularyView:
     """The vocabulary in ``graph`` (the ontology, its vocabularies and units) with ``uses``
-    (:func:`term_uses`)."""
+    (:meth:`kg.store.index.Index.term_uses`)."""
 
     def text(node: URIRef, *predicates: URIRef) -> str:
         for predicate in predicates:

@@ -169,6 +169,10 @@ class Index:
             )
         )
 
+    def term_uses(self) -> dict[str, int]:
+        """How many statements use each term the ontology declares (what /ns shows)."""
+        return dict(self.execute("SELECT term, uses FROM term_uses").fetchall())
+
     # -- facets ----------------------------------------------------------------------------
     def facet_values(self, facet: str) -> list[tuple[str, str, int]]:
         """(value, label, count) of every value of ``facet``, most frequent first."""

@@ -19,7 +19,7 @@ from typing import Any
 from .rows import Row
 
 #: Bumped when the tables change: a file of another format is built again, never read.
-FORMAT = "claimgraph-index/3"
+FORMAT = "claimgraph-index/4"
 
 #: Facet name -> (the row key holding the value, the row key holding its label).
 FACETS: dict[str, tuple[str, str]] = {
@@ -121,6 +121,7 @@ CREATE TABLE boards (
 CREATE TABLE imports (
   import TEXT PRIMARY KEY, part TEXT NOT NULL, licence TEXT, notice TEXT
 ) WITHOUT ROWID;
+CREATE TABLE term_uses (term TEXT PRIMARY KEY, uses INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE standings (record TEXT PRIMARY KEY, standing TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE about (node TEXT PRIMARY KEY, graphs TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE disagreeing (

@@ -245,6 +245,30 @@ def write_imports(db: sqlite3.Connection, store: GraphStore) -> None:
     )
 
 
+def term_uses(store: GraphStore, graphs: Collection[str] | None = None) -> dict[str, int]:
+    """How many statements of the store's data graphs (of ``graphs``, or of all) use each
+    term the ontology declares, by IRI; terms no statement uses are absent
+    (``queries/internal/term-uses.rq``, ``term-uses-in-graphs.rq``)."""
+    if graphs is None:
+        text = internal_query("term-uses").text
+    elif not graphs:
+        return {}
+    else:
+        listed = " ".join(str(ox.NamedNode(g)) for g in sorted(graphs))
+        text = inside_where(internal_query("term-uses-in-graphs").text, f"VALUES ?g {{ {listed} }}")
+    return {row["term"].value: int(row["uses"].value) for row in solutions(store.query(text))}
+
+
+def add_term_uses(db: sqlite3.Connection, uses: Mapping[str, int], sign: int = 1) -> None:
+    """Add ``uses`` (``sign`` -1: take them away) to the counts kept; none left, none kept."""
+    for term, n in uses.items():
+        db.execute(
+            "INSERT INTO term_uses VALUES (?, ?) ON CONFLICT(term) DO UPDATE SET uses = uses + ?",
+            (term, sign * n, sign * n),
+        )
+    db.execute("DELETE FROM term_uses WHERE uses <= 0")
+
+
 def write_standings(db: sqlite3.Connection, found: Mapping[str, Standing]) -> None:
     db.execute("DELETE FROM standings")
     db.executemany(

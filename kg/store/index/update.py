@@ -32,6 +32,7 @@ from .reader import Index
 from .rows import Row, read_rows
 from .schema import FACETS, FORMAT
 from .tables import (
+    add_term_uses,
     count_facets,
     drop_rows,
     find_disagreements,
@@ -39,6 +40,7 @@ from .tables import (
     put_rows,
     rank_boards,
     share_quotes,
+    term_uses,
     write_about,
     write_imports,
     write_meta,
@@ -81,6 +83,8 @@ def update_index(
     if len(affected) > min(UPDATE_UP_TO, max(old.size // 5, 100)):
         write_index(store, path, version)
         return False
+    # the statements the changed graphs held, taken away from the counts
+    gone_uses = term_uses(before, changed) if before is not None else {}
     # the IRIs named may be records the index does not have yet
     fresh = read_rows(store, found, affected | named)
     affected |= {row.record for row in fresh}
@@ -99,6 +103,8 @@ def update_index(
         )
         write_standings(db, found)
         write_imports(db, store)
+        add_term_uses(db, gone_uses, -1)
+        add_term_uses(db, term_uses(store, changed))
         records = {row.record for row in rows}
         db.executemany("DELETE FROM about WHERE node = ?", ((r,) for r in records))
         write_about(db, _about(store, records))

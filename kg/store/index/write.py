@@ -18,10 +18,12 @@ from ..standing import standings
 from .rows import read_rows
 from .schema import SCHEMA
 from .tables import (
+    add_term_uses,
     count_facets,
     find_disagreements,
     put_rows,
     rank_boards,
+    term_uses,
     write_about,
     write_imports,
     write_meta,
@@ -45,6 +47,7 @@ def write_index(store: GraphStore, path: Path, version: str | None) -> None:
         find_disagreements(db)
         write_standings(db, found)
         write_imports(db, store)
+        add_term_uses(db, term_uses(store))
         write_about(db, graphs_about(store))
         write_meta(db, version)
 

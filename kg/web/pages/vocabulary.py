@@ -20,7 +20,7 @@ from ...rdf.namespaces import PREFIXES
 from ...rdf.negotiation import negotiate
 from ...rdf.output import write_graph
 from ...rdf.vocabulary import ONTOLOGY, ontology_graph
-from ...read.vocabulary import VocabularyView, anchor, term_uses, vocabulary_view
+from ...read.vocabulary import VocabularyView, anchor, vocabulary_view
 from ...store.ontology_graphs import ontology_nquads
 from ..http.documents import (
     DOCUMENT_FORMATS,
@@ -55,7 +55,7 @@ def vocabulary(suffix: str | None = None) -> Response:
     media_type = negotiate(request.headers.get("Accept"), OFFERED, suffix or params().get("format"))
     if media_type != HTML:
         return as_document(_rdf(media_type), VOCABULARY_PATH, media_type)
-    uses = state().derived("term uses", term_uses)  # a scan of the store: once a version
+    uses = state().catalog.index.term_uses()  # counted when the version was written
     view = vocabulary_view(ontology_graph(), uses)
     ours = {term.iri for term in view.terms() if term.anchor}
     context = VocabularyPage(
