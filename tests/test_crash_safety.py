@@ -78,6 +78,22 @@ def assert_index_of(store: Path, version: Path) -> None:
         assert ids == {row["id"].value for row in claims}
 
 
+def killed_when(store: Path, corpus: Path, reached) -> subprocess.Popen:
+    """A `kg load` of ``corpus`` into ``store``, killed with SIGKILL (with any worker it
+    started) as soon as ``reached()`` says so."""
+    proc = kg_load(store, corpus, start_new_session=True)
+    deadline = time.monotonic() + 300
+    try:
+        while not reached():
+            assert proc.poll() is None, f"kg load ended before the step: {proc.stderr.read()}"
+            assert time.monotonic() < deadline, "the load never reached the step"
+            time.sleep(0.002)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    return proc
+
+
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("corpus")
@@ -94,16 +110,7 @@ def test_sigkill_during_bulk_load(corpus: Path, tmp_path: Path) -> None:
     assert old_version is not None
     before = dump(store)
 
-    proc = kg_load(store, corpus, start_new_session=True)
-    deadline = time.monotonic() + 300
-    try:
-        while not bulk_load_started(store, old_version):
-            assert proc.poll() is None, f"kg load ended before the bulk load: {proc.stderr.read()}"
-            assert time.monotonic() < deadline, "the bulk load never started"
-            time.sleep(0.005)
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)  # the load and any worker it started
-        proc.wait(timeout=30)
+    proc = killed_when(store, corpus, lambda: bulk_load_started(store, old_version))
     assert proc.returncode == -signal.SIGKILL
 
     # The dead writer's version never went live: readers see the old content, exactly.
@@ -163,16 +170,7 @@ def test_sigkill_while_the_index_is_written(corpus: Path, tmp_path: Path) -> Non
     old_version = live_version(store)
     assert old_version is not None
     before = dump(store)
-    proc = kg_load(store, corpus, start_new_session=True)
-    deadline = time.monotonic() + 300
-    try:
-        while not index_being_written(store, old_version):
-            assert proc.poll() is None, f"kg load ended before its index: {proc.stderr.read()}"
-            assert time.monotonic() < deadline, "the index was never written"
-            time.sleep(0.002)
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=30)
+    killed_when(store, corpus, lambda: index_being_written(store, old_version))
     assert live_version(store) == old_version
     assert dump(store) == before
     assert_index_of(store, old_version)
