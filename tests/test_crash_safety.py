@@ -78,6 +78,16 @@ def assert_index_of(store: Path, version: Path) -> None:
         assert ids == {row["id"].value for row in claims}
 
 
+def seeded(tmp_path: Path) -> tuple[Path, Path, str]:
+    """A store holding the bundled data: its directory, live version and canonical dump."""
+    store = tmp_path / "store"
+    with open_test_store(store) as writer:
+        load_paths(writer, [DATA], BASE)
+    old_version = live_version(store)
+    assert old_version is not None
+    return store, old_version, dump(store)
+
+
 def killed_when(store: Path, corpus: Path, reached) -> subprocess.Popen:
     """A `kg load` of ``corpus`` into ``store``, killed with SIGKILL (with any worker it
     started) as soon as ``reached()`` says so."""
@@ -103,12 +113,7 @@ def corpus(tmp_path_factory) -> Path:
 
 @pytest.mark.slow
 def test_sigkill_during_bulk_load(corpus: Path, tmp_path: Path) -> None:
-    store = tmp_path / "store"
-    with open_test_store(store) as writer:
-        load_paths(writer, [DATA], BASE)
-    old_version = live_version(store)
-    assert old_version is not None
-    before = dump(store)
+    store, old_version, before = seeded(tmp_path)
 
     proc = killed_when(store, corpus, lambda: bulk_load_started(store, old_version))
     assert proc.returncode == -signal.SIGKILL
@@ -164,12 +169,7 @@ def index_being_written(store: Path, old: Path) -> bool:
 def test_sigkill_while_the_index_is_written(corpus: Path, tmp_path: Path) -> None:
     """The index is written after the version's quads, before the switch: a load killed
     then leaves the old pair live, and the next load cleans up and makes a new pair."""
-    store = tmp_path / "store"
-    with open_test_store(store) as writer:
-        load_paths(writer, [DATA], BASE)
-    old_version = live_version(store)
-    assert old_version is not None
-    before = dump(store)
+    store, old_version, before = seeded(tmp_path)
     killed_when(store, corpus, lambda: index_being_written(store, old_version))
     assert live_version(store) == old_version
     assert dump(store) == before

@@ -20,7 +20,6 @@ from ..base import GraphStore, solutions
 from ..queries import internal_query
 from ..standing import standings
 
-SEARCHED = ("title", "model", "dataset", "quote", "id")
 #: The fields (of queries/internal/index-rows.rq) a record has: nodes lacking one are not listed.
 REQUIRED = ("id", "title", "metric", "evidenceKind", "status", "source", "printed")
 PREF_LABEL, RDFS_LABEL, ALT_LABEL = str(SKOS.prefLabel), str(RDFS.label), str(SKOS.altLabel)
@@ -81,7 +80,6 @@ class Row:
     #: Its standing by the rule (docs/standing.md): current, corrected, disputed, ...
     standing: str = "current"
     standing_label: str = "current"
-    text: str = ""
     #: The import that brought it (``kg:importedBy``; "" for the registry's own records):
     #: the part of the registry, and the licence, it belongs to.
     imported_by: str = ""
@@ -226,7 +224,6 @@ def read_rows(
             )
         row.pairs = sorted(_quote_pairs(got))
         row.shares_quote = any(quoted[pair] > 1 for pair in row.pairs)
-        row.text = " ".join(getattr(row, name) for name in SEARCHED).casefold()
         rows.append(row)
     by_record = {row.record: row for row in rows}
     _add_verification(by_record, store)

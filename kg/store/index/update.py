@@ -30,7 +30,7 @@ from ..standing import standings
 from .codec import standing_json
 from .reader import Index
 from .rows import Row, read_rows
-from .schema import FACETS, FORMAT
+from .schema import FACETS
 from .tables import (
     add_term_uses,
     count_facets,
@@ -67,24 +67,18 @@ def update_index(
 
     :raises StoreError: when the file cannot be written.
     """
-    usable = previous is not None and previous.exists() and before is not None
-    if usable:
-        assert previous is not None
-        try:
-            old = Index(previous)
-        except StoreError:  # another format, or unreadable: written whole
-            usable = False
-    if not usable or old.size == 0:
+    old = _readable(previous) if before is not None else None
+    if before is None or old is None or old.size == 0:
         write_index(store, path, version)
         return False
-    named = _named(store, changed) | (_named(before, changed) if before is not None else set())
+    named = _named(store, changed) | _named(before, changed)
     found = standings(store)
     affected = _affected(old, named, set(changed)) | _restood(old, found)
     if len(affected) > min(UPDATE_UP_TO, max(old.size // 5, 100)):
         write_index(store, path, version)
         return False
     # the statements the changed graphs held, taken away from the counts
-    gone_uses = term_uses(before, changed) if before is not None else {}
+    gone_uses = term_uses(before, changed)
     # the IRIs named may be records the index does not have yet
     fresh = read_rows(store, found, affected | named)
     affected |= {row.record for row in fresh}
@@ -112,6 +106,16 @@ def update_index(
 
     written(path, fill, start=previous)
     return True
+
+
+def _readable(previous: Path | None) -> Index | None:
+    """The previous version's index, where there is one of this format."""
+    if previous is None or not previous.exists():
+        return None
+    try:
+        return Index(previous)
+    except StoreError:  # another format, or unreadable: the index is written whole
+        return None
 
 
 def _named(store: GraphStore, graphs: Collection[str]) -> set[str]:
@@ -178,6 +182,3 @@ def _about(store: GraphStore, records: set[str]) -> dict[str, GraphsAbout]:
     for record in sorted(records):
         found.update(graphs_about(store, ox.NamedNode(record)))
     return found
-
-
-__all__ = ["FORMAT", "update_index"]
