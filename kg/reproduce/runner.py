@@ -59,6 +59,7 @@ def run_stage(
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
+                _await_group_end(proc.pid)
                 log.write(f"{stage}: stopped after {timeout:g} s\n")
                 return {
                     "status": "failed",
@@ -71,6 +72,19 @@ def run_stage(
             "reason": f"the stage process exited with {proc.returncode} "
             "without a result (see the log)",
         }
+
+
+def _await_group_end(group: int, limit: float = 10.0) -> None:
+    """Return once no process of ``group`` is left (or after ``limit`` seconds): SIGKILL
+    is delivered at once but a process it killed lingers until the kernel tears it down
+    and its new parent reaps it, and the caller's promise is that the stage has ended."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.02)
 
 
 def stage_worker(recipe_path: str, stage: str, params_json: str, result_path: str) -> int:
