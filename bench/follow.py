@@ -6,9 +6,9 @@ For each size, ``bench/gen.py N --seed 1`` makes a synthetic corpus (records, re
 runs), loaded into a fresh embedded store and released once (``kg release``). Then, in
 this one process, over that store and archive:
 
-- **per version**: ``Timeline.build`` (every entry, read once per store version and
-  release) against ``read_rows`` (the catalogue's rows, what the app already reads once
-  per version: the baseline), seconds and ratio; VoID's figures (the stats and class
+- **per version**: ``write_timeline`` (the timeline file, written once per store version and
+  release, from the index) against ``read_rows`` (every record's row from the store, what
+  the index is written from: the baseline), seconds and ratio; VoID's figures (the stats and class
   partition queries and the load's figures graph, once per version) against the same
   baseline;
 - **per request**, the app in this process (Flask's test client, no response cache:
@@ -34,10 +34,12 @@ sys.path.insert(0, str(ROOT))
 
 from bench.gen import generate  # noqa: E402
 from bench.timing import best  # noqa: E402
-from kg.read.timeline import Timeline  # noqa: E402
 from kg.store import EmbeddedStore  # noqa: E402
 from kg.store.archive import Archive  # noqa: E402
+from kg.store.index import Index  # noqa: E402
 from kg.store.index.rows import read_rows  # noqa: E402
+from kg.store.index.timeline_file import TimelineFile  # noqa: E402
+from kg.store.index.timeline_write import write_timeline  # noqa: E402
 from kg.store.load import load_paths  # noqa: E402
 from kg.web import create_app  # noqa: E402
 from kg.web.following.void import VoidFigures  # noqa: E402
@@ -87,11 +89,12 @@ def measure(size: int, requests: int, work: Path) -> dict[str, float]:
     archive = Archive(archive_dir)
     with EmbeddedStore(store_dir, read_only=True) as store:
         rows = read_rows(store)
-        version = store.version()
+        index = Index(store.kept_index())
+        timeline = work / f"timeline-{size}.sqlite"
         rows_s = best(3, lambda: read_rows(store))
-        timeline_s = best(3, lambda: Timeline.build(store, archive, rows, BASE, version))
-        void_s = best(3, lambda: VoidFigures(store, BASE))
-        entries = len(Timeline.build(store, archive, rows, BASE, version).entries)
+        timeline_s = best(3, lambda: write_timeline(index, archive, BASE, timeline))
+        void_s = best(3, lambda: VoidFigures(store, BASE, [], Index(store.kept_index()).classes()))
+        entries = len(TimelineFile(timeline).entries)
     record = sorted(r.id for r in rows)[len(rows) // 2]
     app = create_app(
         {
@@ -134,7 +137,7 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=Path("/tmp/kg-bench-follow"))
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
-    print("| records | entries | read_rows s | Timeline.build s | ratio | VoID figures s | ratio |")
+    print("| records | entries | read_rows s | write_timeline s | ratio | VoID figures s | ratio |")
     print("|---|---|---|---|---|---|---|")
     found = []
     for size in args.sizes:

@@ -38,6 +38,7 @@ from kg.model.ingest import ingest_file  # noqa: E402
 from kg.model.mapping import map_file  # noqa: E402
 from kg.rdf.linksets import count_links  # noqa: E402
 from kg.store import EmbeddedStore  # noqa: E402
+from kg.store.index import Index  # noqa: E402
 from kg.store.manifests import read_manifest  # noqa: E402
 from kg.store.queries import internal_query  # noqa: E402
 from kg.web.following.void import VoidFigures  # noqa: E402
@@ -88,7 +89,9 @@ def main() -> None:
     )
 
     with EmbeddedStore(args.store, read_only=True) as store:
-        void_s = best(args.rounds, lambda: VoidFigures(store, BASE))
+        void_s = best(
+            args.rounds, lambda: VoidFigures(store, BASE, [], Index(store.kept_index()).classes())
+        )
         started = time.perf_counter()
         rows = list(store.query(internal_query("graph-links").text, {"base": ox.Literal(BASE)}))
         query_s = time.perf_counter() - started

@@ -20,6 +20,8 @@ from .config import Settings
 from .kinds import minted_iri
 from .store import GraphStore, open_store
 from .store.archive import Archive, open_release_store
+from .store.index import Index, usable
+from .store.index.timeline_file import timeline_for
 
 
 class Registry:
@@ -79,6 +81,19 @@ class Registry:
         """The minted IRI of ``ident`` under ``segment`` (``record``, ``activity``, ...: a
         segment of :mod:`kg.kinds`)."""
         return minted_iri(self.base, segment, ident)
+
+    def write_timeline(self) -> None:
+        """Write the timeline file of the store's version and the archive's now, where the
+        store keeps its index (kg.store.index.timeline): the last step of a write or a
+        release, so the first feed or sitemap after it reads a file instead of making one.
+        A store that keeps no index (a remote one) leaves it to the server.
+
+        :raises StoreError: when it cannot be written.
+        """
+        kept = self.store.kept_index()
+        if kept is not None and usable(kept):
+            with Archive(self.settings.archive_dir) as archive:  # as the release left it
+                timeline_for(Index(kept), archive, self.base, self.settings.index_dir)
 
     def close(self) -> None:
         """Close what this registry opened itself."""

@@ -69,8 +69,13 @@ class Registry:
         assert result.exit_code == 0, result.output
         return result.stdout
 
+    def timelines(self) -> list[str]:
+        """The timeline files in the index folder (the default, beside the store)."""
+        return sorted(p.name for p in (self.root / "store-index").glob("*.timeline.sqlite"))
+
     def read(self, step: int) -> None:
         """What the app answers now, kept for the tests: the feeds, the sitemap, VoID."""
+        timelines = self.timelines()
         with app_over(self.root, feed_page=PAGE, licence="https://example.org/licence") as app:
             client = app.test_client()
             seen = {
@@ -89,6 +94,7 @@ class Registry:
             }
             with app_over(self.root, sitemap_urls=40) as small:
                 seen["sitemap_parts"] = sitemap_urls(small.test_client())
+        seen["timelines"] = (timelines, self.timelines())
         self.steps[step] = seen
 
 
@@ -303,6 +309,18 @@ def test_void_counts_are_those_of_kg_stats(registry) -> None:
     for linkset in linksets:
         assert graph.value(linkset, VOID.subjectsTarget) == dataset
         assert int(graph.value(linkset, VOID.triples)) > 0
+
+
+def test_each_write_and_release_leaves_the_timeline_its_feeds_read(registry) -> None:
+    """kg load, kg retract and kg release write the timeline file of the store version and
+    the release they leave, so the app reads it and writes none; each step, a file of its
+    own."""
+    names = []
+    for step in range(1, 5):
+        before, after = registry.steps[step]["timelines"]
+        assert before == after and before
+        names.append(set(before))
+    assert all(not (names[n] >= names[n + 1]) for n in range(3))  # a new pair each step
 
 
 def test_void_is_negotiated(registry) -> None:

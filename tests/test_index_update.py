@@ -1,7 +1,7 @@
 """A write of a few files updates the previous version's index instead of writing it
 whole: after each kind of write the updated index holds exactly what an index written
 whole from the same version holds (rows, ranks, facets, boards, disagreements, standings,
-what bears on each record, quote sharing, search)."""
+what bears on each record, quote sharing, search, the activities the timeline lists, VoID's class partitions)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,9 @@ CONTENT = {
     "imports": "SELECT * FROM imports ORDER BY import",
     "term_uses": "SELECT * FROM term_uses ORDER BY term",
     "about": "SELECT * FROM about ORDER BY node",
+    "activities": "SELECT * FROM activities ORDER BY activity",
+    "classes": "SELECT * FROM classes ORDER BY class",
+    "activity_records": "SELECT * FROM activity_records ORDER BY activity, record",
     "quote_pairs": "SELECT q.source, q.quote, r.id FROM quote_pairs q "
     "JOIN rows r ON r.n = q.n ORDER BY 1, 2, 3",
 }

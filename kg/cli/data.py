@@ -100,6 +100,7 @@ memory-flashattention-checkpointing-zero2.yaml
         report = load_paths(
             registry.store, targets, registry.base, progress=progress("validating"), force=force
         )
+        registry.write_timeline()
     click.echo(f"kg: {report.summary()}", err=True)
 
 

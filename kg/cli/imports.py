@@ -158,6 +158,8 @@ def _import(
             prune=prune,
             progress=progress("checking"),
         )
+        if not report.dry_run:
+            registry.write_timeline()
     if output == "json":
         click.echo(json.dumps(_json(report), indent=2))
     else:

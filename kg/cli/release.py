@@ -39,6 +39,7 @@ def release(settings: Settings, issued: str | None, note: str) -> None:
     """
     with Registry(settings, read_only=True) as registry:
         report = make_release(registry, issued, note, progress=progress("hashing"))
+        registry.write_timeline()
     click.echo(report.id)
     click.echo(f"kg: {report.summary()}", err=True)
 

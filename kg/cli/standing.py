@@ -78,6 +78,7 @@ def _run(settings: Settings, request: Request, data_dir: Path | None) -> None:
     data = data_dir or settings.data
     with Registry(settings) as registry:
         done = change_standing(registry, data, request)
+        registry.write_timeline()
         base = registry.base
     click.echo(f"kg: wrote {done.path} and loaded it ({done.loaded.summary()})", err=True)
     for record, found in sorted(done.standings.items()):

@@ -136,6 +136,7 @@ flashattention-checkpointing-zero2 --pdf paper.pdf
             progress=progress,
             on_loaded=loaded,
         )
+        registry.write_timeline()
     done, matching = batch.done, batch.matching
     if matching is None:
         for check in done[0].result.checks:
@@ -208,6 +209,7 @@ def _verify_json(
             progress=progress,
             on_loaded=loaded,
         )
+        registry.write_timeline()
     if record is not None:
         [(outcome, review)] = batch.done
         for check in outcome.checks:

@@ -17,12 +17,12 @@ from ..errors import KgError
 from ..kinds import iri_prefix, segments
 from ..rdf.vocabulary import Vocabulary, load_terms
 from ..read.catalog import Catalog
-from ..read.timeline import Timeline
 from ..registry import Registry
 from ..release.history import HistoryEntry, graph_history
 from ..store import GraphStore, open_store
 from ..store.archive import Archive
 from ..store.cached import SharedGraphCache
+from ..store.index.timeline_file import TimelineFile, timeline_for
 from ..store.licences import Part, counted_parts
 from .http.response_cache import ResponseCache
 from .workers.pool import QueryRunner
@@ -41,7 +41,7 @@ class StoreVersion:
     version: str | None
     catalog: Catalog | None = None
     #: The timeline of this version, with the archive index version it was read with.
-    timeline: tuple[Path | None, Timeline] | None = None
+    timeline: tuple[Path | None, TimelineFile] | None = None
     #: Figures read from this version once, by name (AppState.derived).
     derived: dict[str, object] = field(default_factory=dict)
 
@@ -134,10 +134,12 @@ class AppState:
         return store, version
 
     def _prepare(self, store: GraphStore, version: str | None) -> None:
-        """Build the index of a new version that keeps none (a remote store's), then serve
-        that version (off the request path)."""
+        """Build the index of a new version that keeps none (a remote store's) and its
+        timeline, then serve that version (off the request path)."""
         try:
             catalog = Catalog.from_store(store, self.settings.index_dir)
+            # and its timeline, so the first feed of the new version reads a file
+            timeline_for(catalog.index, self.archive, self.settings.base, self.settings.index_dir)
         except Exception:  # the current version stays; the next check tries again
             log.exception("building the index of a new store version failed")
             with self._lock:
@@ -210,22 +212,19 @@ class AppState:
         )
 
     @property
-    def timeline(self) -> Timeline:
-        """The timeline of the current version (kg.read.timeline), built on first use and again
-        after a release (which changes what entries are released, not the store)."""
+    def timeline(self) -> TimelineFile:
+        """The timeline of the current version and release (kg.store.index.timeline): its
+        file, written into the index folder by whoever first needs it, and again after a
+        release (which changes what entries are released, not the store)."""
         served = self.current
         catalog = self.catalog
         key = self.archive_head
-        with self._timeline_lock:  # one build at a time: it reads the whole store
+        with self._timeline_lock:
             if served.timeline is None or served.timeline[0] != key:
                 served.timeline = (
                     key,
-                    Timeline.build(
-                        served.store,
-                        self.archive,
-                        catalog.rows(),
-                        self.settings.base,
-                        served.version,
+                    timeline_for(
+                        catalog.index, self.archive, self.settings.base, self.settings.index_dir
                     ),
                 )
             return served.timeline[1]
@@ -247,13 +246,17 @@ def _once_a_request(name: str, read: Callable[[], T]) -> T:
 
 def build_index(settings: Settings) -> Catalog:
     """The index of the store's version now, opened, or built first where the version keeps
-    none (a remote store's): ``kg serve`` makes sure of it once, before it starts its worker
-    processes, which then open the same file instead of each building one.
+    none (a remote store's), and its timeline file: ``kg serve`` makes sure of them once,
+    before it starts its worker processes, which then open the same files instead of each
+    building them.
 
     :raises StoreError: when the store cannot be read.
     """
-    with open_store(settings, read_only=True) as store:
-        return Catalog.from_store(store, settings.index_dir)
+    with open_store(settings, read_only=True) as store, Archive(settings.archive_dir) as archive:
+        catalog = Catalog.from_store(store, settings.index_dir)
+        # the feeds' and the sitemap's file too, where no write made it (a remote store's)
+        timeline_for(catalog.index, archive, settings.base, settings.index_dir)
+        return catalog
 
 
 def state(app: Flask | None = None) -> AppState:

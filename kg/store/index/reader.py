@@ -106,6 +106,10 @@ class Index:
             raise ValueError(column)
         return self.execute(f"SELECT count(*) FROM rows WHERE {column} = ?", (value,)).fetchone()[0]
 
+    def classes(self) -> dict[str, int]:
+        """How many distinct nodes of each class the data graphs hold (VoID's partitions)."""
+        return dict(self.execute("SELECT class, entities FROM classes ORDER BY class").fetchall())
+
     def records_where(self, column: str, value: str) -> list[str]:
         """The IRIs of the records whose ``column`` (one of the facets' keys) is ``value``."""
         if column not in ROW_FIELDS:

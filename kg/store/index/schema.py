@@ -19,7 +19,7 @@ from typing import Any
 from .rows import Row
 
 #: Bumped when the tables change: a file of another format is built again, never read.
-FORMAT = "claimgraph-index/5"
+FORMAT = "claimgraph-index/6"
 
 #: Facet name -> (the row key holding the value, the row key holding its label).
 FACETS: dict[str, tuple[str, str]] = {
@@ -128,6 +128,17 @@ CREATE TABLE disagreeing (
   model TEXT NOT NULL, benchmark TEXT NOT NULL, spread TEXT NOT NULL,
   PRIMARY KEY (model, benchmark)
 ) WITHOUT ROWID;
+CREATE TABLE classes (class TEXT PRIMARY KEY, entities INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE activities (
+  activity TEXT PRIMARY KEY, kind TEXT NOT NULL, at TEXT NOT NULL, graph TEXT NOT NULL,
+  note TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX activities_by_graph ON activities(graph);
+CREATE TABLE activity_records (
+  activity TEXT NOT NULL, record TEXT NOT NULL, what TEXT NOT NULL,
+  PRIMARY KEY (activity, record)
+) WITHOUT ROWID;
+CREATE INDEX activity_records_by_record ON activity_records(record);
 CREATE VIRTUAL TABLE search USING fts5(
   {searched}, content='rows', content_rowid='n',
   tokenize="unicode61 remove_diacritics 2", prefix='1 2 3'

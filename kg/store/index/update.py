@@ -27,6 +27,8 @@ from ...model.standing import Standing
 from ..base import GraphStore, solutions
 from ..records import GraphsAbout, graphs_about
 from ..standing import standings
+from .activities import update_activities
+from .classes import update_classes
 from .codec import standing_json
 from .reader import Index
 from .rows import Row, read_rows
@@ -102,6 +104,8 @@ def update_index(
         records = {row.record for row in rows}
         db.executemany("DELETE FROM about WHERE node = ?", ((r,) for r in records))
         write_about(db, _about(store, records))
+        update_activities(db, store, records, changed)
+        update_classes(db, store, before, changed)
         write_meta(db, version, old.version)
 
     written(path, fill, start=previous)

@@ -15,6 +15,8 @@ from ...errors import StoreError
 from ..base import GraphStore
 from ..records import graphs_about
 from ..standing import standings
+from .activities import write_activities
+from .classes import write_classes
 from .rows import read_rows
 from .schema import SCHEMA
 from .tables import (
@@ -49,6 +51,8 @@ def write_index(store: GraphStore, path: Path, version: str | None) -> None:
         write_imports(db, store)
         add_term_uses(db, term_uses(store))
         write_about(db, graphs_about(store))
+        write_activities(db, store)
+        write_classes(db, store)
         write_meta(db, version)
 
     written(path, fill)

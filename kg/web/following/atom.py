@@ -1,6 +1,6 @@
 """Atom feeds (RFC 4287) of timeline entries, paged as RFC 5005 archived feeds.
 
-A feed is its entries oldest first (:class:`kg.read.timeline.Entry`), cut into archive
+A feed is its entries oldest first (:class:`kg.store.index.timeline.Entry`), cut into archive
 pages of ``size`` counted from the oldest: page 1 holds the first ``size`` entries, and
 only whole pages are archives. The subscription document holds the newest ``size``
 entries (it may repeat some of the newest archive page's: readers know an entry by its id)
@@ -18,7 +18,7 @@ from xml.etree import ElementTree as ET
 
 from ... import __version__
 from ...errors import NotFoundError
-from ...read.timeline import Entry
+from ...store.index.timeline import Entry
 
 ATOM = "http://www.w3.org/2005/Atom"
 #: RFC 5005's namespace (``fh:archive``) and RFC 6721's (``at:deleted-entry``).
@@ -45,7 +45,7 @@ def page(entries: Sequence[Entry], size: int, number: int | None) -> FeedPage:
     """Document ``number`` (1 is the oldest archive; None the subscription document) of the
     feed of ``entries`` (oldest first) in pages of ``size``.
 
-    >>> from kg.read.timeline import Entry
+    >>> from ...store.index.timeline import Entry
     >>> es = [Entry(f"urn:x:{i}", "run", f"2026-01-0{i}T00:00:00Z", "", "", "")
     ...       for i in range(1, 6)]
     >>> [e.id[-1] for e in page(es, 2, None).entries], page(es, 2, None).previous
@@ -125,8 +125,8 @@ def _entry(root: ET.Element, entry: Entry, links: FeedLinks) -> None:
     page = links.url(entry.page)
     _link(element, "alternate", page, "text/html")
     _link(element, "alternate", f"{page}.ttl", "text/turtle")
-    if entry.records and entry.page not in entry.records:  # an activity: its (first) record
-        _link(element, "related", links.url(min(entry.records)), "text/html")
+    if entry.related:  # an activity: its (first) record
+        _link(element, "related", links.url(entry.related), "text/html")
     _text(element, "summary", entry.summary)
 
 

@@ -13,7 +13,8 @@ from ...errors import NotFoundError
 from ...kinds import minted_iri
 from ...rdf.negotiation import split_suffix
 from ...read.closure import path_of
-from ...read.timeline import Entry, loaded_at
+from ...store.index.timeline import loaded_at
+from ...store.index.timeline_file import Entries
 from ...store.records import describe
 from ..http.request_rules import int_param
 from ..state import state
@@ -50,12 +51,12 @@ def node_feed(kind: str, name: str) -> Response:
     iri = minted_iri(base, kind, ident)
     timeline = app.timeline
     if kind == "record":
-        if iri not in timeline.changed:  # every record with an entry, removed ones too
+        if timeline.changed(iri) is None:  # every record with an entry, removed ones too
             describe(app.store, base, kind, ident)  # 404 for an unknown record
-        records = {iri}
+        records = [iri]
     else:
         describe(app.store, base, kind, ident)
-        records = set(app.catalog.index.records_where(kind, iri))
+        records = app.catalog.index.records_where(kind, iri)
     return _feed(
         timeline.about(records),
         f"claimgraph: {kind} {ident}",
@@ -86,7 +87,7 @@ def page_feeds() -> dict[str, str]:
     return found
 
 
-def _feed(entries: list[Entry], title: str, path: str, alternate: str, feed_id: str) -> Response:
+def _feed(entries: Entries, title: str, path: str, alternate: str, feed_id: str) -> Response:
     app = state()
     number = int_param("archive", 0, 1, 10**9) or None
     document = atom.page(entries, app.settings.feed_page, number)

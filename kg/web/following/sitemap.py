@@ -14,39 +14,39 @@ from flask import Response, request
 
 from ...errors import NotFoundError
 from ...read.closure import path_of
-from ...read.timeline import utc
-from ..state import AppState, state
+from ..state import state
 
 SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XML = "application/xml"
 
 
 def sitemap() -> Response:
-    urls = _urls()
-    size = state().settings.sitemap_urls
+    app = state()
+    timeline = app.timeline
+    size = app.settings.sitemap_urls
+    if timeline.sitemap_size() <= size:
+        return _xml(_urlset(timeline.sitemap()))
     root = request.url_root.rstrip("/")
-    if len(urls) <= size:
-        return _xml(_urlset(urls))
     index = ET.Element("sitemapindex", xmlns=SITEMAP)
-    for n in range(1, (len(urls) - 1) // size + 2):
-        part = urls[(n - 1) * size : n * size]
+    for n, newest in enumerate(timeline.sitemap_parts(size), 1):
         entry = ET.SubElement(index, "sitemap")
         ET.SubElement(entry, "loc").text = f"{root}/sitemap-{n}.xml"
-        newest = max((at for _, at in part if at), default=None)
         if newest:
             ET.SubElement(entry, "lastmod").text = newest
     return _xml(index)
 
 
 def sitemap_part(number: int) -> Response:
-    urls = _urls()
-    size = state().settings.sitemap_urls
-    parts = (len(urls) - 1) // size + 1 if len(urls) > size else 0
+    app = state()
+    timeline = app.timeline
+    size = app.settings.sitemap_urls
+    total = timeline.sitemap_size()
+    parts = (total - 1) // size + 1 if total > size else 0
     if not 1 <= number <= parts:
         raise NotFoundError(
             f"no sitemap part {number} (the sitemap has {parts} parts; see /sitemap.xml)"
         )
-    return _xml(_urlset(urls[(number - 1) * size : number * size]))
+    return _xml(_urlset(timeline.sitemap((number - 1) * size, size)))
 
 
 def robots() -> Response:
@@ -55,40 +55,14 @@ def robots() -> Response:
     return Response(body, mimetype="text/plain")
 
 
-def _urls() -> list[tuple[str, str | None]]:
-    """Every page the sitemap lists, on this host, with its last change where one is
-    known: the index, each record, source and benchmark, and each release."""
-    app = state()
-    archive = app.archive_head
-    paths = app.derived(f"sitemap {archive}", lambda _store: _paths(app))
-    root = request.url_root.rstrip("/")
-    return [(f"{root}{path}", at) for path, at in paths]
-
-
-def _paths(app: AppState) -> list[tuple[str, str | None]]:
-    """The sitemap's pages as paths (read once per store version and release)."""
-    base = app.settings.base
-    timeline = app.timeline
-    newest = max(timeline.changed.values(), default=None)
-    paths: list[tuple[str, str | None]] = [("/", newest)]
-    by_node: dict[str, str | None] = {}
-    for row in app.catalog.rows():
-        changed = timeline.changed.get(row.record)
-        paths.append((path_of(row.record, base), changed))
-        for node in (row.source, row.benchmark):
-            if node.startswith(base):
-                known = by_node.get(node)
-                by_node[node] = max(filter(None, (known, changed)), default=None)
-    paths += [(path_of(node, base), at) for node, at in sorted(by_node.items())]
-    paths += [(path_of(info.iri, base), utc(info.issued)) for info in app.archive.releases()]
-    return paths
-
-
-def _urlset(urls: list[tuple[str, str | None]]) -> ET.Element:
+def _urlset(pages: list[tuple[str, str | None]]) -> ET.Element:
+    """The pages (registry IRIs, with their last change) as URLs on this host."""
+    host = request.url_root.rstrip("/")
+    base = state().settings.base
     root = ET.Element("urlset", xmlns=SITEMAP)
-    for loc, at in urls:
+    for iri, at in pages:
         url = ET.SubElement(root, "url")
-        ET.SubElement(url, "loc").text = loc
+        ET.SubElement(url, "loc").text = f"{host}{path_of(iri, base)}"
         if at:
             ET.SubElement(url, "lastmod").text = at
     return root

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...errors import GoneError
 from ...read.closure import path_of
-from ...read.timeline import Tombstone, tombstone, what_it_was
+from ...store.index.timeline import Tombstone, tombstone, what_it_was
 from ...store.standing import standing
 from ..state import AppState
 

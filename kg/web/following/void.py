@@ -29,12 +29,12 @@ from ...rdf.namespaces import DCTERMS, FOAF, KG, PROV, RDF, RDFS, VOID, XSD
 from ...rdf.negotiation import negotiate
 from ...rdf.output import write_graph
 from ...rdf.vocabulary import ONTOLOGY
-from ...read.timeline import loaded_at
 from ...store import GraphStore
 from ...store.base import solutions
 from ...store.figures import Figures
+from ...store.index.timeline import loaded_at
 from ...store.licences import Part
-from ...store.queries import canned_query, internal_query
+from ...store.queries import canned_query
 from ..http.documents import VOCABULARY_PATH, as_document
 from ..http.request_rules import params
 from ..state import state
@@ -57,7 +57,10 @@ def description(suffix: str | None = None) -> Response:
     media_type = negotiate(request.headers.get("Accept"), OFFERED, suffix or params().get("format"))
     app = state()
     figures = app.derived(
-        "void", lambda store: VoidFigures(store, app.settings.base, app.licence_parts)
+        "void",
+        lambda store: VoidFigures(
+            store, app.settings.base, app.licence_parts, app.catalog.index.classes()
+        ),
     )
     out = io.BytesIO()
     write_graph(list(_quads(figures)), by_media_type(media_type).name, out, app.settings.base)
@@ -70,7 +73,7 @@ def description(suffix: str | None = None) -> Response:
 class VoidFigures:
     """What the description counts, read from one store version."""
 
-    def __init__(self, store: GraphStore, base: str, found: list[Part]):
+    def __init__(self, store: GraphStore, base: str, found: list[Part], classes: dict[str, int]):
         [row] = list(solutions(store.query(canned_query("stats").text)))
         # graphs and triples are unbound in a store no load has counted (kg.store.figures)
         self.stats = {
@@ -87,11 +90,8 @@ class VoidFigures:
             )
             if row[name] is not None
         }
-        self.classes = {
-            r["class"].value: int(r["entities"].value)
-            for r in solutions(store.query(internal_query("void-classes").text))
-            if isinstance(r["class"], ox.NamedNode)
-        }
+        #: distinct nodes by class, counted when the index was written (kg.store.index.classes)
+        self.classes = classes
         counted = Figures.read(store, base)
         self.links = (counted.links or ()) if counted is not None else ()
         #: the registry's parts with their licences (the index counts their records)

@@ -1,0 +1,197 @@
+"""Reading a timeline file (:mod:`.timeline_write`), and finding or writing the one of an
+index and an archive version (:func:`timeline_for`).
+
+The file is named after both versions, so a release (a new archive version) or a load (a
+new index) leads to a new file, never to a file of another pair. ``kg load`` and
+``kg release`` write it for what they made; a reader that finds none writes it, one
+process at a time, into the server's index folder.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import overload
+
+from ...errors import StoreError
+from ..archive import Archive
+from .reader import Index
+from .timeline import Entry
+from .timeline_write import FORMAT, write_timeline
+
+TIMELINE_SUFFIX = ".timeline.sqlite"
+#: How many timeline files a folder keeps (the newest; the ones being served are among them).
+KEEP = 4
+_ENTRY = "pos, id, kind, at, title, summary, page, released, deletes, related"
+
+
+def timeline_name(index: Index, archive: Archive) -> str:
+    """The file name of the timeline of ``index``'s version and ``archive``'s version."""
+    head = archive.index_version()
+    pair = f"{index.version or 'unversioned'}.{head.name if head else 'none'}"
+    return re.sub(r"[^A-Za-z0-9._-]", "_", pair)[:160] + TIMELINE_SUFFIX
+
+
+def timeline_for(index: Index, archive: Archive, base: str, folder: Path) -> TimelineFile:
+    """The timeline of ``index`` and ``archive`` now, from ``folder``: written there first
+    when missing (one process writes it; the others wait for it and read it).
+
+    :raises StoreError: when it cannot be read or written.
+    """
+    path = folder / timeline_name(index, archive)
+    if not path.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        with (folder / "timeline.lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not _usable(path):
+                write_timeline(index, archive, base, path)
+                _prune(folder, keep=path)
+    return TimelineFile(path)
+
+
+def _usable(path: Path) -> bool:
+    try:
+        TimelineFile(path)
+    except StoreError:
+        return False
+    return True
+
+
+def _prune(folder: Path, keep: Path) -> None:
+    kept = sorted(folder.glob(f"*{TIMELINE_SUFFIX}"), key=lambda p: p.stat().st_mtime)
+    for old in kept[:-KEEP]:
+        if old != keep:
+            old.unlink(missing_ok=True)
+
+
+class TimelineFile:
+    """One timeline file, read-only: its entries in feed order, the entries about some
+    records, each record's last change, and the sitemap's listing.
+
+    :raises StoreError: when the file is missing, unreadable or of another format.
+    """
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._local = threading.local()
+        meta = dict(self._execute("SELECT key, value FROM meta").fetchall())
+        if meta.get("format") != FORMAT:
+            raise StoreError(f"the timeline {path} is of another format")
+        self.entries = Entries(self, None)
+
+    def _execute(self, sql: str, parameters: Sequence[object] = ()) -> sqlite3.Cursor:
+        local = self._local
+        try:
+            if getattr(local, "pid", None) != os.getpid():
+                local.db = sqlite3.connect(
+                    f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False
+                )
+                local.pid = os.getpid()
+            return local.db.execute(sql, parameters)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot read the timeline {self.path}: {exc}") from None
+
+    def about(self, records: Sequence[str]) -> Entries:
+        """The entries concerning any of ``records``, in feed order."""
+        positions: set[int] = set()
+        for start in range(0, len(records), 500):
+            part = list(records[start : start + 500])
+            positions.update(
+                pos
+                for (pos,) in self._execute(
+                    f"SELECT pos FROM entry_records WHERE record IN ({', '.join('?' * len(part))})",
+                    part,
+                )
+            )
+        return Entries(self, sorted(positions))
+
+    def changed(self, record: str) -> str | None:
+        """When the latest entry about ``record`` happened (None: no entry is about it,
+        so it never was in the registry's data)."""
+        found = self._execute("SELECT at FROM changed WHERE record = ?", (record,)).fetchone()
+        return found[0] if found else None
+
+    def sitemap_size(self) -> int:
+        return self._execute("SELECT count(*) FROM sitemap").fetchone()[0]
+
+    def sitemap(self, start: int = 0, size: int | None = None) -> list[tuple[str, str | None]]:
+        """The sitemap's pages (IRI, last change), from the ``start``-th (0 first)."""
+        return self._execute(
+            "SELECT iri, lastmod FROM sitemap WHERE pos > ? ORDER BY pos LIMIT ?",
+            (start, -1 if size is None else size),
+        ).fetchall()
+
+    def sitemap_parts(self, size: int) -> list[str | None]:
+        """The newest change of each part of ``size`` pages, in order."""
+        return [
+            at
+            for _, at in self._execute(
+                "SELECT (pos - 1) / ?, max(lastmod) FROM sitemap GROUP BY 1 ORDER BY 1", (size,)
+            )
+        ]
+
+    def _entries(self, positions: Sequence[int]) -> list[Entry]:
+        found: dict[int, Entry] = {}
+        for start in range(0, len(positions), 500):
+            part = list(positions[start : start + 500])
+            rows = self._execute(
+                f"SELECT {_ENTRY} FROM entries WHERE pos IN ({', '.join('?' * len(part))})", part
+            ).fetchall()
+            found.update(self._entry(row) for row in rows)
+        return [found[pos] for pos in positions]
+
+    def _range(self, first: int, last: int) -> list[Entry]:
+        rows = self._execute(
+            f"SELECT {_ENTRY} FROM entries WHERE pos BETWEEN ? AND ? ORDER BY pos", (first, last)
+        ).fetchall()
+        return [self._entry(row)[1] for row in rows]
+
+    @staticmethod
+    def _entry(row: tuple) -> tuple[int, Entry]:
+        # the records an entry concerns stay in the file (a release's may be every record)
+        pos, ident, kind, at, title, summary, page, released, deletes, related = row
+        return pos, Entry(
+            ident, kind, at, title, summary, page, frozenset(), released, deletes, related
+        )
+
+
+class Entries(Sequence[Entry]):
+    """Entries of a timeline file in feed order, read as they are asked for: all of them
+    (``positions`` None) or those at ``positions``."""
+
+    def __init__(self, file: TimelineFile, positions: list[int] | None):
+        self._file = file
+        self._positions = positions
+        self._size: int | None = None if positions is None else len(positions)
+
+    def __len__(self) -> int:
+        if self._size is None:
+            self._size = self._file._execute("SELECT count(*) FROM entries").fetchone()[0]
+        return self._size
+
+    @overload
+    def __getitem__(self, item: int) -> Entry: ...
+    @overload
+    def __getitem__(self, item: slice) -> list[Entry]: ...
+    def __getitem__(self, item: int | slice) -> Entry | list[Entry]:
+        if isinstance(item, int):
+            if not -len(self) <= item < len(self):
+                raise IndexError("entry index out of range")
+            return self[item % len(self) : item % len(self) + 1][0]
+        start, stop, step = item.indices(len(self))
+        if step != 1:
+            return list(self[start:stop])[::step]
+        if stop <= start:
+            return []
+        if self._positions is None:
+            return self._file._range(start + 1, stop)
+        return self._file._entries(self._positions[start:stop])
+
+    def __iter__(self) -> Iterator[Entry]:
+        for start in range(0, len(self), 1000):
+            yield from self[start : start + 1000]
