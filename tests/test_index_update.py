@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 import kg.store.index.update
+import kg.store.index.write
 from bench import gen
 from helpers import BASE, DATA, open_test_store
 from kg.cli import main
@@ -166,3 +167,20 @@ def test_each_kind_of_write_updates_the_index_to_what_a_whole_write_gives(
         for path in sorted((data / "synthetic" / folder).glob("*.yaml"))[:2]:
             path.unlink()
     _load_and_compare(store_dir, data, tmp_path)
+
+
+def test_an_index_written_a_few_records_at_a_time_is_the_one_written_at_once(
+    data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole write reads the store a chunk of records at a time (its memory bounded by
+    a chunk): what records share a quoted sentence, a board's ranks and the facets come out
+    as from one chunk of every record."""
+    with open_test_store(tmp_path / "store") as store:
+        load_paths(store, [data], BASE)
+    with open_test_store(tmp_path / "store", read_only=True) as reader:
+        write_index(reader, tmp_path / "one.index.sqlite", reader.version())
+        monkeypatch.setattr(kg.store.index.write, "CHUNK", 7)
+        write_index(reader, tmp_path / "many.index.sqlite", reader.version())
+    one, many = content(tmp_path / "one.index.sqlite"), content(tmp_path / "many.index.sqlite")
+    assert len(one["rows"]) > 400 and any(row["shares_quote"] == "1" for row in one["rows"])
+    assert one == many

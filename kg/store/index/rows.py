@@ -4,7 +4,7 @@ the store with one query (``queries/internal/index-rows.rq``) plus one for the c
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
@@ -143,6 +143,19 @@ LISTING_FIELDS = (
 )
 
 
+def claim_chunks(store: GraphStore, size: int) -> Iterator[list[str]]:
+    """Every claim's IRI, ``size`` at a time (``queries/internal/claims.rq``): what a whole
+    index is read in, so its memory does not grow with the store."""
+    chunk: list[str] = []
+    for row in solutions(store.query(internal_query("claims").text)):
+        chunk.append(row["record"].value)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
 def read_rows(
     store: GraphStore,
     found: Mapping[str, Standing] | None = None,
@@ -226,7 +239,7 @@ def read_rows(
         row.shares_quote = any(quoted[pair] > 1 for pair in row.pairs)
         rows.append(row)
     by_record = {row.record: row for row in rows}
-    _add_verification(by_record, store)
+    _add_verification(by_record, store, nodes is not None)
     for record, standing in (standings(store) if found is None else found).items():
         if record in by_record:
             row = by_record[record]
@@ -273,9 +286,9 @@ def decimal_or_none(text: str) -> Decimal | None:
     return number if number.is_finite() else None
 
 
-def _add_verification(rows: dict[str, Row], store: GraphStore) -> None:
+def _add_verification(rows: dict[str, Row], store: GraphStore, restrict: bool) -> None:
     """Each record's state of source verification: the worst outcome of the checks of its
-    latest review that has checks (kg verify)."""
+    latest review that has checks (kg verify); read for ``rows`` alone where ``restrict``."""
 
     def text(row, name: str) -> str:
         term = row[name]
@@ -284,7 +297,13 @@ def _add_verification(rows: dict[str, Row], store: GraphStore) -> None:
     latest: dict[str, tuple[str, str]] = {}  # record -> (end time, review)
     outcomes: dict[tuple[str, str], set[str]] = {}
     labels: dict[str, str] = {}
-    for r in solutions(store.query(internal_query("index-checks").text)):
+    query = internal_query("index-checks").text
+    if restrict:
+        if not rows:
+            return
+        listed = " ".join(str(ox.NamedNode(record)) for record in sorted(rows))
+        query = inside_where(query, f"VALUES ?record {{ {listed} }}")
+    for r in solutions(store.query(query)):
         record, review = text(r, "record"), text(r, "review")
         outcome = text(r, "outcome").rsplit("#")[-1]
         outcomes.setdefault((record, review), set()).add(outcome)

@@ -17,7 +17,7 @@ from ..records import graphs_about
 from ..standing import standings
 from .activities import write_activities
 from .classes import write_classes
-from .rows import read_rows
+from .rows import claim_chunks, read_rows
 from .schema import SCHEMA
 from .tables import (
     add_term_uses,
@@ -25,12 +25,16 @@ from .tables import (
     find_disagreements,
     put_rows,
     rank_boards,
+    share_quotes,
     term_uses,
     write_about,
     write_imports,
     write_meta,
     write_standings,
 )
+
+#: How many records are read from the store at a time.
+CHUNK = 2000
 
 
 def write_index(store: GraphStore, path: Path, version: str | None) -> None:
@@ -42,9 +46,11 @@ def write_index(store: GraphStore, path: Path, version: str | None) -> None:
     def fill(db: sqlite3.Connection) -> None:
         db.executescript(SCHEMA)
         found = standings(store)
-        rows = sorted(read_rows(store, found), key=lambda r: r.id)
-        put_rows(db, rows)
-        rank_boards(db, sorted({r.benchmark for r in rows if r.benchmark}))
+        for chunk in claim_chunks(store, CHUNK):  # memory bounded by a chunk, not the store
+            put_rows(db, sorted(read_rows(store, found, chunk), key=lambda r: r.id))
+        share_quotes(db)
+        benchmarks = db.execute("SELECT DISTINCT benchmark FROM rows WHERE benchmark != ''")
+        rank_boards(db, sorted(b for (b,) in benchmarks))
         count_facets(db, None)
         find_disagreements(db)
         write_standings(db, found)
