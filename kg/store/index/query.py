@@ -165,7 +165,22 @@ def page(
     )
     more = len(rows) > limit
     rows = rows[:limit]
-    return Found(rows, total, rows[-1].id if more and rows else None)
+    snippets = _snippets(index, selection, rows) if selection.search is not None else {}
+    return Found(rows, total, rows[-1].id if more and rows else None, snippets)
+
+
+def _snippets(index: Index, selection: Selection, rows: list[Row]) -> dict[str, str]:
+    """The snippets of a search's ``rows`` shown in another order than relevance."""
+    if not rows or selection.search is None:
+        return {}
+    ids = [row.id for row in rows]
+    found = index.execute(
+        "SELECT rows.id, snippet(search, -1, ?, ?, '…', 12) FROM search "
+        "JOIN rows ON rows.n = search.rowid "
+        f"WHERE search MATCH ? AND rows.id IN ({', '.join('?' * len(ids))})",
+        [MARK_START, MARK_END, selection.search.expression, *ids],
+    )
+    return dict(found.fetchall())
 
 
 def _ranked(index: Index, selection: Selection, after: str | None, limit: int, total: int) -> Found:
