@@ -18,11 +18,11 @@ and activities and the archive's release members: a feed reads that file
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
 import pyoxigraph as ox
 
-from ...rdf.namespaces import DCTERMS, KG, QUDT
+from ...model.fields import field_text
+from ...rdf.facts import Facts
 from ..archive import Archive, ReleaseInfo
 from ..versions import version_time
 from .activities import utc, utc_text
@@ -91,24 +91,11 @@ def loaded_at(version: str | None) -> str | None:
 def what_it_was(archive: Archive, stone: Tombstone) -> tuple[str, str]:
     """A removed record's title and printed value (with its unit), as the last release
     that held it has them."""
-    quads = list(archive.release_store(stone.last.id).quads([stone.record]))
-
-    def first(subject: str, predicate: str) -> str:
-        return next(
-            (
-                # kg's stores hold no triple terms (data comes in through rdflib, which has none)
-                cast("ox.NamedNode | ox.BlankNode | ox.Literal", q.object).value
-                for q in quads
-                # pyoxigraph's stubs allow a triple as a quad's subject; a Quad refuses one
-                if q.subject.value == subject and q.predicate.value == predicate  # type: ignore[union-attr]
-            ),
-            "",
-        )
-
-    title = first(stone.record, str(DCTERMS.title)) or stone.ident
-    node = first(stone.record, str(KG.reportedValue))
-    unit = first(node, str(QUDT.unit)).rsplit("/", 1)[-1] if node else ""
-    value = " ".join(filter(None, (first(node, str(KG.printedValue)) if node else "", unit)))
+    facts = Facts(archive.release_store(stone.last.id).quads([stone.record]))
+    record = ox.NamedNode(stone.record)
+    title = field_text(facts, record, "title") or stone.ident
+    unit = field_text(facts, record, "unit").rsplit("/", 1)[-1]
+    value = " ".join(filter(None, (field_text(facts, record, "printed"), unit)))
     return title, value
 
 
