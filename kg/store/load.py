@@ -339,7 +339,7 @@ def _dependents(
             row["node"].value
             for row in solutions(store.query(query, {"graph": ox.NamedNode(graph)}))
         }
-    new_nodes = {node for o in outcomes for node, _ in o.types}
+    new_nodes = {node for o in outcomes for node in o.nodes}
     gone = set(removed) | replaced
     # A node other graphs still define has not gone (a model or benchmark that many
     # upstream files describe): its referrers need no second look.
