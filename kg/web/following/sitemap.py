@@ -9,6 +9,7 @@ crawlers to drop it.
 from __future__ import annotations
 
 from xml.etree import ElementTree as ET
+from xml.sax.saxutils import escape
 
 from flask import Response, request
 
@@ -25,7 +26,7 @@ def sitemap() -> Response:
     timeline = app.timeline
     size = app.settings.sitemap_urls
     if timeline.sitemap_size() <= size:
-        return _xml(_urlset(timeline.sitemap()))
+        return _urlset(timeline.sitemap())
     root = request.url_root.rstrip("/")
     index = ET.Element("sitemapindex", xmlns=SITEMAP)
     for n, newest in enumerate(timeline.sitemap_parts(size), 1):
@@ -46,7 +47,7 @@ def sitemap_part(number: int) -> Response:
         raise NotFoundError(
             f"no sitemap part {number} (the sitemap has {parts} parts; see /sitemap.xml)"
         )
-    return _xml(_urlset(timeline.sitemap((number - 1) * size, size)))
+    return _urlset(timeline.sitemap((number - 1) * size, size))
 
 
 def robots() -> Response:
@@ -55,17 +56,19 @@ def robots() -> Response:
     return Response(body, mimetype="text/plain")
 
 
-def _urlset(pages: list[tuple[str, str | None]]) -> ET.Element:
-    """The pages (registry IRIs, with their last change) as URLs on this host."""
+def _urlset(pages: list[tuple[str, str | None]]) -> Response:
+    """The pages (registry IRIs, with their last change) as URLs on this host: written as
+    text, not built as a tree (a part holds up to 50,000 of them)."""
     host = request.url_root.rstrip("/")
     base = state().settings.base
-    root = ET.Element("urlset", xmlns=SITEMAP)
+    lines = ["<?xml version='1.0' encoding='utf-8'?>", f'<urlset xmlns="{SITEMAP}">']
     for iri, at in pages:
-        url = ET.SubElement(root, "url")
-        ET.SubElement(url, "loc").text = f"{host}{path_of(iri, base)}"
-        if at:
-            ET.SubElement(url, "lastmod").text = at
-    return root
+        lastmod = f"<lastmod>{escape(at)}</lastmod>" if at else ""
+        lines.append(f"<url><loc>{escape(host + path_of(iri, base))}</loc>{lastmod}</url>")
+    lines.append("</urlset>")
+    response = Response("\n".join(lines).encode(), mimetype=XML)
+    response.mimetype_params["charset"] = "utf-8"
+    return response
 
 
 def _xml(element: ET.Element) -> Response:
