@@ -12,10 +12,14 @@ from datetime import UTC, datetime
 from decimal import Decimal
 
 import pyoxigraph as ox
+from rdflib import URIRef
 
 from ...model.standing import Standing
+from ...rdf.namespaces import RDF
 from ...rdf.sparqltext import inside_where
+from ...rdf.vocabulary import load_terms
 from ..base import GraphStore, solutions
+from ..ontology_graphs import ONTOLOGY_GRAPHS
 from ..queries import internal_query
 from ..records import GraphsAbout
 from .codec import SEARCHED_COLUMNS, WRITTEN, row_cells, row_from, searched_cells, standing_json
@@ -249,6 +253,8 @@ def term_uses(store: GraphStore, graphs: Collection[str] | None = None) -> dict[
     """How many statements of the store's data graphs (of ``graphs``, or of all) use each
     term the ontology declares, by IRI; terms no statement uses are absent
     (``queries/internal/term-uses.rq``, ``term-uses-in-graphs.rq``)."""
+    if graphs is not None:  # the ontology's own graphs are not counted
+        graphs = [g for g in graphs if not g.startswith(ONTOLOGY_GRAPHS)]
     if graphs is None:
         text = internal_query("term-uses").text
     elif not graphs:
@@ -256,7 +262,19 @@ def term_uses(store: GraphStore, graphs: Collection[str] | None = None) -> dict[
     else:
         listed = " ".join(str(ox.NamedNode(g)) for g in sorted(graphs))
         text = inside_where(internal_query("term-uses-in-graphs").text, f"VALUES ?g {{ {listed} }}")
+        declared = _declared_terms()
+        return {
+            row["term"].value: int(row["uses"].value)
+            for row in solutions(store.query(text))
+            if row["term"].value in declared
+        }
     return {row["term"].value: int(row["uses"].value) for row in solutions(store.query(text))}
+
+
+def _declared_terms() -> set[str]:
+    """The IRIs the ontology types (what term-uses.rq counts: the vocabulary's terms)."""
+    graph = load_terms().graph
+    return {str(term) for term in graph.subjects(RDF.type, None) if isinstance(term, URIRef)}
 
 
 def add_term_uses(db: sqlite3.Connection, uses: Mapping[str, int], sign: int = 1) -> None:
