@@ -86,6 +86,20 @@ def test_oversized_file_is_refused_without_parsing(tmp_path: Path) -> None:
     assert "too large" in info.value.lines()[0]
 
 
+def test_an_import_record_of_a_million_results_is_not_too_large(tmp_path: Path) -> None:
+    """A million Every Eval Ever results name about 141,000 models: their import record is
+    about 19 MB, past other data files' limit and within an import record's."""
+    (tmp_path / "imports").mkdir()
+    path = tmp_path / "imports" / "big.yaml"
+    padding = "# " + "x" * 1000 + "\n"
+    path.write_text("kind: agent\nid: x\nagent_type: person\nlabel: x\n" + padding * 19_500)
+    assert read_data_file(path).kind == "agent"  # read, not refused for its size
+    path.write_text("kind: agent\nid: x\n" + padding * 70_000)
+    with pytest.raises(InvalidDataError) as info:
+        read_data_file(path)
+    assert "too large" in info.value.lines()[0]
+
+
 def test_find_data_files(tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "a" / "x.yaml").write_text("kind: agent\n")

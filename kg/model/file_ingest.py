@@ -17,7 +17,7 @@ from ..rdf.linksets import count_links
 from ..rdf.namespaces import RDF
 from ..rdf.terms import nquads
 from ..rdf.vocabulary import load_terms
-from .datafiles import MAX_READ_BYTES, ManifestEntry, read_data_file
+from .datafiles import ManifestEntry, read_data_file, size_limit
 from .mapping import intended_iris
 from .shacl import Index
 from .validation import Translator, engine, map_fitted
@@ -79,7 +79,7 @@ def ingest_file(job: tuple[Path, str]) -> FileOutcome:
     try:
         stat = path.stat()
         # A file too large to be a data file is refused before it is read.
-        raw = path.read_bytes() if stat.st_size <= MAX_READ_BYTES else None
+        raw = path.read_bytes() if stat.st_size <= size_limit(path) else None
         datafile = read_data_file(path, raw)
         fitted = map_fitted(datafile, base)
     except InvalidDataError as exc:
