@@ -11,7 +11,6 @@ marker, once per version.
 
 from __future__ import annotations
 
-import fcntl
 import logging
 import re
 import shutil
@@ -22,6 +21,7 @@ from pathlib import Path
 from ...errors import StoreError
 from ..base import GraphStore
 from ..versions import INDEX_SUFFIX
+from .files import made_once
 from .reader import BoardInfo, Index
 from .write import write_index
 
@@ -76,14 +76,13 @@ def index_for(store: GraphStore, folder: Path | None) -> Index:
             raise
         weakref.finalize(index, shutil.rmtree, private, True)
         return index
-    folder.mkdir(parents=True, exist_ok=True)
     path = folder / (re.sub(r"[^A-Za-z0-9._-]", "_", version)[:120] + INDEX_SUFFIX)
-    with (folder / "build.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time; the others then read it
-        if not usable(path):
-            log.info("building the index of store version %s into %s", version, path)
-            write_index(store, path, version)
-            _prune(folder, keep=path)
+
+    def build(target: Path) -> None:
+        log.info("building the index of store version %s into %s", version, target)
+        write_index(store, target, version)
+
+    made_once(path, Index, build, KEEP_BUILT)
     return Index(path)
 
 
@@ -94,10 +93,3 @@ def usable(path: Path) -> bool:
     except StoreError:
         return False
     return True
-
-
-def _prune(folder: Path, keep: Path) -> None:
-    built = sorted(folder.glob(f"*{INDEX_SUFFIX}"), key=lambda p: p.stat().st_mtime)
-    for old in built[:-KEEP_BUILT]:
-        if old != keep:
-            old.unlink(missing_ok=True)

@@ -6,9 +6,6 @@ from the file, so every process of a server shares them."""
 from __future__ import annotations
 
 import json
-import os
-import sqlite3
-import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -18,12 +15,11 @@ from ...errors import StoreError
 from ...model.standing import Standing
 from ..records import GraphsAbout
 from .codec import row_from, standing_from_json
+from .files import ReadOnlyFile
 from .ranking import Ranked
 from .rows import Row
 from .schema import FORMAT, ROW_FIELDS
 
-#: How much of the file each connection maps (shared between processes by the OS).
-MMAP_BYTES = 1 << 30
 ROW_COLUMNS = ", ".join(f"rows.{name}" for name in ROW_FIELDS)
 RANKED_COLUMNS = f"{ROW_COLUMNS}, rows.rank, rows.tied, rows.model_rows"
 
@@ -40,15 +36,14 @@ class BoardInfo:
     lower_is_better: bool
 
 
-class Index:
+class Index(ReadOnlyFile):
     """One index file, read-only.
 
     :raises StoreError: when the file is missing, unreadable or of another format.
     """
 
     def __init__(self, path: Path):
-        self.path = path
-        self._local = threading.local()
+        super().__init__(path, "the index")
         meta = dict(self.execute("SELECT key, value FROM meta").fetchall())
         if meta.get("format") != FORMAT:
             raise StoreError(f"the index {path} is of another format ({meta.get('format')!r})")
@@ -56,26 +51,6 @@ class Index:
         self.size = int(meta["rows"])
         #: The version whose index this one updated ("" when it was written whole).
         self.updated_from: str = meta.get("updated_from", "")
-
-    @property
-    def db(self) -> sqlite3.Connection:
-        local = self._local
-        if getattr(local, "pid", None) != os.getpid():
-            try:
-                local.db = sqlite3.connect(
-                    f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False
-                )
-                local.db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
-            except sqlite3.Error as exc:
-                raise StoreError(f"cannot open the index {self.path}: {exc}") from None
-            local.pid = os.getpid()
-        return local.db
-
-    def execute(self, sql: str, parameters: Sequence[object] = ()) -> sqlite3.Cursor:
-        try:
-            return self.db.execute(sql, parameters)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot read the index {self.path}: {exc}") from None
 
     # -- rows ------------------------------------------------------------------------------
     def rows(

@@ -9,17 +9,14 @@ process at a time, into the server's index folder.
 
 from __future__ import annotations
 
-import fcntl
-import os
 import re
-import sqlite3
-import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import overload
 
 from ...errors import StoreError
 from ..archive import Archive
+from .files import ReadOnlyFile, made_once
 from .reader import Index
 from .timeline import Entry
 from .timeline_write import FORMAT, write_timeline
@@ -45,31 +42,11 @@ def timeline_for(index: Index, archive: Archive, base: str, folder: Path) -> Tim
     """
     path = folder / timeline_name(index, archive)
     if not path.exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        with (folder / "timeline.lock").open("w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if not _usable(path):
-                write_timeline(index, archive, base, path)
-                _prune(folder, keep=path)
+        made_once(path, TimelineFile, lambda p: write_timeline(index, archive, base, p), KEEP)
     return TimelineFile(path)
 
 
-def _usable(path: Path) -> bool:
-    try:
-        TimelineFile(path)
-    except StoreError:
-        return False
-    return True
-
-
-def _prune(folder: Path, keep: Path) -> None:
-    kept = sorted(folder.glob(f"*{TIMELINE_SUFFIX}"), key=lambda p: p.stat().st_mtime)
-    for old in kept[:-KEEP]:
-        if old != keep:
-            old.unlink(missing_ok=True)
-
-
-class TimelineFile:
+class TimelineFile(ReadOnlyFile):
     """One timeline file, read-only: its entries in feed order, the entries about some
     records, each record's last change, and the sitemap's listing.
 
@@ -77,24 +54,11 @@ class TimelineFile:
     """
 
     def __init__(self, path: Path):
-        self.path = path
-        self._local = threading.local()
-        meta = dict(self._execute("SELECT key, value FROM meta").fetchall())
+        super().__init__(path, "the timeline")
+        meta = dict(self.execute("SELECT key, value FROM meta").fetchall())
         if meta.get("format") != FORMAT:
             raise StoreError(f"the timeline {path} is of another format")
         self.entries = Entries(self, None)
-
-    def _execute(self, sql: str, parameters: Sequence[object] = ()) -> sqlite3.Cursor:
-        local = self._local
-        try:
-            if getattr(local, "pid", None) != os.getpid():
-                local.db = sqlite3.connect(
-                    f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False
-                )
-                local.pid = os.getpid()
-            return local.db.execute(sql, parameters)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot read the timeline {self.path}: {exc}") from None
 
     def about(self, records: Sequence[str]) -> Entries:
         """The entries concerning any of ``records``, in feed order."""
@@ -103,7 +67,7 @@ class TimelineFile:
             part = list(records[start : start + 500])
             positions.update(
                 pos
-                for (pos,) in self._execute(
+                for (pos,) in self.execute(
                     f"SELECT pos FROM entry_records WHERE record IN ({', '.join('?' * len(part))})",
                     part,
                 )
@@ -113,15 +77,15 @@ class TimelineFile:
     def changed(self, record: str) -> str | None:
         """When the latest entry about ``record`` happened (None: no entry is about it,
         so it never was in the registry's data)."""
-        found = self._execute("SELECT at FROM changed WHERE record = ?", (record,)).fetchone()
+        found = self.execute("SELECT at FROM changed WHERE record = ?", (record,)).fetchone()
         return found[0] if found else None
 
     def sitemap_size(self) -> int:
-        return self._execute("SELECT count(*) FROM sitemap").fetchone()[0]
+        return self.execute("SELECT count(*) FROM sitemap").fetchone()[0]
 
     def sitemap(self, start: int = 0, size: int | None = None) -> list[tuple[str, str | None]]:
         """The sitemap's pages (IRI, last change), from the ``start``-th (0 first)."""
-        return self._execute(
+        return self.execute(
             "SELECT iri, lastmod FROM sitemap WHERE pos > ? ORDER BY pos LIMIT ?",
             (start, -1 if size is None else size),
         ).fetchall()
@@ -130,7 +94,7 @@ class TimelineFile:
         """The newest change of each part of ``size`` pages, in order."""
         return [
             at
-            for _, at in self._execute(
+            for _, at in self.execute(
                 "SELECT (pos - 1) / ?, max(lastmod) FROM sitemap GROUP BY 1 ORDER BY 1", (size,)
             )
         ]
@@ -139,14 +103,14 @@ class TimelineFile:
         found: dict[int, Entry] = {}
         for start in range(0, len(positions), 500):
             part = list(positions[start : start + 500])
-            rows = self._execute(
+            rows = self.execute(
                 f"SELECT {_ENTRY} FROM entries WHERE pos IN ({', '.join('?' * len(part))})", part
             ).fetchall()
             found.update(self._entry(row) for row in rows)
         return [found[pos] for pos in positions]
 
     def _range(self, first: int, last: int) -> list[Entry]:
-        rows = self._execute(
+        rows = self.execute(
             f"SELECT {_ENTRY} FROM entries WHERE pos BETWEEN ? AND ? ORDER BY pos", (first, last)
         ).fetchall()
         return [self._entry(row)[1] for row in rows]
@@ -171,7 +135,7 @@ class Entries(Sequence[Entry]):
 
     def __len__(self) -> int:
         if self._size is None:
-            self._size = self._file._execute("SELECT count(*) FROM entries").fetchone()[0]
+            self._size = self._file.execute("SELECT count(*) FROM entries").fetchone()[0]
         return self._size
 
     @overload

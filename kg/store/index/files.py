@@ -1,0 +1,74 @@
+"""What the index's files share: one read-only connection per thread and process (the
+file opened immutable, its pages mapped, so every process of a server shares them), and a
+file made once by whichever process first needs it, the others waiting for it."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from ...errors import StoreError
+
+#: How much of a file each connection maps (shared between processes by the OS).
+MMAP_BYTES = 1 << 30
+
+
+class ReadOnlyFile:
+    """A SQLite file of ours, read-only: ``what`` names it in errors ("the index").
+
+    :raises StoreError: when it cannot be opened or read.
+    """
+
+    def __init__(self, path: Path, what: str):
+        self.path = path
+        self.what = what
+        self._local = threading.local()
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        local = self._local
+        if getattr(local, "pid", None) != os.getpid():
+            try:
+                local.db = sqlite3.connect(
+                    f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False
+                )
+                local.db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot open {self.what} {self.path}: {exc}") from None
+            local.pid = os.getpid()
+        return local.db
+
+    def execute(self, sql: str, parameters: Sequence[object] = ()) -> sqlite3.Cursor:
+        try:
+            return self.db.execute(sql, parameters)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot read {self.what} {self.path}: {exc}") from None
+
+
+def made_once(
+    path: Path, opens: Callable[[Path], object], write: Callable[[Path], None], keep: int
+) -> None:
+    """Make sure ``path`` holds a file ``opens`` reads: written by ``write`` where it does
+    not, by one process at a time (the others wait, then find it); then the folder keeps
+    the newest ``keep`` files of its kind (its name's last two suffixes), ``path`` among them.
+
+    :raises StoreError: when it cannot be written.
+    """
+    folder = path.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    kind = "".join(path.suffixes[-2:])
+    with (folder / f"{kind.strip('.').replace('.', '-')}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            opens(path)
+            return
+        except StoreError:
+            write(path)
+    made = sorted(folder.glob(f"*{kind}"), key=lambda p: p.stat().st_mtime)
+    for old in made[:-keep]:
+        if old != path:
+            old.unlink(missing_ok=True)
