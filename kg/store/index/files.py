@@ -18,15 +18,20 @@ MMAP_BYTES = 1 << 30
 
 
 class ReadOnlyFile:
-    """A SQLite file of ours, read-only: ``what`` names it in errors ("the index").
+    """A SQLite file of ours, read-only, of the format ``form`` (its ``meta`` table says):
+    ``what`` names it in errors ("the index").
 
-    :raises StoreError: when it cannot be opened or read.
+    :raises StoreError: when it cannot be opened or read, or is of another format.
     """
 
-    def __init__(self, path: Path, what: str):
+    def __init__(self, path: Path, what: str, form: str):
         self.path = path
         self.what = what
         self._local = threading.local()
+        #: The file's ``meta`` table (its format checked: ``form``).
+        self.meta: dict[str, str] = dict(self.execute("SELECT key, value FROM meta").fetchall())
+        if self.meta.get("format") != form:
+            raise StoreError(f"{what} {path} is of another format ({self.meta.get('format')!r})")
 
     @property
     def db(self) -> sqlite3.Connection:

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
-from ...errors import StoreError
 from ...model.standing import Standing
 from ..records import GraphsAbout
 from .codec import row_from, standing_from_json
@@ -43,10 +42,8 @@ class Index(ReadOnlyFile):
     """
 
     def __init__(self, path: Path):
-        super().__init__(path, "the index")
-        meta = dict(self.execute("SELECT key, value FROM meta").fetchall())
-        if meta.get("format") != FORMAT:
-            raise StoreError(f"the index {path} is of another format ({meta.get('format')!r})")
+        super().__init__(path, "the index", FORMAT)
+        meta = self.meta
         self.version: str = meta["version"]
         self.size = int(meta["rows"])
         #: The version whose index this one updated ("" when it was written whole).

@@ -14,7 +14,6 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import overload
 
-from ...errors import StoreError
 from ..archive import Archive
 from .files import ReadOnlyFile, made_once
 from .reader import Index
@@ -54,10 +53,7 @@ class TimelineFile(ReadOnlyFile):
     """
 
     def __init__(self, path: Path):
-        super().__init__(path, "the timeline")
-        meta = dict(self.execute("SELECT key, value FROM meta").fetchall())
-        if meta.get("format") != FORMAT:
-            raise StoreError(f"the timeline {path} is of another format")
+        super().__init__(path, "the timeline", FORMAT)
         self.entries = Entries(self, None)
 
     def about(self, records: Sequence[str]) -> Entries:
