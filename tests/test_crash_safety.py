@@ -4,7 +4,8 @@ A real subprocess loads a generated corpus into a store that holds the seed data
 test watches the store directory and kills the process once the bulk loader has
 written into the new version. The store must then hold exactly the old content or
 exactly the new (canonical dumps compared), and the next `kg load` must work and
-leave no trace of the dead writer.
+leave no trace of the dead writer. A load that cannot write (a full disk) says so in
+one line and leaves the store as it was.
 """
 
 from __future__ import annotations
@@ -181,3 +182,36 @@ def test_sigkill_while_the_index_is_written(corpus: Path, tmp_path: Path) -> Non
     assert new_version not in (None, old_version)
     assert not list(store.glob("*.tmp"))
     assert_index_of(store, new_version)
+
+
+@pytest.mark.parametrize("where", ["spool", "store"])
+def test_a_load_that_cannot_write_says_so_and_leaves_the_store(tmp_path: Path, where: str) -> None:
+    """A full disk, played by a limit on the size of any file the process writes (SIGXFSZ
+    ignored, so a write past it fails as a full disk's would): the load's spool file fails
+    at 1 MB, the store's own files at half the size of its largest. Either way: one line
+    naming what could not be written, exit 1, no traceback, the store as it was, and the
+    next load works."""
+    import resource
+
+    store = tmp_path / "store"
+    with open_test_store(store) as writer:
+        load_paths(writer, [DATA], BASE)
+    old = live_version(store)
+    assert old is not None
+    before = dump(store)
+    largest = max(f.stat().st_size for f in old.iterdir() if f.is_file())
+    limit = 1_000_000 if where == "spool" else largest // 2
+
+    def small_files() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    proc = kg_load(store, "--force", DATA, preexec_fn=small_files)
+    _, err = proc.communicate(timeout=600)
+    assert proc.returncode == 1, err
+    assert err.strip().splitlines()[-1].startswith("kg: error: cannot "), err
+    assert "Traceback" not in err
+    assert live_version(store) == old and dump(store) == before
+    again = kg_load(store, "--force", DATA)
+    assert again.wait(timeout=600) == 0, again.communicate()[1]
+    assert dump(store) == before  # the same data, written whole again

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -239,7 +240,8 @@ class EmbeddedStore(GraphStore):
             if copies is not None:
                 copies.abort()
             remove_version(new)
-            if isinstance(exc, OSError):
+            # a full disk shows as either: the store's files or its copies' SQLite
+            if isinstance(exc, OSError | sqlite3.Error):
                 raise StoreError(f"cannot write the store at {self.path}: {exc}") from None
             raise
 

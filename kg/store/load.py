@@ -24,7 +24,7 @@ from typing import BinaryIO
 import pyoxigraph as ox
 
 from ..config import Settings
-from ..errors import InvalidDataError, KeptAsWritten, Problem
+from ..errors import InvalidDataError, KeptAsWritten, Problem, StoreError
 from ..kinds import data_directory
 from ..model.datafiles import display_name, scan_data_files
 from ..model.ingest import Progress, ingest, worker_count
@@ -204,6 +204,11 @@ def _load(
                 staged.commit(graphs, [*removed, *stale], manifest)
             else:
                 staged.commit(graphs, stale, manifest)
+        except OSError as exc:  # a full disk, a file past its size limit: nothing written
+            staged.abort()
+            raise StoreError(
+                f"cannot load: {exc}; nothing was loaded, the store is unchanged"
+            ) from None
         except BaseException:
             staged.abort()
             raise

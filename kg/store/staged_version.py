@@ -5,6 +5,7 @@ compacting (kg.store.embedded)."""
 from __future__ import annotations
 
 import queue
+import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -74,7 +75,7 @@ class StagedVersion(StagedWrite):
         self._drain()
         if self._error is not None:
             self.abort()
-            if isinstance(self._error, OSError | ValueError | SyntaxError):
+            if isinstance(self._error, OSError | ValueError | SyntaxError | sqlite3.Error):
                 raise StoreError(
                     f"cannot write the store at {self._embedded.path}: {self._error}"
                 ) from None
@@ -83,7 +84,7 @@ class StagedVersion(StagedWrite):
             assert self._writer is not None  # set to None only below, or by abort
             compact(self._writer)
             self._writer.flush()
-        except OSError as exc:
+        except (OSError, sqlite3.Error) as exc:
             self.abort()
             raise StoreError(f"cannot write the store at {self._embedded.path}: {exc}") from None
         self._writer = None  # closed before the version is opened for reading
