@@ -18,7 +18,7 @@ from __future__ import annotations
 import fcntl
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -31,13 +31,14 @@ from .base import (
     QueryResult,
     StagedWrite,
     Term,
+    nquads_of,
     union_default,
 )
 from .copies import CopyReader, CopyWriter, NoCopies
 from .index import usable, version_index, write_index
 from .index.update import update_index
 from .manifests import read_manifest, write_manifest
-from .staged_version import StagedVersion, compact, drop, holds, parsed
+from .staged_version import StagedVersion, compact, drop, holds
 from .versions import (
     KEEP_VERSIONS,
     LIVE,
@@ -181,19 +182,20 @@ class EmbeddedStore(GraphStore):
 
     def load_nquads(
         self,
-        nquads: Path,
+        nquads: Path | Sequence[Path],
         graphs: Iterable[str],
         remove: Iterable[str] = (),
         manifest: Manifest | None = None,
     ) -> None:
         graphs, remove = list(graphs), list(remove)
-        if self.path is None or nquads.stat().st_size < 200 * BULK_THRESHOLD:
-            super().load_nquads(nquads, graphs, remove, manifest)
+        files = [nquads] if isinstance(nquads, Path) else list(nquads)
+        if self.path is None or sum(f.stat().st_size for f in files) < 200 * BULK_THRESHOLD:
+            super().load_nquads(files, graphs, remove, manifest)
             return
 
         def write(writer: ox.Store, copies: CopyWriter | NoCopies) -> None:
             drop(writer, copies, {*graphs, *remove})
-            writer.bulk_extend(copies.passing(parsed(nquads), holds(writer)))
+            writer.bulk_extend(copies.passing(nquads_of(files), holds(writer)))
             compact(writer)
 
         self._new_version(write, manifest, {*graphs, *remove})

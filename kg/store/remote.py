@@ -30,7 +30,7 @@ name other endpoints (Fuseki: ``query``, ``update``, ``data`` under the dataset'
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from urllib.parse import urljoin
 
@@ -50,6 +50,7 @@ from .base import (
     Term,
     manifest_from_json,
     manifest_to_json,
+    nquads_of,
     solutions,
 )
 from .dialects import STANDARD, Dialect, detect, named
@@ -250,13 +251,13 @@ class RemoteStore(GraphStore):
 
     def load_nquads(
         self,
-        nquads: Path,
+        nquads: Path | Sequence[Path],
         graphs: Iterable[str],
         remove: Iterable[str] = (),
         manifest: Manifest | None = None,
     ) -> None:
-        # Streamed from the file: consecutive quads of one graph make one GRAPH block.
-        quads = ox.parse(path=str(nquads), format=ox.RdfFormat.N_QUADS)
+        # Streamed from the files: consecutive quads of one graph make one GRAPH block.
+        quads = nquads_of(nquads)
         content = (
             (graph.value, group)
             for graph, group in itertools.groupby(quads, key=lambda q: q.graph_name)
