@@ -165,3 +165,15 @@ HISTORY_SEGMENTS: tuple[str, ...] = tuple(
         )
     )
 )
+
+
+def kind_and_id(graph: str, base: str) -> tuple[str, str]:
+    """("record", "<id>") for a registry graph IRI; ("", IRI) for anything else.
+
+    >>> kind_and_id("https://claimgraph.example/record/x", "https://claimgraph.example/")
+    ('record', 'x')
+    """
+    if graph.startswith(base) and "/" in graph[len(base) :]:
+        kind, ident = graph[len(base) :].split("/", 1)
+        return kind, ident
+    return "", graph

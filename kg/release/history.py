@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import pyoxigraph as ox
 
-from ..kinds import HISTORY_SEGMENTS, iri_prefix
+from ..kinds import HISTORY_SEGMENTS, iri_prefix, kind_and_id
 from ..model.standing import Standing
 from ..rdf.namespaces import PREFIXES, RDF, XSD_STRING
 from ..registry import Registry
@@ -72,14 +72,6 @@ class HistoryEntry:
     #: A record's standing in the release; None for another kind of graph (a source has
     #: no standing) or a release that dropped it.
     standing: Standing | None = None
-
-
-def kind_and_id(graph: str, base: str) -> tuple[str, str]:
-    """("record", "<id>") for a registry graph IRI; ("", IRI) for anything else."""
-    if graph.startswith(base) and "/" in graph[len(base) :]:
-        kind, ident = graph[len(base) :].split("/", 1)
-        return kind, ident
-    return "", graph
 
 
 def statements(quads: Iterable[ox.Quad], graph: str, base: str) -> Counter[str]:

@@ -189,7 +189,8 @@ class GraphStore(ABC):
 
 def nquads_of(nquads: Path | Sequence[Path]) -> Iterator[ox.Quad]:
     """The quads of an N-Quads file, or of several one after another, blank nodes as
-    labelled."""
+    labelled (the bulk loader would rename them; bulk_extend of the parsed file costs what
+    bulk_load does: bench/graph_copies.py --writes)."""
     for path in [nquads] if isinstance(nquads, Path) else nquads:
         yield from ox.parse(path=str(path), format=ox.RdfFormat.N_QUADS)
 

@@ -7,14 +7,14 @@ from __future__ import annotations
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
 
 from ..errors import StoreError
-from .base import Manifest, StagedWrite
+from .base import Manifest, StagedWrite, nquads_of
 from .copies import CopyWriter, NoCopies
 from .versions import remove_version
 
@@ -52,7 +52,7 @@ class StagedVersion(StagedWrite):
                     drop(self._writer, self._copies, argument)
                 else:
                     self._writer.bulk_extend(
-                        self._copies.passing(parsed(argument), holds(self._writer))
+                        self._copies.passing(nquads_of(argument), holds(self._writer))
                     )
             except BaseException as exc:
                 self._error = exc
@@ -111,13 +111,6 @@ def drop(writer: ox.Store, copies: CopyWriter | NoCopies, graphs: Iterable[str])
 def holds(writer: ox.Store) -> Callable[[str], bool]:
     """Whether the version being written holds a graph."""
     return lambda name: writer.contains_named_graph(ox.NamedNode(name))
-
-
-def parsed(nquads: Path) -> Iterator[ox.Quad]:
-    """An N-Quads file's quads, blank nodes as labelled (the bulk loader would rename
-    them; bulk_extend of the parsed file costs what bulk_load does: bench/graph_copies.py
-    --writes)."""
-    return ox.parse(path=str(nquads), format=ox.RdfFormat.N_QUADS)
 
 
 def compact(writer: ox.Store) -> None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import pyoxigraph as ox
 
+from ...kinds import kind_and_id
 from ...model.fields import field_text
 from ...rdf.facts import Facts
 from ..archive import Archive, ReleaseInfo
@@ -71,14 +72,6 @@ class Tombstone:
     removed_in: ReleaseInfo | None
     #: When it went: that release's date, else the time of the load that removed it.
     at: str
-
-
-def kind_and_id(graph: str, base: str) -> tuple[str, str]:
-    """("record", "<id>") for a registry graph IRI; ("", IRI) for anything else."""
-    if graph.startswith(base) and "/" in graph[len(base) :]:
-        kind, ident = graph[len(base) :].split("/", 1)
-        return kind, ident
-    return "", graph
 
 
 def loaded_at(version: str | None) -> str | None:

@@ -14,13 +14,13 @@ import sqlite3
 from collections import Counter
 from pathlib import Path
 
-from ...kinds import graph_noun
+from ...kinds import graph_noun, kind_and_id
 from ..archive import Archive, ReleaseInfo
 from ..base import solutions
 from ..queries import internal_query
 from .activities import utc
 from .reader import Index
-from .timeline import KINDS, describe_activity, kind_and_id, loaded_at, stone_of, what_it_was
+from .timeline import KINDS, describe_activity, loaded_at, stone_of, what_it_was
 from .write import written
 
 #: Bumped when the tables change: a file of another format is written again.

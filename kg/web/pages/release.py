@@ -10,9 +10,10 @@ from typing import Any
 from flask import Response, request, send_file
 
 from ...errors import NotFoundError
+from ...kinds import kind_and_id
 from ...rdf.negotiation import negotiate, split_suffix
 from ...registry import Registry
-from ...release.history import ReleaseDiff, diff_releases, kind_and_id
+from ...release.history import ReleaseDiff, diff_releases
 from ...store.archive import ReleaseInfo
 from ...store.licences import NOTICE_PREFIX
 from ...store.records import describe
