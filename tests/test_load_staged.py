@@ -12,6 +12,7 @@ from bench import gen
 from helpers import BASE, open_test_store
 from kg.errors import InvalidDataError
 from kg.rdf.canonical import canonical_nquads
+from kg.store.base import StagedWrite
 from kg.store.load import load_paths
 
 
@@ -134,3 +135,20 @@ def test_a_renamed_file_loaded_alone_replaces_its_graph(
 
 def _record_lines(nquads: str) -> list[str]:
     return [line for line in nquads.splitlines() if "/record/" in line.rsplit(" ", 2)[-2]]
+
+
+def test_a_one_step_write_deletes_each_chunk_once_read(tmp_path: Path) -> None:
+    """A batch written at its commit reads its spool chunks and deletes them, so that a
+    million results' N-Quads do not sit on the disk beside the version they fill."""
+    chunks = []
+    for n in range(3):
+        chunk = tmp_path / f"chunk-{n}.nq"
+        chunk.write_text(f'<urn:s{n}> <urn:p> "{n}" <urn:g{n}> .\n')
+        chunks.append(chunk)
+    with open_test_store(tmp_path / "store") as store:
+        staged = StagedWrite(store)
+        for chunk in chunks:
+            staged.add(chunk)
+        staged.commit([f"urn:g{n}" for n in range(3)], [], {})
+        assert len(list(store.quads())) == 3
+    assert not any(chunk.exists() for chunk in chunks)

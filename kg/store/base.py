@@ -100,11 +100,13 @@ class GraphStore(ABC):
         graphs: Iterable[str],
         remove: Iterable[str] = (),
         manifest: Manifest | None = None,
+        consume: bool = False,
     ) -> None:
         """Like :meth:`replace_graphs`, with the new content of ``graphs`` in an N-Quads
-        file, or several read one after another (what a bulk loader reads fastest)."""
+        file, or several read one after another (what a bulk loader reads fastest);
+        ``consume`` deletes each file once it is read (a load's own spool)."""
         content: dict[str, list[ox.Quad]] = {name: [] for name in graphs}
-        for quad in nquads_of(nquads):
+        for quad in nquads_of(nquads, consume):
             # what the load writes names its graph: a quad in the default graph is an error
             content[quad.graph_name.value].append(quad)  # type: ignore[union-attr]
         self.replace_graphs(content, remove, manifest)
@@ -187,12 +189,16 @@ class GraphStore(ABC):
         self.close()
 
 
-def nquads_of(nquads: Path | Sequence[Path]) -> Iterator[ox.Quad]:
+def nquads_of(nquads: Path | Sequence[Path], consume: bool = False) -> Iterator[ox.Quad]:
     """The quads of an N-Quads file, or of several one after another, blank nodes as
     labelled (the bulk loader would rename them; bulk_extend of the parsed file costs what
-    bulk_load does: bench/graph_copies.py --writes)."""
+    bulk_load does: bench/graph_copies.py --writes). ``consume`` deletes each file once
+    it is read: a million results spool about 19 GB, which need not sit on the disk
+    beside the version they fill."""
     for path in [nquads] if isinstance(nquads, Path) else nquads:
         yield from ox.parse(path=str(path), format=ox.RdfFormat.N_QUADS)
+        if consume:
+            path.unlink(missing_ok=True)
 
 
 class StagedWrite:
@@ -216,7 +222,8 @@ class StagedWrite:
         self._removed |= set(graphs)
 
     def add(self, chunk: Path) -> None:
-        """Add the quads of an N-Quads file (kept until the commit or abort)."""
+        """Add the quads of an N-Quads file (kept until the commit, which deletes it once
+        read, or the abort)."""
         self._chunks.append(chunk)
 
     def commit(self, graphs: Iterable[str], remove: Iterable[str], manifest: Manifest) -> None:
@@ -229,9 +236,11 @@ class StagedWrite:
                 {name: [] for name in graphs}, {*self._removed, *remove}, manifest
             )
             return
-        # the chunks read one after another, never copied into one more file (about 19 GB
-        # of N-Quads for a million results)
-        self._store.load_nquads(self._chunks, graphs, {*self._removed, *remove}, manifest)
+        # the chunks read one after another, never copied into one more file, each deleted
+        # once read (about 19 GB of N-Quads for a million results)
+        self._store.load_nquads(
+            self._chunks, graphs, {*self._removed, *remove}, manifest, consume=True
+        )
 
     def abort(self) -> None:
         """Give up: the store stays as it was."""

@@ -186,16 +186,17 @@ class EmbeddedStore(GraphStore):
         graphs: Iterable[str],
         remove: Iterable[str] = (),
         manifest: Manifest | None = None,
+        consume: bool = False,
     ) -> None:
         graphs, remove = list(graphs), list(remove)
         files = [nquads] if isinstance(nquads, Path) else list(nquads)
         if self.path is None or sum(f.stat().st_size for f in files) < 200 * BULK_THRESHOLD:
-            super().load_nquads(files, graphs, remove, manifest)
+            super().load_nquads(files, graphs, remove, manifest, consume)
             return
 
         def write(writer: ox.Store, copies: CopyWriter | NoCopies) -> None:
             drop(writer, copies, {*graphs, *remove})
-            writer.bulk_extend(copies.passing(nquads_of(files), holds(writer)))
+            writer.bulk_extend(copies.passing(nquads_of(files, consume), holds(writer)))
             compact(writer)
 
         self._new_version(write, manifest, {*graphs, *remove})

@@ -255,9 +255,10 @@ class RemoteStore(GraphStore):
         graphs: Iterable[str],
         remove: Iterable[str] = (),
         manifest: Manifest | None = None,
+        consume: bool = False,
     ) -> None:
         # Streamed from the files: consecutive quads of one graph make one GRAPH block.
-        quads = nquads_of(nquads)
+        quads = nquads_of(nquads, consume)
         content = (
             (graph.value, group)
             for graph, group in itertools.groupby(quads, key=lambda q: q.graph_name)
