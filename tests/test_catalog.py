@@ -138,10 +138,29 @@ def test_an_index_is_built_for_a_store_that_keeps_none(tmp_path: Path) -> None:
         assert catalog.row_of(catalog.matching()[0].id, catalog.matching()[0].record)
 
 
-@pytest.mark.parametrize(("query", "filters"), SEARCHES)
-def test_tallying_and_grouping_count_alike(
-    catalog: Catalog, query: str, filters: dict[str, str], monkeypatch: pytest.MonkeyPatch
+def test_a_large_selection_counts_its_facets_over_its_first_rows(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tallied = facet_counts(catalog.index, query, filters, 1000)
-    monkeypatch.setattr(kg.store.index.query, "TALLY_UP_TO", 0)  # one GROUP BY per facet
-    assert facet_counts(catalog.index, query, filters, 1000) == tallied
+    """Past FACET_SAMPLE rows, a facet counts the selection's first rows, and says how
+    many of how many."""
+    query = "synthetic"
+    selected = [r for r in catalog.rows() if _holds(r, query)]
+    monkeypatch.setattr(kg.store.index.query, "FACET_SAMPLE", 7)
+    assert len(selected) > 7
+    counted = facet_counts(catalog.index, query, {}, 1000)
+    first = sorted(
+        selected,
+        key=lambda r: catalog.index.execute("SELECT n FROM rows WHERE id = ?", (r.id,)).fetchone()[
+            0
+        ],
+    )[:7]
+    for name, (key, _) in FACETS.items():
+        assert counted.sampled[name] == (7, len(selected))
+        expected: dict[str, int] = {}
+        for row in first:
+            values = getattr(row, key)
+            for value in values if isinstance(values, list) else [values] if values else []:
+                expected[value] = expected.get(value, 0) + 1
+        assert {v: n for v, _, n in counted[name]} == expected, name
+    monkeypatch.setattr(kg.store.index.query, "FACET_SAMPLE", 10**6)
+    assert facet_counts(catalog.index, query, {}, 1000).sampled == {}

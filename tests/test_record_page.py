@@ -26,7 +26,7 @@ from kg.store.records import (
     record_closure,
 )
 from kg.store.standing import CURRENT, standing
-from kg.web import create_app
+from kg.web import compile_templates, create_app
 from kg.web.pages.record import KEPT_COLUMNS, KEPT_RUNS, KEPT_SIBLINGS, RecordPage
 from kg.web.state import close, state
 
@@ -253,3 +253,15 @@ def test_a_page_of_a_release_keeps_nothing(root: Path) -> None:
             assert set(derived[KEPT_COLUMNS]) == {OTHER_ID}
     finally:
         close(app)
+
+
+def test_every_template_compiles_before_the_first_request(tmp_path: Path) -> None:
+    """What a worker of `kg serve` does as it starts: no page kind compiles its template
+    on its first request."""
+    app = create_app({"store": str(tmp_path / "store"), "data": str(DATA)})
+    compile_templates(app)
+    cache = app.jinja_env.cache
+    assert cache is not None
+    compiled = {key[1] for key in cache}
+    assert {"index.html", "record.html", "sparql.html", "error.html"} <= compiled
+    assert compiled == set(app.jinja_env.list_templates())

@@ -6,7 +6,7 @@ agree."""
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import unquote, urlencode
 
 import pyoxigraph as ox
 import pytest
@@ -130,6 +130,24 @@ def test_the_page_and_its_json_rank_and_mark_alike(client: FlaskClient) -> None:
     by_value = client.get("/records.json?q=ifeval&sort=-value").get_json()
     assert by_value["total"] == listing["total"]
     assert all("<mark>" in row["snippet"] for row in by_value["rows"])  # in any order
+
+
+def test_the_page_and_its_json_say_when_facets_count_a_sample(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import kg.store.index.query
+
+    listing = client.get("/records.json?q=ifeval").get_json()
+    assert listing["facets_sampled"] == {}
+    monkeypatch.setattr(kg.store.index.query, "FACET_SAMPLE", 2)
+    kind = listing["facets"]["evidence_kind"][0]["value"]
+    query = "/?" + urlencode({"q": "ifeval", "evidence_kind": kind})
+    listing = client.get(query.replace("/?", "/records.json?")).get_json()
+    sampled = listing["facets_sampled"]
+    assert sampled["model"] == {"counted": 2, "of": listing["total"]}
+    assert sum(v["count"] for v in listing["facets"]["model"]) <= 2
+    html = client.get(query).get_data(as_text=True)
+    assert f"Counted over the first 2 of {listing['total']:,} records" in html
 
 
 def test_a_node_page_lists_the_same_records_from_the_index_as_from_the_store(

@@ -61,7 +61,7 @@ def serve(settings: Settings, host: str, port: int, threads: int, workers: int) 
     import gc
     import time
 
-    from ..web import create_app
+    from ..web import compile_templates, create_app
     from ..web.server import reserve
     from ..web.server import serve as run_server
     from ..web.state import build_index
@@ -88,7 +88,9 @@ def serve(settings: Settings, host: str, port: int, threads: int, workers: int) 
         )
 
     def make_app():  # in each worker process
-        return create_app(dataclasses.asdict(settings))
+        app = create_app(dataclasses.asdict(settings))
+        compile_templates(app)
+        return app
 
     run_server(
         make_app,

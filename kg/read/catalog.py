@@ -23,6 +23,7 @@ from ..store.index import Index, index_for
 from ..store.index.query import (
     MARK_END,
     MARK_START,
+    FacetCounts,
     Search,
     Selection,
     corrected,
@@ -35,7 +36,7 @@ from ..store.index.schema import FACETS, SORTS
 from ..store.records import GraphsAbout
 from .boards import Boards
 
-__all__ = ["FACETS", "FACET_LIMIT", "SORTS", "Catalog", "Page"]
+__all__ = ["FACETS", "FACET_LIMIT", "SORTS", "Catalog", "FacetCounts", "Page"]
 
 #: How many values of each facet the index shows (the most frequent; a selected one too).
 FACET_LIMIT = 30
@@ -74,7 +75,7 @@ class Catalog:
 
     def __init__(self, index: Index):
         self.index = index
-        self._facets: OrderedDict[tuple, dict[str, list[tuple[str, str, int]]]] = OrderedDict()
+        self._facets: OrderedDict[tuple, FacetCounts] = OrderedDict()
         self._lock = threading.Lock()
 
     @classmethod
@@ -152,10 +153,11 @@ class Catalog:
         query: str = "",
         filters: Mapping[str, str] | None = None,
         limit: int = FACET_LIMIT,
-    ) -> dict[str, list[tuple[str, str, int]]]:
+    ) -> FacetCounts:
         """For each facet, (value, label, count) over the rows matching the query and the
         other facets' filters, most frequent first: the ``limit`` most frequent values,
-        and the selected one wherever it stands (kept per search)."""
+        and the selected one wherever it stands (kept per search). A facet of a large
+        selection is counted over a sample of it, and says so (``sampled``)."""
         filters = {k: v for k, v in (filters or {}).items() if k in FACETS and v}
         search = Search.parse(query)
         key = (search and search.expression, tuple(sorted(filters.items())), limit)

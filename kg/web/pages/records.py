@@ -18,7 +18,7 @@ from ...config import placeholder_note
 from ...errors import NotFoundError, UsageError
 from ...rdf.formats import by_media_type, media_types
 from ...rdf.negotiation import negotiate
-from ...read.catalog import FACETS, SORTS, Page
+from ...read.catalog import FACETS, SORTS, FacetCounts, Page
 from ...read.citation import catalog as catalog_schema
 from ...store.index.rows import LISTING_FIELDS
 from ..http.request_rules import int_param, params, with_changes
@@ -38,7 +38,7 @@ class IndexPage:
     page: Page
     query: str
     filters: dict[str, str]
-    facets: dict[str, list[tuple[str, str, int]]]
+    facets: FacetCounts
     facet_names: dict[str, str]
     args: Callable[..., dict[str, str]]
     link: Callable[..., str]
@@ -70,6 +70,7 @@ def index(suffix: str | None = None) -> Response:
         )
     page = catalog.page(query, filters, params().get("after") or None, limit, sort)
     if listing == "json":
+        facets = catalog.facets(query, filters)
         next_url = (
             # mypy checks a ** dict against url_for's own _external (a bool): _args has no
             # name starting with "_" (_kept drops them), so none of it goes there
@@ -91,7 +92,12 @@ def index(suffix: str | None = None) -> Response:
                     "next": next_url,
                     "facets": {
                         name: [{"value": v, "label": label, "count": n} for v, label, n in values]
-                        for name, values in catalog.facets(query, filters).items()
+                        for name, values in facets.items()
+                    },
+                    # a facet of a large selection counted over its first rows
+                    "facets_sampled": {
+                        name: {"counted": counted, "of": of}
+                        for name, (counted, of) in facets.sampled.items()
                     },
                 },
                 ensure_ascii=False,
