@@ -249,6 +249,11 @@ def import_files(
                 doc, odd = fitted_source_document(source, target, registry.base, shown)
                 report.kept_as_written += odd
                 journal.write(f"sources/{ident}.yaml", _yaml(doc))
+        # Written: the load reads the files, so their bytes and checks go before it starts
+        # (1.3 GB at a million results, which its workers would otherwise inherit).
+        snapshot.files.clear()
+        good.clear()
+        checked.clear()
         # The whole data directory: an id the import would take from another file is
         # refused (a load of some paths would take it over, as a move does).
         report.load = load_paths(registry.store, [data], registry.base, progress=progress)
