@@ -29,6 +29,7 @@ from . import (
     standing,
     verify,
 )
+from .malloc import return_large_blocks
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -84,6 +85,7 @@ def main(ctx: click.Context, **options: object) -> None:
     # rdflib logs a warning with a traceback for every ill-formed typed literal (a date
     # such as 2026-13-45); the shapes report each as a problem naming file and field.
     logging.getLogger("rdflib.term").setLevel(logging.ERROR)
+    return_large_blocks()
     ctx.obj = load_settings(options)
 
 

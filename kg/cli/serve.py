@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import dataclasses
-import os
 
 import click
 
 from ..config import Settings, placeholder_note
 from ..store.load import ensure_loaded
 from .common import progress
+from .malloc import limit_arenas
 
 
 @click.command()
@@ -72,7 +70,7 @@ def serve(settings: Settings, host: str, port: int, threads: int, workers: int) 
     report = ensure_loaded(settings, progress=progress("loading"))
     if report is not None:
         click.echo(f"kg: first start: {report.summary()}", err=True)
-    _limit_malloc_arenas()
+    limit_arenas()
     started = time.perf_counter()
     index = build_index(settings)  # opened (or built once, on disk) for the worker processes
     gc.freeze()  # what exists now stays shared between the processes, never collected
@@ -99,17 +97,3 @@ def serve(settings: Settings, host: str, port: int, threads: int, workers: int) 
         workers,
         announce=lambda url: click.echo(f"kg: serving {url} (Ctrl-C to stop)", err=True),
     )
-
-
-def _limit_malloc_arenas() -> None:
-    """Two malloc arenas for the server's threads, unless MALLOC_ARENA_MAX says otherwise.
-
-    glibc gives threads arenas of their own and memory freed in one is not reused by
-    another, so a threaded server that rebuilds its catalogue after every load creeps up
-    for hours; with two arenas its memory stays flat (bench/README.md, "Reliability").
-    Nothing happens where the C library is not glibc.
-    """
-    if "MALLOC_ARENA_MAX" in os.environ:
-        return
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL("libc.so.6").mallopt(-8, 2)  # -8: M_ARENA_MAX

@@ -59,8 +59,9 @@ class FileOutcome:
     kind: str = ""
     #: For a file with problems of its own: the IRIs it was meant to define.
     intended: list[str] = field(default_factory=list)
-    #: The distinct (value, shape) of its obligations, and the IRIs it types, once the
-    #: batch has taken them (and dropped :attr:`types` and :attr:`obligations`).
+    #: The distinct (value, shape) of its obligations, and the IRIs it types (where the
+    #: caller keeps them), once the batch has taken them (and dropped :attr:`types` and
+    #: :attr:`obligations`).
     needs: tuple[tuple[str, str], ...] = ()
     nodes: tuple[str, ...] = ()
     #: A kept upstream file's values that do not fit their typed fields, kept as written.

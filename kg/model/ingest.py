@@ -70,13 +70,15 @@ def ingest(
     external_types: Callable[[set[str]], dict[str, set[str]]] | None = None,
     progress: Progress | None = None,
     spool: Sink | None = None,
+    keep_nodes: bool = True,
 ) -> tuple[list[FileOutcome], list[Problem]]:
     """Ingest ``files``; return the outcomes of those that mapped, and every problem.
 
     ``external_types`` gives the types of IRIs no file of the batch defines (what a
     store already holds); without it such references are unresolved. With ``spool``,
     each file's N-Quads are written there as it comes in (and not kept), so a large
-    batch never holds all its content in memory.
+    batch never holds all its content in memory. ``keep_nodes``: each outcome lists the
+    IRIs its file types (:attr:`FileOutcome.nodes`), for a caller that needs them.
     """
     eng = engine()  # compiled before the workers fork, so they share it
     # A batch keeps millions of small objects alive; the cyclic garbage collector would
@@ -84,16 +86,16 @@ def ingest(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _ingest(files, base, eng, external_types, progress, spool)
+        return _ingest(files, base, eng, external_types, progress, spool, keep_nodes)
     finally:
         if collecting:
             gc.enable()
 
 
-def _ingest(files, base, eng, external_types, progress, spool):
+def _ingest(files, base, eng, external_types, progress, spool, keep_nodes):
     jobs = [(path, base) for path in files]
     workers = worker_count()
-    with Gathered(on_disk=len(jobs) >= PARALLEL_FROM) as gathered:
+    with Gathered(len(jobs) >= PARALLEL_FROM, keep_nodes) as gathered:
         if len(jobs) >= PARALLEL_FROM and workers > 1:
             with multiprocessing.get_context("fork").Pool(workers) as pool:
                 stream: Iterator[FileOutcome] = pool.imap(ingest_file, jobs, chunksize=64)
@@ -109,19 +111,13 @@ def _ingest(files, base, eng, external_types, progress, spool):
         problems = [p for o in outcomes for p in o.problems]
         good = [o for o in outcomes if o.ok]
         problems += duplicate_ids((graph, o.name, label) for o in good for graph, label in o.graphs)
-        types = gathered.types
         # A reference to what a failed file was meant to define is not reported again: the
         # file's own problem is the one to fix (and fails the batch already).
         failed_nodes = {iri for o in outcomes for iri in o.intended}
-        unknown = {
-            value
-            for o in good
-            for value, _ in o.needs
-            if value not in types and value not in failed_nodes
-        }
+        needed = {value for o in good for value, _ in o.needs} - failed_nodes
+        unknown = needed - gathered.typed(needed)
         external = external_types(unknown) if unknown and external_types is not None else {}
-        for node, classes in external.items():
-            types[node] = gathered.classes(types.get(node, frozenset()) | classes)
+        gathered.add_types(external)
         problems += class_problems(good, gathered, failed_nodes, base, eng)
         problems += sparql_problems(good, gathered, base, external)
     return good, problems

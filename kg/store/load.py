@@ -131,6 +131,7 @@ def _load(
     names = _with_standing(names, files)
     replaced = {g for f in names for g in by_file.get(f, ())}
     changed = [Path(f) for f in names]
+    batch = {str(f) for f in changed}
 
     def external_types(nodes: set[str]) -> dict[str, set[str]]:
         return store_types(store, nodes, exclude=replaced | set(removed))
@@ -147,13 +148,16 @@ def _load(
             if not same_schema:
                 staged.remove(ontology_graph_names())
                 spool.write(ontology_nquads())
-            outcomes, problems = ingest(changed, base, external_types, progress, spool)
-            problems += _ids_taken(outcomes, manifest, {str(f) for f in changed}, files)
+            # the nodes each file types, for a batch that leaves other files as they are
+            # (what _dependents reads)
+            partial = not all(file in batch for file in by_file)
+            outcomes, problems = ingest(
+                changed, base, external_types, progress, spool, keep_nodes=partial
+            )
+            problems += _ids_taken(outcomes, manifest, batch, files)
             # Files not in the batch that point at a node the batch removes (a deleted
             # source, an artifact whose hash changed) are validated again, in the batch.
-            dependents = _dependents(
-                store, removed, replaced, outcomes, by_file, {str(f) for f in changed}
-            )
+            dependents = _dependents(store, removed, replaced, outcomes, by_file, batch)
             if dependents:
                 staged.remove(g for f in dependents for g in by_file.get(str(f), ()))
                 more, more_problems = ingest(dependents, base, external_types, spool=spool)
