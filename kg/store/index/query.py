@@ -236,17 +236,21 @@ def facet_counts(index: Index, query: str, filters: Mapping[str, str], limit: in
         selections.setdefault(key, selection)
         groups.setdefault(key, []).append(name)
     tallies: dict[str, dict[str, int]] = {}
+    top: dict[str, list[tuple[str, str, int]]] = {}
     out = FacetCounts()
     for key, names in groups.items():
         selection = selections[key]
-        if selection.empty:
-            tallies.update({name: _totals(index, name) for name in names})
+        if selection.empty:  # every row: the index's own counts, the top ones only
+            top.update({n: index.top_values(n, limit, filters.get(n)) for n in names})
             continue
         tallies.update(_tallied(index, selection, names))
         selected = count(index, selection)
         if selected > FACET_SAMPLE:
             out.sampled.update({name: (FACET_SAMPLE, selected) for name in names})
     for name in FACETS:
+        if name in top:
+            out[name] = top[name]
+            continue
         labels = index.labels(name, list(tallies[name]))
         counts = sorted(
             ((value, labels.get(value) or value, n) for value, n in tallies[name].items() if n),
@@ -257,10 +261,6 @@ def facet_counts(index: Index, query: str, filters: Mapping[str, str], limit: in
         shown += [c for c in counts[limit:] if c[0] == chosen]
         out[name] = shown
     return out
-
-
-def _totals(index: Index, facet: str) -> dict[str, int]:
-    return {value: n for value, _, n in index.facet_values(facet)}
 
 
 def _tallied(index: Index, selection: Selection, names: list[str]) -> dict[str, dict[str, int]]:

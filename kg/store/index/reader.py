@@ -153,15 +153,26 @@ class Index(ReadOnlyFile):
         return dict(self.execute("SELECT term, uses FROM term_uses").fetchall())
 
     # -- facets ----------------------------------------------------------------------------
-    def facet_values(self, facet: str) -> list[tuple[str, str, int]]:
-        """(value, label, count) of every value of ``facet``, most frequent first."""
-        return list(
+    def top_values(
+        self, facet: str, limit: int, chosen: str | None = None
+    ) -> list[tuple[str, str, int]]:
+        """(value, label, count) of the ``limit`` most frequent values of ``facet`` over
+        every row, and ``chosen`` wherever it stands; a value without a label is its own."""
+        shown = "coalesce(nullif(label, ''), value)"
+        found = list(
             self.execute(
-                "SELECT value, label, count FROM facet_values WHERE facet = ? "
-                "ORDER BY count DESC, label",
-                (facet,),
+                f"SELECT value, {shown}, count FROM facet_values WHERE facet = ? AND count > 0 "
+                f"ORDER BY count DESC, {shown} LIMIT ?",
+                (facet, limit),
             )
         )
+        if chosen and all(value != chosen for value, _, _ in found):
+            found += self.execute(
+                f"SELECT value, {shown}, count FROM facet_values "
+                "WHERE facet = ? AND value = ? AND count > 0",
+                (facet, chosen),
+            )
+        return found
 
     def labels(self, facet: str, values: Sequence[str]) -> dict[str, str]:
         found: dict[str, str] = {}
