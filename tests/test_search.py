@@ -127,6 +127,8 @@ def test_the_page_and_its_json_rank_and_mark_alike(client: FlaskClient) -> None:
     corrected = client.get("/records.json?q=ifevl%20").get_json()
     assert corrected["corrected"] == "ifeval" and corrected["total"] == listing["total"]
     assert "showing results for" in client.get("/?q=ifevl").get_data(as_text=True)
+    # the facets are those of the rows shown, the corrected search's
+    assert corrected["facets"] == listing["facets"]
     by_value = client.get("/records.json?q=ifeval&sort=-value").get_json()
     assert by_value["total"] == listing["total"]
     assert all("<mark>" in row["snippet"] for row in by_value["rows"])  # in any order

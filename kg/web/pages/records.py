@@ -69,8 +69,9 @@ def index(suffix: str | None = None) -> Response:
             f"?sort= takes one of {', '.join(SORTS)} (a '-' first for descending), not {sort!r}"
         )
     page = catalog.page(query, filters, params().get("after") or None, limit, sort)
+    # the facets of the rows shown: a misspelt search's, those of the corrected one
+    facets = catalog.facets(page.corrected or query, filters)
     if listing == "json":
-        facets = catalog.facets(query, filters)
         next_url = (
             # mypy checks a ** dict against url_for's own _external (a bool): _args has no
             # name starting with "_" (_kept drops them), so none of it goes there
@@ -119,7 +120,7 @@ def index(suffix: str | None = None) -> Response:
         page=page,
         query=query,
         filters=filters,
-        facets=catalog.facets(query, filters),
+        facets=facets,
         facet_names=FACET_TITLES,
         args=_args,
         link=link,
