@@ -126,6 +126,10 @@ class ReleaseError(KgError):
         return [*self.details, str(self)]
 
 
+class WorkingFilesError(KgError):
+    """A command's temporary working files could not be written (a full disk)."""
+
+
 class StoreError(KgError):
     """The store could not be opened, read or written."""
 

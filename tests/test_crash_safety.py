@@ -215,3 +215,28 @@ def test_a_load_that_cannot_write_says_so_and_leaves_the_store(tmp_path: Path, w
     again = kg_load(store, "--force", DATA)
     assert again.wait(timeout=600) == 0, again.communicate()[1]
     assert dump(store) == before  # the same data, written whole again
+
+
+def test_a_batch_whose_working_files_cannot_be_written_says_so(corpus: Path) -> None:
+    """A batch large enough to keep its typed nodes and constraint triples in working files
+    on disk, with a file-size limit that those files pass: one line naming them, exit 1,
+    no traceback (the 1M import met a full disk there, and ended in a traceback)."""
+    import resource
+
+    def small_files() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64_000, 64_000))
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "kg.cli", "validate", str(corpus)],
+        env=env,
+        capture_output=True,
+        text=True,
+        preexec_fn=small_files,
+        timeout=600,
+    )
+    assert proc.returncode == 1, proc.stderr
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("kg: error: cannot write the batch's working files"), proc.stderr
+    assert "Traceback" not in proc.stderr

@@ -9,6 +9,7 @@ nodes, not with its files' content.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import sqlite3
@@ -20,7 +21,7 @@ from typing import BinaryIO
 import pyoxigraph as ox
 from rdflib import URIRef
 
-from ..errors import Problem
+from ..errors import Problem, WorkingFilesError
 from ..rdf.namespaces import RDF
 from ..rdf.terms import to_ox
 from ..rdf.vocabulary import load_terms
@@ -56,20 +57,35 @@ class Gathered:
         if self._folder is not None:  # closed by __exit__
             self._sparql = (Path(self._folder.name) / "sparql.nq").open("w+b")
             where = str(Path(self._folder.name) / "types.sqlite")
-        self._db = sqlite3.connect(where, isolation_level=None)
-        self._db.executescript(
-            "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
-            "CREATE TABLE typed (node TEXT NOT NULL, class INTEGER NOT NULL, file INTEGER);"
-        )
-        self._db.execute("BEGIN")  # one transaction while the files come in
+        self._where = where
+        with self._writing():
+            self._db = sqlite3.connect(where, isolation_level=None)
+            self._db.executescript(
+                "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
+                "CREATE TABLE typed (node TEXT NOT NULL, class INTEGER NOT NULL, file INTEGER);"
+            )
+            self._db.execute("BEGIN")  # one transaction while the files come in
         self._indexed = False
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Its own files' errors (a full disk) as one message."""
+        try:
+            yield
+        except (OSError, sqlite3.Error) as exc:
+            folder = self._folder.name if self._folder is not None else "memory"
+            raise WorkingFilesError(
+                f"cannot write the batch's working files in {folder}: {exc}; "
+                "nothing was written to the store"
+            ) from None
 
     def __enter__(self) -> Gathered:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._db.close()
-        self._sparql.close()
+        with contextlib.suppress(OSError):  # a full disk's buffered bytes: discarded anyway
+            self._sparql.close()
         if self._folder is not None:
             self._folder.cleanup()
 
@@ -78,10 +94,12 @@ class Gathered:
         for o in outcomes:
             file = len(self._files)
             self._files.append(o.path)
-            self._db.executemany(
-                "INSERT INTO typed VALUES (?, ?, ?)",
-                ((node, self._class_id(cls), file) for node, cls in o.types),
-            )
+            with self._writing():
+                self._db.executemany(
+                    "INSERT INTO typed VALUES (?, ?, ?)",
+                    ((node, self._class_id(cls), file) for node, cls in o.types),
+                )
+                self._sparql.write(o.sparql_quads)
             if self._keep_nodes:
                 o.nodes = tuple(dict.fromkeys(node for node, _ in o.types))
             needs = set()
@@ -91,7 +109,6 @@ class Gathered:
                 self.samples.setdefault(key, ob)
                 needs.add(key)
             o.needs = tuple(needs)
-            self._sparql.write(o.sparql_quads)
             o.types, o.obligations, o.sparql_quads = [], [], b""
             yield o
 
@@ -101,18 +118,20 @@ class Gathered:
     def _ready(self) -> sqlite3.Connection:
         """The table, indexed by node once every file is in."""
         if not self._indexed:
-            if self._db.in_transaction:
-                self._db.execute("COMMIT")
-            self._db.execute("CREATE INDEX typed_by_node ON typed(node)")
+            with self._writing():
+                if self._db.in_transaction:
+                    self._db.execute("COMMIT")
+                self._db.execute("CREATE INDEX typed_by_node ON typed(node)")
             self._indexed = True
         return self._db
 
     def add_types(self, found: dict[str, set[str]]) -> None:
         """Types of nodes no file of the batch states (what the store holds)."""
-        self._ready().executemany(
-            "INSERT INTO typed VALUES (?, ?, NULL)",
-            ((node, self._class_id(cls)) for node, classes in found.items() for cls in classes),
-        )
+        with self._writing():
+            self._ready().executemany(
+                "INSERT INTO typed VALUES (?, ?, NULL)",
+                ((node, self._class_id(cls)) for node, classes in found.items() for cls in classes),
+            )
 
     def typed(self, nodes: Iterable[str]) -> set[str]:
         """Those of ``nodes`` that something types."""
@@ -163,17 +182,18 @@ class Gathered:
     def sparql_store(self) -> ox.Store:
         """A store of the triples the constraints name, from every file of the batch: on
         disk for a large batch."""
-        self._sparql.flush()
-        if self._folder is None:
-            assert isinstance(self._sparql, io.BytesIO)
-            store = ox.Store()
-            store.bulk_load(self._sparql.getvalue(), format=ox.RdfFormat.N_QUADS)
+        with self._writing():
+            self._sparql.flush()
+            if self._folder is None:
+                assert isinstance(self._sparql, io.BytesIO)
+                store = ox.Store()
+                store.bulk_load(self._sparql.getvalue(), format=ox.RdfFormat.N_QUADS)
+                return store
+            store = ox.Store(str(Path(self._folder.name) / "store"))
+            store.bulk_load(
+                path=str(Path(self._folder.name) / "sparql.nq"), format=ox.RdfFormat.N_QUADS
+            )
             return store
-        store = ox.Store(str(Path(self._folder.name) / "store"))
-        store.bulk_load(
-            path=str(Path(self._folder.name) / "sparql.nq"), format=ox.RdfFormat.N_QUADS
-        )
-        return store
 
 
 def class_problems(
