@@ -2,9 +2,9 @@
 define, and the SHACL-SPARQL constraints, which join across files.
 
 What it keeps of each file as files come in is small (:class:`Gathered`): each node's
-types, the file stating it, each file's distinct class checks, and the triples the
-constraints read, spooled to disk for a large batch. So a batch's memory grows with its
-nodes, not with its files' content.
+types and the file stating it (a SQLite table), each file's distinct class checks, and the
+triples the constraints read, the table and the triples on disk for a large batch. So a
+batch's memory grows with its files' outcomes, not with their nodes or content.
 """
 
 from __future__ import annotations
@@ -57,7 +57,6 @@ class Gathered:
         if self._folder is not None:  # closed by __exit__
             self._sparql = (Path(self._folder.name) / "sparql.nq").open("w+b")
             where = str(Path(self._folder.name) / "types.sqlite")
-        self._where = where
         with self._writing():
             self._db = sqlite3.connect(where, isolation_level=None)
             self._db.executescript(
