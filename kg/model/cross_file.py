@@ -48,6 +48,7 @@ class Gathered:
         self._strings: dict[str, str] = {}
         self._keys: dict[tuple[str, str], tuple[str, str]] = {}
         self._class_ids: dict[str, int] = {}
+        self._class_names: list[str] = []  # by id
         self._files: list[str] = []
         #: one obligation of each (value, shape): what deciding it needs
         self.samples: dict[tuple[str, str], Obligation] = {}
@@ -112,7 +113,11 @@ class Gathered:
             yield o
 
     def _class_id(self, cls: str) -> int:
-        return self._class_ids.setdefault(cls, len(self._class_ids))
+        found = self._class_ids.get(cls)
+        if found is None:
+            found = self._class_ids[cls] = len(self._class_names)
+            self._class_names.append(cls)
+        return found
 
     def _ready(self) -> sqlite3.Connection:
         """The table, indexed by node once every file is in."""
@@ -148,9 +153,8 @@ class Gathered:
         return found
 
     def types_of(self, node: str) -> set[str]:
-        names = {i: c for c, i in self._class_ids.items()}
         return {
-            names[i]
+            self._class_names[i]
             for (i,) in self._ready().execute("SELECT class FROM typed WHERE node = ?", (node,))
         }
 

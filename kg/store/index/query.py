@@ -243,8 +243,10 @@ def facet_counts(index: Index, query: str, filters: Mapping[str, str], limit: in
         if selection.empty:  # every row: the index's own counts, the top ones only
             top.update({n: index.top_values(n, limit, filters.get(n)) for n in names})
             continue
-        tallies.update(_tallied(index, selection, names))
-        selected = count(index, selection)
+        tallied, seen = _tallied(index, selection, names)
+        tallies.update(tallied)
+        # fewer rows than the sample: every selected row was counted, no need to ask
+        selected = count(index, selection) if seen is None or seen >= FACET_SAMPLE else seen
         if selected > FACET_SAMPLE:
             out.sampled.update({name: (FACET_SAMPLE, selected) for name in names})
     for name in FACETS:
@@ -263,11 +265,15 @@ def facet_counts(index: Index, query: str, filters: Mapping[str, str], limit: in
     return out
 
 
-def _tallied(index: Index, selection: Selection, names: list[str]) -> dict[str, dict[str, int]]:
+def _tallied(
+    index: Index, selection: Selection, names: list[str]
+) -> tuple[dict[str, dict[str, int]], int | None]:
     """The facets ``names`` counted in one pass over the first :data:`FACET_SAMPLE` rows
-    the selection holds (the methods, a list per row, by SQLite over the same rows)."""
+    the selection holds (the methods, a list per row, by SQLite over the same rows), and
+    how many rows that pass read (None: only the methods were counted)."""
     single = [name for name in names if name != LISTED]
     tallies: dict[str, dict[str, int]] = {name: {} for name in names}
+    seen = None
     # in the rows' order, so that both queries take the same rows
     first = f"ORDER BY rows.n LIMIT {int(FACET_SAMPLE)}"
     sample = f"SELECT n FROM rows WHERE {selection.condition} {first}"
@@ -278,7 +284,9 @@ def _tallied(index: Index, selection: Selection, names: list[str]) -> dict[str, 
             selection.arguments,
         )
         counters = [Counter[str]() for _ in single]
+        seen = 0
         for cells in found:
+            seen += 1
             for counter, value in zip(counters, cells, strict=True):
                 counter[value] += 1
         for name, counter in zip(single, counters, strict=True):
@@ -292,7 +300,7 @@ def _tallied(index: Index, selection: Selection, names: list[str]) -> dict[str, 
                 selection.arguments,
             ).fetchall()
         )
-    return tallies
+    return tallies, seen
 
 
 def corrected(index: Index, query: str) -> str | None:
