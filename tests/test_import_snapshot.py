@@ -31,6 +31,7 @@ from kg.model.upstream.every_eval_ever.identity import (
     result_ids,
 )
 from kg.model.upstream.jsondoc import loads
+from kg.read.boards import EVERY_STANDING, BoardFilter
 from kg.read.catalog import Catalog
 
 SNAPSHOT = Path(
@@ -172,7 +173,7 @@ def test_the_disagreements_are_the_snapshots_quantities_with_two_values(
     expected = {key for key, found in values.items() if len(found) > 1}
     with open_test_store(store, read_only=True) as reader:
         boards = Catalog.from_store(reader).boards
-    found = boards.disagreements
+    found = boards.disagreements(0, boards.disagreement_count())
     assert {(d.model, d.benchmark) for d in found} == expected
     assert len(values) == 34_504 and len(expected) == 475
     assert len({m for m, b in expected if hfopenllm[(m, b)] == {"hfopenllm_v2"}}) == 80
@@ -181,12 +182,12 @@ def test_the_disagreements_are_the_snapshots_quantities_with_two_values(
     # The largest board: IFEval of the Open LLM Leaderboard, one row per record
     ifeval = minted_iri(BASE, "benchmark", "ifeval-ccb018")
     board = boards.board(ifeval)
-    assert len(board.ranked) == 4_574 and board.models == 4_494
-    ranks = [r.rank for r in board.ranked]
+    assert board.size == 4_574 and board.models == 4_494
+    every = list(boards.board(ifeval, BoardFilter({"standing": EVERY_STANDING})).rows())
+    assert len(every) == 4_574
+    ranks = [r.rank for r in every]
     assert ranks[0] == 1 and ranks == sorted(ranks)
-    assert [r.row.value for r in board.ranked] == sorted(
-        (r.row.value for r in board.ranked), reverse=True
-    )
+    assert [r.row.value for r in every] == sorted((r.row.value for r in every), reverse=True)
 
 
 def test_ids_are_stable_across_imports(imported, snapshot_files, tmp_path: Path) -> None:

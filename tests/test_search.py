@@ -18,6 +18,8 @@ from kg.rdf.vocabulary import load_terms
 from kg.read.catalog import Catalog
 from kg.read.node import node_rows
 from kg.store import EmbeddedStore
+from kg.store.index import query as query_module
+from kg.store.index.query import MARK_START
 from kg.store.load import load_paths
 from kg.store.records import describe
 
@@ -112,6 +114,29 @@ def test_relevance_pages_follow_on(catalog: Catalog) -> None:
             break
         after = page.next_after
     assert walked == [r.id for r in whole.rows] and len(walked) == whole.total
+
+
+def test_a_search_of_many_matches_keeps_exact_names_first_and_pages_every_match(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past RANKED_UP_TO matches a search is not scored: the exact names still lead, and
+    its pages walk every match once, each with its snippet (here every search is past it)."""
+    monkeypatch.setattr(query_module, "RANKED_UP_TO", 0)
+    for query, holds, _ in JUDGED:
+        every = catalog.matching(query)
+        expected = sum(1 for r in every if holds(r))
+        rows = _first(catalog, query, n=expected + 5)
+        assert _leading(rows, holds) == min(expected, len(rows)), query
+    walked, after = [], None
+    while True:
+        page = catalog.page("mmlu", {}, after, 7)
+        walked += [r.id for r in page.rows]
+        assert all(MARK_START in page.snippets[r.id] for r in page.rows)
+        if page.next_after is None:
+            break
+        after = page.next_after
+    assert sorted(walked) == sorted(r.id for r in catalog.matching("mmlu"))
+    assert len(walked) == len(set(walked)) == catalog.page("mmlu").total
 
 
 def test_the_page_and_its_json_rank_and_mark_alike(client: FlaskClient) -> None:

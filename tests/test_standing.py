@@ -531,8 +531,10 @@ def test_leaderboards_show_current_claims_and_the_rest_one_click_away(runner, da
     current claims only by default, and ``standing=all`` lists the others, unranked."""
     import json
 
+    from helpers.boards import assert_board_reads_agree
     from helpers.eee import MMLU
     from helpers.web import app_over
+    from kg.web.state import state
 
     root = data_copy.parent
     (data_copy / "agents" / f"{CURATOR}.yaml").write_text(
@@ -567,6 +569,8 @@ def test_leaderboards_show_current_claims_and_the_rest_one_click_away(runner, da
         [gone] = [r for r in every if r["id"] == top["id"]]
         assert gone["rank"] is None and gone["standing"] == "withdrawn"
         assert len(every) == len(before)
+        with app.app_context():  # the board's pieces count the withdrawn row as its rows do
+            assert_board_reads_agree(state(app).catalog.boards)
         page = client.get(f"/benchmark/{MMLU}", headers={"Accept": "text/html"})
         assert 'id="not-current"' in page.get_data(as_text=True)
         listing = json.loads(

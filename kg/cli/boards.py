@@ -72,7 +72,7 @@ def board(settings: Settings, benchmark: str, fmt: str, filters: tuple[str, ...]
     elif fmt == "json":
         click.echo(table_json(found, iri))
     else:
-        rows = [table_row(entry) for entry in found.shown]
+        rows = [table_row(entry) for entry in found.rows()]
         click.echo(f"{found.label} ({'lower' if found.lower_is_better else 'higher'} is better)")
         click.echo(
             text_table(list(BOARD_COLUMNS), [_cells(row, BOARD_COLUMNS) for row in rows]), nl=False

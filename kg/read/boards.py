@@ -1,26 +1,27 @@
 """What many records say together, from the store version's index: each benchmark's
 leaderboard, each model's results, and the disagreements (docs/views.md).
 
-The ranks are the index's, made when it was written (the rule: kg/store/index/ranking.py):
-a board is one read of its rows in rank order, kept for the next pages, and a page filters
-and slices it.
+The ranks are the index's, made when it was written (the rule: kg/store/index/ranking.py).
+A board is never read whole for a page: its filters' counts come from its distinct
+combinations of values, and a page, the chart's values and a row's place from one walk of
+an index each (kg/store/index/board_reads.py), so the largest board of a million results
+answers as a small one does (bench/README.md).
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import cached_property
 from pathlib import Path
 
 from ..errors import UsageError
+from ..model.standing import CURRENT
 from ..store import GraphStore
-from ..store.index import BoardInfo, Index, index_for
-from ..store.index.ranking import Ranked, model_of
+from ..store.index import BoardInfo, Index, board_reads, index_for
+from ..store.index.ranking import Ranked
 from ..store.index.rows import Row, decimal_or_none
+from .chart import MAX_BARS, Bars
 
 #: A board's filters: name -> (title, the row key it reads, its value's label key).
 BOARD_FACETS: dict[str, tuple[str, str, str]] = {
@@ -32,6 +33,9 @@ BOARD_FACETS: dict[str, tuple[str, str, str]] = {
     "verification": ("Check against the source", "verification", "verification_label"),
     "standing": ("Standing", "standing", "standing_label"),
 }
+#: A board's filter offers its facet's most frequent values up to this many (and the chosen
+#: one): the largest board of a million results has thousands of developers.
+BOARD_FACET_TOP = 50
 #: ``standing`` of a filter that keeps every row, whatever its standing (the default keeps
 #: the current ones: current and corrected).
 EVERY_STANDING = "all"
@@ -63,25 +67,50 @@ class BoardFilter:
             checked_only=args.get("checked", "") in ("1", "true", "yes", "on"),
         )
 
-    def admits(self, row: Row, skip: str = "") -> bool:
-        for name, wanted in self.values.items():
-            if name == "standing" and wanted == EVERY_STANDING:
+    def condition(self, skip: str = "") -> tuple[str, list[object]]:
+        """The filter (less facet ``skip``'s own choice) as an SQL condition on a board's
+        columns (kg/store/index/board_reads.py), with its parameters: what
+        the facets' choices, the check and the sizes."""
+        where, parameters = self._shared()
+        for name, wanted in sorted(self.values.items()):
+            if name == skip or (name == "standing" and wanted == EVERY_STANDING):
                 continue
-            if name != skip and _facet_value(row, name) != wanted:
-                return False
-        if "standing" not in self.values and skip != "standing" and not row.is_current:
-            return False  # current only, unless a standing is asked for
-        if self.checked_only and row.verification != "passed":
-            return False
+            column = BOARD_FACETS[name][1]
+            if name == "verification" and wanted == UNCHECKED:
+                where.append(f"{column} = ''")
+            else:
+                where.append(f"{column} = ?")
+                parameters.append(wanted)
+        if "standing" not in self.values and skip != "standing":
+            where.append(f"standing IN ({', '.join('?' * len(CURRENT))})")
+            parameters.extend(CURRENT)
+        return " AND ".join(where) or "1", parameters
+
+    def _shared(self) -> tuple[list[str], list[object]]:
+        """What every facet's counts obey as the rows shown do: the check and the sizes."""
+        where: list[str] = []
+        parameters: list[object] = []
+        if self.checked_only:
+            where.append("verification = 'passed'")
         if self.params_min is not None or self.params_max is not None:
-            params = row.params_number
-            if params is None:  # a range asks for a known size
-                return False
-            if self.params_min is not None and params < self.params_min:
-                return False
-            if self.params_max is not None and params > self.params_max:
-                return False
-        return True
+            where.append("params_between(params, ?, ?)")
+            parameters += [_text(self.params_min), _text(self.params_max)]
+        return where, parameters
+
+    def fails(self, values: Mapping[str, str]) -> list[str]:
+        """The facets whose choice a row of these facet ``values`` does not meet (the
+        check and the sizes aside: :meth:`condition` without facets asks those)."""
+        failing = []
+        for name in BOARD_FACETS:
+            value = values[name]
+            wanted = self.values.get(name)
+            if wanted is None:  # current only, unless a standing is asked for
+                ok = name != "standing" or value in CURRENT
+            else:
+                ok = value == wanted or (name == "standing" and wanted == EVERY_STANDING)
+            if not ok:
+                failing.append(name)
+        return failing
 
     def args(self) -> dict[str, str]:
         """The filter as query arguments (the inverse of :meth:`from_args`)."""
@@ -109,40 +138,55 @@ def _bound(args: Mapping[str, str], name: str) -> Decimal | None:
     return number
 
 
-def _facet_value(row: Row, name: str) -> str:
-    value = getattr(row, BOARD_FACETS[name][1])
-    return value or (UNCHECKED if name == "verification" else "")
-
-
-def _facet_label(row: Row, name: str) -> str:
-    if name == "verification" and not row.verification:
-        return UNCHECKED_LABEL
-    return getattr(row, BOARD_FACETS[name][2]) or _facet_value(row, name)
+def _text(number: Decimal | None) -> str | None:
+    return None if number is None else str(number)
 
 
 @dataclass
 class BoardView:
-    """One benchmark's leaderboard as a page shows it."""
+    """One benchmark's leaderboard under a filter, as a page shows it: counted whole, read
+    a page at a time (kg/store/index/board_reads.py)."""
 
     benchmark: str
     label: str
     lower_is_better: bool
-    #: every row of the benchmark, ranked (ranks are over the whole board)
-    ranked: list[Ranked]
-    #: the rows the filter admits, in rank order
-    shown: list[Ranked]
-    #: facet -> (value, label, count) over the rows the other facets admit
-    facets: dict[str, list[tuple[str, str, int]]]
     filter: BoardFilter
+    #: rows on the whole board
+    size: int
+    #: rows the filter admits
+    total: int
+    #: models of the admitted rows
+    models: int
+    #: rows of the whole board that are not current (the default view hides them)
+    not_current: int
+    #: facet -> (value, label, count) over the rows the other facets admit: the
+    #: :data:`BOARD_FACET_TOP` most frequent, and the chosen one
+    facets: dict[str, list[tuple[str, str, int]]]
+    #: facet -> how many values it has over the rows the other facets admit
+    facet_sizes: dict[str, int]
+    index: Index = field(repr=False)
+    condition: tuple[str, list[object]] = field(repr=False, default=("1", []))
 
-    @property
-    def models(self) -> int:
-        return len({model_of(r.row) for r in self.shown})
+    def page(self, start: int, limit: int) -> list[Ranked]:
+        """The admitted rows from place ``start`` (0: the best), ``limit`` of them."""
+        return board_reads.page(self.index, self.benchmark, *self.condition, start, limit)
 
-    @property
-    def not_current(self) -> int:
-        """How many rows of the whole board are not current (the default view hides them)."""
-        return sum(not r.row.is_current for r in self.ranked)
+    def rows(self) -> Iterator[Ranked]:
+        """Every admitted row, in rank order (read in pieces)."""
+        return board_reads.every(self.index, self.benchmark, *self.condition)
+
+    def place(self, record: str) -> int | None:
+        """Where the row of record IRI ``record`` stands among the admitted rows (None:
+        not among them)."""
+        return board_reads.place(self.index, self.benchmark, *self.condition, record)
+
+    def bars(self, current: str = "") -> Bars:
+        """What the chart draws: the ranked values of the admitted rows, best first; the
+        rows themselves where few enough for a bar each; the place of ``current``."""
+        values = board_reads.ranked_values(self.index, self.benchmark, *self.condition)
+        entries = self.page(0, len(values)) if len(values) <= MAX_BARS else []
+        at = self.place(current) if current else None
+        return Bars(values, entries, at if at is not None and at < len(values) else None)
 
 
 def read_boards(store: GraphStore, folder: Path | None = None) -> Boards:
@@ -152,33 +196,13 @@ def read_boards(store: GraphStore, folder: Path | None = None) -> Boards:
     return Boards(index_for(store, folder))
 
 
-#: How many boards' ranked rows a :class:`Boards` keeps (the largest holds thousands).
-BOARD_CACHE = 16
-
-
 class Boards:
     """Every benchmark's ranking, every model's rows, and every quantity (a model on a
     benchmark) reported more than once, as one store version's index holds them: ranks
-    are the index's, made when it was written; a board read is kept for the next page."""
+    are the index's, made when it was written."""
 
     def __init__(self, index: Index):
         self.index = index
-        self._boards: OrderedDict[str, list[Ranked]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def ranked(self, benchmark: str) -> list[Ranked]:
-        """Every row of ``benchmark``'s board, ranked (empty for an unknown benchmark)."""
-        with self._lock:
-            found = self._boards.get(benchmark)
-            if found is not None:
-                self._boards.move_to_end(benchmark)
-                return found
-        found = self.index.board_rows(benchmark)
-        with self._lock:
-            self._boards[benchmark] = found
-            if len(self._boards) > BOARD_CACHE:
-                self._boards.popitem(last=False)
-        return found
 
     def info(self, benchmark: str) -> BoardInfo | None:
         """A board's label, size, range and direction (None for an unknown benchmark)."""
@@ -190,32 +214,66 @@ class Boards:
 
     def board(self, benchmark: str, filter: BoardFilter | None = None) -> BoardView | None:
         """The benchmark's leaderboard under ``filter`` (None for an unknown benchmark)."""
-        ranked = self.ranked(benchmark)
-        if not ranked:
+        info = self.index.board(benchmark)
+        if info is None:
             return None
         filter = filter or BoardFilter()
-        shown = [r for r in ranked if filter.admits(r.row)]
-        facets = {}
-        for name in BOARD_FACETS:
-            counts: dict[str, list] = {}
-            for entry in ranked:
-                if filter.admits(entry.row, skip=name):
-                    value = _facet_value(entry.row, name)
-                    if value:
-                        counts.setdefault(value, [_facet_label(entry.row, name), 0])[1] += 1
-            facets[name] = sorted(
-                ((v, label, n) for v, (label, n) in counts.items()), key=lambda c: (-c[2], c[1])
-            )
-        first = ranked[0].row
+        # each facet counts the rows the others admit: one pass over the board's distinct
+        # combinations of values, a row of them counted for every facet it does not fail
+        shared, parameters = filter._shared()
+        counts: dict[str, dict[str, int]] = {name: {} for name in BOARD_FACETS}
+        total = 0
+        columns = board_reads.TALLIED
+        for cells in board_reads.tally(
+            self.index, benchmark, " AND ".join(shared) or "1", parameters
+        ):
+            by_column = dict(zip(columns, cells, strict=False))
+            values = {
+                name: by_column[column] or (UNCHECKED if name == "verification" else "")
+                for name, (_, column, _) in BOARD_FACETS.items()
+            }
+            failing, n = filter.fails(values), cells[-1]
+            if not failing:
+                total += n
+            for name in failing if len(failing) == 1 else () if failing else BOARD_FACETS:
+                if values[name]:
+                    tally = counts[name]
+                    tally[values[name]] = tally.get(values[name], 0) + n
+        condition = filter.condition()
         return BoardView(
             benchmark=benchmark,
-            label=first.benchmark_label,
-            lower_is_better=first.lower_is_better,
-            ranked=ranked,
-            shown=shown,
-            facets=facets,
+            label=info.label,
+            lower_is_better=info.lower_is_better,
             filter=filter,
+            size=info.size,
+            total=total,
+            models=board_reads.models(self.index, benchmark, *condition),
+            not_current=board_reads.not_current(self.index, benchmark),
+            facets={
+                name: self._labelled(name, found, filter.values.get(name))
+                for name, found in counts.items()
+            },
+            facet_sizes={name: len(found) for name, found in counts.items()},
+            index=self.index,
+            condition=condition,
         )
+
+    def _labelled(
+        self, name: str, counts: dict[str, int], chosen: str | None
+    ) -> list[tuple[str, str, int]]:
+        """(value, label, count) of the :data:`BOARD_FACET_TOP` most frequent values and
+        ``chosen``, most frequent first, labels as the index's facets give them."""
+        top = sorted(counts, key=lambda v: -counts[v])[:BOARD_FACET_TOP]
+        # the count's ties at the cut are settled by label, as the list is sorted
+        tail = [v for v in counts if v not in top and counts[v] == counts[top[-1]]] if top else []
+        shown = set(top) | set(tail) | ({chosen} & set(counts) if chosen else set())
+        labels = self.index.labels(name, [v for v in shown if v != UNCHECKED])
+        if UNCHECKED in shown and name == "verification":
+            labels[UNCHECKED] = UNCHECKED_LABEL
+        ordered = sorted(
+            ((v, labels.get(v) or v, counts[v]) for v in shown), key=lambda c: (-c[2], c[1])
+        )
+        return ordered[:BOARD_FACET_TOP] + [c for c in ordered[BOARD_FACET_TOP:] if c[0] == chosen]
 
     def entry(self, record: str) -> Ranked | None:
         """A record's entry on its benchmark's board (None: it is on none)."""
@@ -235,13 +293,16 @@ class Boards:
             "ORDER BY id",
         )
 
-    @cached_property
-    def disagreements(self) -> list[Disagreement]:
-        """Every quantity reported with more than one value (as the store says, when the
-        index was written: the canned query ``disagreements``), with the rows the catalogue
-        lists of it, the widest spread first."""
+    def disagreement_count(self) -> int:
+        """How many quantities are reported with more than one value."""
+        return board_reads.disagreement_count(self.index)
+
+    def disagreements(self, start: int = 0, limit: int = 50) -> list[Disagreement]:
+        """The quantities reported with more than one value (as the store says, when the
+        index was written: the canned query ``disagreements``), the widest spread first,
+        ``limit`` of them from ``start``, each with the rows the catalogue lists of it."""
         found = []
-        for model, benchmark, spread in self.index.disagreeing():
+        for model, benchmark, spread in board_reads.disagreements(self.index, start, limit):
             # a printed value that stands for none is in no disagreement (docs/views.md)
             rows = [
                 r
@@ -250,10 +311,8 @@ class Boards:
                 )
                 if not r.meant
             ]
-            if len({r.value for r in rows if r.value is not None}) > 1:  # rows it lists
-                ordered = sorted(rows, key=lambda r: (r.value is None, r.value, r.id))
-                found.append(Disagreement(model, benchmark, ordered, spread))
-        found.sort(key=lambda d: (-d.spread, d.rows[0].benchmark_label, d.rows[0].model))
+            ordered = sorted(rows, key=lambda r: (r.value is None, r.value, r.id))
+            found.append(Disagreement(model, benchmark, ordered, spread))
         return found
 
 

@@ -26,13 +26,13 @@ from ..store.index.query import (
     FacetCounts,
     Search,
     Selection,
-    corrected,
     facet_counts,
     matching,
     page,
 )
 from ..store.index.rows import Row
 from ..store.index.schema import FACETS, SORTS
+from ..store.index.spelling import corrected
 from ..store.records import GraphsAbout
 from .boards import Boards
 

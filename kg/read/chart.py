@@ -2,8 +2,8 @@
 the Content Security Policy (no script, no inline style: classes of ``style.css`` and SVG's
 own attributes). Every number a chart shows is also in the table beside it.
 
-- :func:`board_chart`: a leaderboard's scores, one bar per row in rank order, the current
-  record marked;
+- :func:`board_chart`: a leaderboard's scores, one bar per row in rank order (beyond
+  :data:`MAX_BARS` rows, one per run of neighbouring ranks), the current record marked;
 - :func:`model_chart`: one model's results, one line per result: where its value falls
   between the lowest and the highest value of that benchmark's board.
 """
@@ -26,29 +26,45 @@ LEFT, RIGHT, TOP, BOTTOM = 64, 12, 22, 44
 LINKED_MARKS = 100
 
 
+@dataclass(frozen=True)
+class Bars:
+    """What a leaderboard's chart draws: every ranked value, best first; the ranked rows
+    themselves where there are few enough for a bar each (else none); and the place among
+    the values of the record to mark (None: none)."""
+
+    values: Sequence[float]
+    entries: Sequence[Ranked] = ()
+    current: int | None = None
+
+
+#: At most this many bars: a longer board's bars each stand for a run of neighbouring ranks.
+MAX_BARS = 360
+
+
 def board_chart(
-    ranked: Sequence[Ranked],
-    metric: str,
-    lower_is_better: bool,
-    current: str = "",
-    record_href=lambda row: "",
+    bars: Bars, metric: str, lower_is_better: bool, record_href=lambda row: ""
 ) -> Markup:
-    """One bar per ranked row (rows without a number have none), best first, the row of
-    record IRI ``current`` marked; its y axis names ``metric``."""
-    marks = [r for r in ranked if r.rank is not None]
-    if not marks:
+    """One bar per ranked value, best first, the current record's marked; its y axis names
+    ``metric``. Beyond :data:`MAX_BARS` values, each bar stands for a run of neighbouring
+    ranks and is drawn at the best value of its run (the title says how many), so that the
+    chart weighs the same for a board of any length."""
+    values = bars.values
+    if not values:
         return Markup("")
-    values = [float(r.row.value) for r in marks]  # type: ignore[arg-type]
-    low, high = _range(values)
+    per_bar = math.ceil(len(values) / MAX_BARS)
+    heights = [float(v) for v in values[::per_bar]]
+    low, high = _range([min(values), max(values)])
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-    step = plot_w / len(marks)
+    step = plot_w / len(heights)
 
     def y(v: float) -> float:
         return TOP + plot_h * (1 - (v - low) / (high - low))
 
     base_y = y(max(low, min(0.0, high)))
     direction = "lower is better" if lower_is_better else "higher is better"
-    title = f"{metric}: {len(marks)} results, best first ({direction})"
+    title = f"{metric}: {len(values)} results, best first ({direction})"
+    if per_bar > 1:
+        title += f"; each bar stands for {per_bar} neighbouring ranks, drawn at the best of them"
     out = [
         f'<svg class="chart board-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
@@ -63,29 +79,34 @@ def board_chart(
         f'<text class="axis-title" x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 8}" '
         f'text-anchor="middle">rank (1 = best; {escape(direction)})</text>'
     )
-    out += _rank_ticks(len(marks), lambda i: LEFT + step * (i - 0.5), TOP + plot_h)
-    linked = len(marks) <= LINKED_MARKS
+    rank_step = plot_w / len(values)
+    out += _rank_ticks(len(values), lambda i: LEFT + rank_step * (i - 0.5), TOP + plot_h)
+    linked = len(bars.entries) == len(values) and len(values) <= LINKED_MARKS
+    marked = None if bars.current is None else bars.current // per_bar
     width = max(step * 0.8, 0.6)
-    for i, entry in enumerate(marks):
-        row = entry.row
-        top = y(float(row.value))  # type: ignore[arg-type]
+    for i, value in enumerate(heights):
+        top = y(value)
         ys = sorted((top, base_y))
-        is_current = row.record == current
+        is_current = i == marked
         bar = (
             f'<rect class="mark{" current" if is_current else ""}" '
-            f'data-record="{escape(row.id)}" x="{LEFT + step * i + (step - width) / 2:.2f}" '
+            f'x="{LEFT + step * i + (step - width) / 2:.2f}" '
             f'y="{ys[0]:.2f}" width="{width:.2f}" height="{max(ys[1] - ys[0], 0.5):.2f}"'
         )
-        if linked or is_current:  # a bar one can point at: its words and its record
+        entry = bars.entries[i] if len(bars.entries) == len(values) else None
+        if entry is not None:
+            bar += f' data-record="{escape(entry.row.id)}"'
+        if entry is not None and (linked or is_current):  # a bar one can point at
+            row = entry.row
             label = escape(f"{entry.rank}. {row.model}: {row.printed} ({row.source_title})")
             bar = (
                 f'<a href="{escape(record_href(row))}" aria-label="{label}">{bar}>'
                 f"<title>{label}</title></rect></a>"
             )
-        else:  # one of thousands, a fraction of a pixel wide: the table names it
+        else:  # one of hundreds, a pixel or two wide: the table names it
             bar += "/>"
         out.append(bar)
-        if is_current:  # a pointer above the bar, wide enough to see among thousands
+        if is_current:  # a pointer above the bar, wide enough to see among hundreds
             x = LEFT + step * (i + 0.5)
             out.append(
                 f'<path class="current-pointer" d="M{x - 5:.1f},{TOP - 12} '

@@ -71,7 +71,7 @@ def table_csv(board: BoardView) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=TABLE_COLUMNS)
     writer.writeheader()
-    writer.writerows(table_row(r) for r in board.shown)
+    writer.writerows(table_row(r) for r in board.rows())
     return out.getvalue()
 
 
@@ -82,8 +82,8 @@ def table_json(board: BoardView, iri: str) -> str:
         "label": board.label,
         "lower_is_better": board.lower_is_better,
         "filter": board.filter.args(),
-        "total": len(board.shown),
-        "rows": [table_row(r) for r in board.shown],
+        "total": board.total,
+        "rows": [table_row(r) for r in board.rows()],
     }
     return json.dumps(body, ensure_ascii=False, indent=1)
 
@@ -91,7 +91,7 @@ def table_json(board: BoardView, iri: str) -> str:
 def table_jsonld(board: BoardView, iri: str) -> str:
     """The table as a schema.org ``ItemList`` of the records, in our context's names."""
     items = []
-    for entry in board.shown:
+    for entry in board.rows():
         row = entry.row
         item: dict[str, Any] = {
             "@id": row.record,

@@ -134,7 +134,7 @@ def _indexed_about(
     total = index.count_where(column, node.value)
     listed = [
         Value(row.title or row.id, viewer.href(ox.NamedNode(row.record)))
-        for row in index.rows(f"{column} = ?", (node.value,), f"ORDER BY id LIMIT {LISTED}")
+        for row in index.first_naming(column, node.value, LISTED)
     ]
     return _more(listed, total)
 

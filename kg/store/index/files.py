@@ -42,10 +42,14 @@ class ReadOnlyFile:
                     f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False
                 )
                 local.db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
+                self.prepare(local.db)
             except sqlite3.Error as exc:
                 raise StoreError(f"cannot open {self.what} {self.path}: {exc}") from None
             local.pid = os.getpid()
         return local.db
+
+    def prepare(self, db: sqlite3.Connection) -> None:
+        """Make a new connection ready (a kind of file adds its SQL functions)."""
 
     def execute(self, sql: str, parameters: Sequence[object] = ()) -> sqlite3.Cursor:
         try:

@@ -6,6 +6,7 @@ from the file, so every process of a server shares them."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -16,8 +17,8 @@ from ..records import GraphsAbout
 from .codec import row_from, standing_from_json
 from .files import ReadOnlyFile
 from .ranking import Ranked
-from .rows import Row
-from .schema import FORMAT, ROW_FIELDS
+from .rows import Row, params_between
+from .schema import ABOUT_COLUMNS, FACETS, FORMAT, LISTED, ROW_FIELDS
 
 ROW_COLUMNS = ", ".join(f"rows.{name}" for name in ROW_FIELDS)
 RANKED_COLUMNS = f"{ROW_COLUMNS}, rows.rank, rows.tied, rows.model_rows"
@@ -49,6 +50,10 @@ class Index(ReadOnlyFile):
         #: The version whose index this one updated ("" when it was written whole).
         self.updated_from: str = meta.get("updated_from", "")
 
+    def prepare(self, db: sqlite3.Connection) -> None:
+        # a board's filter on a range of sizes compares decimals exactly (board_reads.py)
+        db.create_function("params_between", 3, params_between, deterministic=True)
+
     # -- rows ------------------------------------------------------------------------------
     def rows(
         self, where: str = "1", parameters: Sequence[object] = (), tail: str = ""
@@ -73,10 +78,31 @@ class Index(ReadOnlyFile):
         return found[0] if found else None
 
     def count_where(self, column: str, value: str) -> int:
-        """How many rows' ``column`` (one of the row fields) is ``value``."""
+        """How many rows' ``column`` (one of the row fields) is ``value``: a facet's column
+        from the facet's counts (750,000 rows of a source are not counted again)."""
         if column not in ROW_FIELDS:
             raise ValueError(column)
+        facet = next((name for name, (key, _) in FACETS.items() if key == column), None)
+        if facet is not None and facet != LISTED:
+            found = self.execute(
+                "SELECT count FROM facet_values WHERE facet = ? AND value = ?", (facet, value)
+            ).fetchone()
+            return found[0] if found else 0
         return self.execute(f"SELECT count(*) FROM rows WHERE {column} = ?", (value,)).fetchone()[0]
+
+    def first_naming(self, column: str, value: str, limit: int) -> list[Row]:
+        """The first ``limit`` rows by id whose ``column`` (one of the row fields) is
+        ``value``: a walk of its index where it has one in id order
+        (:data:`~kg.store.index.schema.ABOUT_COLUMNS`)."""
+        if column not in ROW_FIELDS:
+            raise ValueError(column)
+        walked = f"INDEXED BY rows_about_{column}" if column in ABOUT_COLUMNS else ""
+        found = self.execute(
+            f"SELECT {ROW_COLUMNS} FROM rows {walked} WHERE {column} = ? "
+            f"ORDER BY id LIMIT {int(limit)}",
+            (value,),
+        )
+        return [row_from(cells) for cells in found]
 
     def classes(self) -> dict[str, int]:
         """How many distinct nodes of each class the data graphs hold (VoID's partitions)."""

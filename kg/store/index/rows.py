@@ -286,6 +286,22 @@ def decimal_or_none(text: str) -> Decimal | None:
     return number if number.is_finite() else None
 
 
+def params_between(text: str | None, low: str | None, high: str | None) -> bool:
+    """Whether ``text`` is a number of parameters within ``low`` and ``high`` (either None:
+    no bound), compared exactly: the SQL function ``params_between`` of an index
+    connection (kg/store/index/board_reads.py).
+
+    >>> [params_between(p, "7", "8") for p in ("7.24", "", "70", "7")]
+    [True, False, False, True]
+    """
+    number = decimal_or_none(text or "")
+    if number is None:  # a range asks for a known size
+        return False
+    if low is not None and number < Decimal(low):
+        return False
+    return high is None or number <= Decimal(high)
+
+
 def _add_verification(rows: dict[str, Row], store: GraphStore, restrict: bool) -> None:
     """Each record's state of source verification: the worst outcome of the checks of its
     latest review that has checks (kg verify); read for ``rows`` alone where ``restrict``."""

@@ -19,7 +19,7 @@ from typing import Any
 from .rows import Row
 
 #: Bumped when the tables change: a file of another format is built again, never read.
-FORMAT = "claimgraph-index/6"
+FORMAT = "claimgraph-index/7"
 
 #: Facet name -> (the row key holding the value, the row key holding its label).
 FACETS: dict[str, tuple[str, str]] = {
@@ -72,6 +72,30 @@ SEARCHED: dict[str, float] = {
 NAME_KEYS = ("id", "model_key", "model_tail", "benchmark_key", "source_key")
 
 
+#: The columns a board's filters read (kg/read/boards.py), by facet; a board's rows are
+#: read through two covering indexes, so that a page of a board of 100,000 rows reads
+#: neither every row nor a row it does not show (bench/README.md).
+BOARD_FILTERED = ("standing", "source", "evaluator", "developer", "precision", "status")
+BOARD_COLUMNS = (*BOARD_FILTERED, "verification", "params")
+
+
+#: The columns whose node's page lists the records naming it, the first by id
+#: (kg/read/node.py), of thousands: each with an index in id order, so that the first 100
+#: of a source's 750,000 are a walk of 100 entries (a model's few rows are sorted).
+ABOUT_COLUMNS = ("source", "benchmark")
+
+
+def _board_indexes() -> str:
+    filtered = ", ".join(BOARD_COLUMNS)
+    return (
+        # in rank order: a page, the chart's values, the models shown
+        f"CREATE INDEX rows_on_board ON rows(benchmark, board_place, {filtered}, "
+        "value_number, rank, model_node, model);\n"
+        # by the filters' values: each facet's counts, one pass without a sort
+        f"CREATE INDEX rows_on_board_by_value ON rows(benchmark, {filtered});"
+    )
+
+
 def _schema() -> str:
     row_columns = ",\n  ".join(f"{name} TEXT" for name in ROW_FIELDS if name != "value")
     keys = ",\n  ".join(f"sort_{sort}, none_{sort} INTEGER" for sort in SORTS)
@@ -86,6 +110,14 @@ def _schema() -> str:
         if name != LISTED
     )
     searched = ", ".join(SEARCHED)
+    board_indexes = _board_indexes()
+    about_indexes = "\n".join(
+        f"CREATE INDEX rows_about_{column} ON rows({column}, id);" for column in ABOUT_COLUMNS
+    )
+    # a search of many matches finds its exact names by these (kg/store/index/query.py)
+    name_indexes = "\n".join(
+        f"CREATE INDEX rows_by_name_{key} ON rows({key});" for key in NAME_KEYS if key != "id"
+    )
     return f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE rows (
@@ -99,7 +131,9 @@ CREATE TABLE rows (
 );
 CREATE UNIQUE INDEX rows_by_id ON rows(id);
 CREATE INDEX rows_by_record ON rows(record);
-CREATE INDEX rows_by_board ON rows(benchmark, board_place);
+{board_indexes}
+{about_indexes}
+{name_indexes}
 CREATE INDEX rows_by_model_node ON rows(model_node, benchmark);
 CREATE INDEX rows_by_evaluation ON rows(evaluation);
 CREATE INDEX rows_by_import ON rows(imported_by);
@@ -125,9 +159,11 @@ CREATE TABLE term_uses (term TEXT PRIMARY KEY, uses INTEGER NOT NULL) WITHOUT RO
 CREATE TABLE standings (record TEXT PRIMARY KEY, standing TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE about (node TEXT PRIMARY KEY, graphs TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE disagreeing (
-  model TEXT NOT NULL, benchmark TEXT NOT NULL, spread TEXT NOT NULL,
+  model TEXT NOT NULL, benchmark TEXT NOT NULL, spread TEXT NOT NULL, spread_number REAL NOT NULL,
+  benchmark_label TEXT NOT NULL, model_label TEXT NOT NULL,
   PRIMARY KEY (model, benchmark)
 ) WITHOUT ROWID;
+CREATE INDEX disagreeing_widest ON disagreeing(spread_number DESC, benchmark_label, model_label);
 CREATE TABLE classes (class TEXT PRIMARY KEY, entities INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE activities (
   activity TEXT PRIMARY KEY, kind TEXT NOT NULL, at TEXT NOT NULL, graph TEXT NOT NULL,
@@ -141,7 +177,7 @@ CREATE TABLE activity_records (
 CREATE INDEX activity_records_by_record ON activity_records(record);
 CREATE VIRTUAL TABLE search USING fts5(
   {searched}, content='rows', content_rowid='n',
-  tokenize="unicode61 remove_diacritics 2", prefix='1 2 3'
+  tokenize="unicode61 remove_diacritics 2", prefix='1 2 3 4 5 6'
 );
 CREATE VIRTUAL TABLE words USING fts5vocab(search, 'row');
 """

@@ -196,10 +196,11 @@ def find_disagreements(
     """The quantities (a model node on a benchmark) the rows give more than one value, with
     their spread (highest less lowest, exactly), of ``quantities`` or of every one. A value
     that stands for none (docs/imports.md) is no value here, as in
-    queries/disagreements.rq."""
+    queries/disagreements.rq. Each is kept with what orders the page that lists them: its
+    spread as a number, its benchmark's label and the model's name on its lowest row."""
     sql = (
-        "SELECT model_node, benchmark, value FROM rows WHERE model_node != '' "
-        "AND benchmark != '' AND value IS NOT NULL"
+        "SELECT model_node, benchmark, value, id, benchmark_label, model FROM rows "
+        "WHERE model_node != '' AND benchmark != '' AND value IS NOT NULL"
     )
     if quantities is None:
         db.execute("DELETE FROM disagreeing")
@@ -214,14 +215,20 @@ def find_disagreements(
                 f"{sql} AND model_node = ? AND benchmark = ?", (model, benchmark)
             ).fetchall()
     values: dict[tuple[str, str], set[Decimal]] = {}
-    for model, benchmark, value in found:
-        values.setdefault((model, benchmark), set()).add(Decimal(value))
+    lowest: dict[tuple[str, str], tuple[Decimal, str, str, str]] = {}
+    for model, benchmark, value, ident, benchmark_label, model_label in found:
+        quantity, number = (model, benchmark), Decimal(value)
+        values.setdefault(quantity, set()).add(number)
+        low = lowest.get(quantity)
+        if low is None or (number, ident) < low[:2]:
+            lowest[quantity] = (number, ident, benchmark_label, model_label)
     db.executemany(
-        "INSERT INTO disagreeing VALUES (?, ?, ?)",
+        "INSERT INTO disagreeing VALUES (?, ?, ?, ?, ?, ?)",
         (
-            (model, benchmark, str(max(seen) - min(seen)))
+            (model, benchmark, str(spread), float(spread), *lowest[(model, benchmark)][2:])
             for (model, benchmark), seen in values.items()
             if len(seen) > 1
+            for spread in (max(seen) - min(seen),)
         ),
     )
 

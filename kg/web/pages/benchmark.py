@@ -1,8 +1,8 @@
 """A benchmark's leaderboard, ``/benchmark/<id>``, and its table as CSV, JSON and JSON-LD
 (``/benchmark/<id>/leaderboard.<fmt>``).
 
-It reads the live catalogue's rows (:mod:`kg.read.boards`), not the store: a leaderboard of
-thousands of rows is a filter and a slice of rows already in memory. A page of a release
+It reads the version's index (:mod:`kg.read.boards`), not the store: a page of a leaderboard
+of 100,000 rows reads its counts and the rows it shows, never the whole board. A page of a release
 (``?release=``), and any RDF of a benchmark, is the node's own page (:mod:`.node`).
 """
 
@@ -69,16 +69,14 @@ def benchmark(name: str) -> Response:
     current = params().get("record", "")
     current_iri = minted_iri(state().settings.base, "record", current) if current else ""
     # A link to one record on the board opens the page of the table that holds it.
-    place = next((i for i, r in enumerate(board.shown) if r.row.record == current_iri), 0)
-    start = int_param("start", place - place % BOARD_PAGE, 0, max(len(board.shown), 0))
+    place = (board.place(current_iri) if current_iri else None) or 0
+    start = int_param("start", place - place % BOARD_PAGE, 0, max(board.total, 0))
     context = BenchmarkPage(
         b=board,
-        page=board.shown[start : start + BOARD_PAGE],
+        page=board.page(start, BOARD_PAGE),
         start=start,
         page_size=BOARD_PAGE,
-        chart=board_chart(
-            board.shown, board.label, board.lower_is_better, current_iri, record_href
-        ),
+        chart=board_chart(board.bars(current_iri), board.label, board.lower_is_better, record_href),
         facet_titles={k: v[0] for k, v in BOARD_FACETS.items()},
         args=args,
         current=current,

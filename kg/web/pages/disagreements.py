@@ -30,11 +30,12 @@ class DisagreementsPage:
 
 
 def disagreements() -> Response:
-    found = state().catalog.boards.disagreements
-    start = int_param("start", 0, 0, max(len(found), 0))
+    boards = state().catalog.boards
+    total = boards.disagreement_count()
+    start = int_param("start", 0, 0, max(total, 0))
     context = DisagreementsPage(
-        found=found[start : start + DISAGREEMENTS_PAGE],
-        total=len(found),
+        found=boards.disagreements(start, DISAGREEMENTS_PAGE),
+        total=total,
         start=start,
         page_size=DISAGREEMENTS_PAGE,
         node_path=node_path,

@@ -1,0 +1,145 @@
+"""Reading one leaderboard in pieces: its rows under a filter counted by their filter
+values, a page of them in rank order, a row's place, the values a chart draws, and the
+quantities that disagree a page at a time.
+
+A board of 100,000 rows is never read whole for a page: each read walks one of the two
+covering indexes on ``rows`` (``rows_on_board``, in rank order; ``rows_on_board_by_value``,
+by the filters' values), so it reads the few columns it needs and no row it does not show
+(kg/store/index/schema.py; figures in bench/README.md). ``condition`` is an SQL condition
+on those columns with its parameters (kg.read.boards.BoardFilter makes it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from decimal import Decimal
+
+from ...model.standing import CURRENT
+from .ranking import Ranked
+from .reader import Index
+from .schema import BOARD_COLUMNS
+
+#: The columns :func:`tally` groups by, in the order of its index.
+TALLIED = tuple(c for c in BOARD_COLUMNS if c != "params")
+_CURRENT = f"standing IN ({', '.join(repr(s) for s in CURRENT)})"
+
+
+def tally(index: Index, benchmark: str, condition: str, parameters: Sequence[object]):
+    """Each distinct combination of the board's :data:`TALLIED` values among the rows
+    ``condition`` admits, with how many rows have it: a few thousand at most where a board
+    has 100,000 rows."""
+    columns = ", ".join(TALLIED)
+    return index.execute(
+        f"SELECT {columns}, count(*) FROM rows INDEXED BY rows_on_board_by_value "
+        f"WHERE benchmark = ? AND {condition} GROUP BY {columns}",
+        (benchmark, *parameters),
+    ).fetchall()
+
+
+def not_current(index: Index, benchmark: str) -> int:
+    """How many rows of the whole board are not current (retracted, superseded, ...)."""
+    return index.execute(
+        f"SELECT count(*) FROM rows INDEXED BY rows_on_board_by_value "
+        f"WHERE benchmark = ? AND NOT {_CURRENT}",
+        (benchmark,),
+    ).fetchone()[0]
+
+
+def models(index: Index, benchmark: str, condition: str, parameters: Sequence[object]) -> int:
+    """How many models the admitted rows are of (a row without a model node: its name)."""
+    found = index.execute(
+        "SELECT coalesce(nullif(model_node, ''), model) FROM rows INDEXED BY rows_on_board "
+        f"WHERE benchmark = ? AND {condition}",
+        (benchmark, *parameters),
+    )
+    # a set in Python: a third of SQLite's count(DISTINCT ...) of 130,000 names
+    return len({m for (m,) in found})
+
+
+def page(
+    index: Index,
+    benchmark: str,
+    condition: str,
+    parameters: Sequence[object],
+    start: int,
+    limit: int,
+) -> list[Ranked]:
+    """The admitted rows from place ``start`` on (0: the best), ``limit`` of them."""
+    return index.ranked(
+        f"n IN (SELECT n FROM rows INDEXED BY rows_on_board WHERE benchmark = ? "
+        f"AND {condition} ORDER BY board_place LIMIT {int(limit)} OFFSET {int(start)})",
+        (benchmark, *parameters),
+        "ORDER BY board_place",
+    )
+
+
+def every(
+    index: Index, benchmark: str, condition: str, parameters: Sequence[object], chunk: int = 2000
+) -> Iterator[Ranked]:
+    """Every admitted row in rank order, read ``chunk`` at a time."""
+    after = -1
+    while True:
+        found = index.ranked(
+            f"n IN (SELECT n FROM rows INDEXED BY rows_on_board WHERE benchmark = ? "
+            f"AND board_place > ? AND {condition} ORDER BY board_place LIMIT {int(chunk)})",
+            (benchmark, after, *parameters),
+            "ORDER BY board_place",
+        )
+        if not found:
+            return
+        yield from found
+        after = _place_of(index, found[-1].row.record, benchmark)
+
+
+def _place_of(index: Index, record: str, benchmark: str) -> int:
+    return index.execute(
+        "SELECT board_place FROM rows WHERE record = ? AND benchmark = ?", (record, benchmark)
+    ).fetchone()[0]
+
+
+def place(
+    index: Index, benchmark: str, condition: str, parameters: Sequence[object], record: str
+) -> int | None:
+    """Where the row of ``record`` stands among the admitted rows (0: first; None: the
+    filter does not admit it, or it is not on the board)."""
+    found = index.execute(
+        f"SELECT board_place FROM rows WHERE record = ? AND benchmark = ? AND {condition}",
+        (record, benchmark, *parameters),
+    ).fetchone()
+    if found is None:
+        return None
+    return index.execute(
+        f"SELECT count(*) FROM rows INDEXED BY rows_on_board WHERE benchmark = ? "
+        f"AND board_place < ? AND {condition}",
+        (benchmark, found[0], *parameters),
+    ).fetchone()[0]
+
+
+def ranked_values(
+    index: Index, benchmark: str, condition: str, parameters: Sequence[object]
+) -> list[float]:
+    """The values of the admitted rows that hold a rank, best first (what a chart draws)."""
+    found = index.execute(
+        "SELECT value_number FROM rows INDEXED BY rows_on_board WHERE benchmark = ? "
+        f"AND rank IS NOT NULL AND {condition} ORDER BY board_place",
+        (benchmark, *parameters),
+    )
+    return [v for (v,) in found]
+
+
+def disagreements(index: Index, start: int, limit: int) -> list[tuple[str, str, Decimal]]:
+    """The quantities (model node, benchmark, spread) that disagree, the widest spread
+    first (then by benchmark and model), ``limit`` of them from ``start``."""
+    return [
+        (model, benchmark, Decimal(spread))
+        for model, benchmark, spread in index.execute(
+            "SELECT model, benchmark, spread FROM disagreeing INDEXED BY disagreeing_widest "
+            "ORDER BY spread_number DESC, benchmark_label, model_label, model, benchmark "
+            "LIMIT ? OFFSET ?",
+            (int(limit), int(start)),
+        )
+    ]
+
+
+def disagreement_count(index: Index) -> int:
+    return index.execute("SELECT count(*) FROM disagreeing").fetchone()[0]
