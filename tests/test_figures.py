@@ -21,6 +21,7 @@ from kg.rdf.linksets import read_links
 from kg.store import GraphStore
 from kg.store.base import SCHEMA_ENTRY
 from kg.store.figures import FIGURES_GRAPH, LINKS_COUNTED, Figures
+from kg.store.index import index_for
 from kg.store.load import load_paths
 from kg.store.queries import canned_query, internal_query
 
@@ -177,7 +178,7 @@ def test_a_store_counted_before_links_were_gets_its_linksets_from_the_next_load(
 
 
 def test_the_void_partitions_and_links_are_what_the_quads_hold(
-    sampled_copy: Path, store_backend: Backend
+    sampled_copy: Path, store_backend: Backend, tmp_path: Path
 ) -> None:
     """VoID's class partitions (the internal query /.well-known/void runs) and linksets
     (the load's count) against the same figures counted in Python from the data graphs'
@@ -193,6 +194,8 @@ def test_the_void_partitions_and_links_are_what_the_quads_hold(
             row["class"].value: int(row["entities"].value)
             for row in store.query(internal_query("void-classes").text)
         }
+        # the index counts them from a stream of the typed nodes, by the same rule
+        indexed = index_for(store, tmp_path / "index").classes()
         written = Figures.read(store, BASE)
         assert written is not None and written.links is not None
         links = {(prop, site): n for prop, site, n in written.links}
@@ -210,7 +213,7 @@ def test_the_void_partitions_and_links_are_what_the_quads_hold(
             site = re.match(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*", q.object.value)
             key = (q.predicate.value, site.group() if site else q.object.value)
             counted[key] = counted.get(key, 0) + 1
-    assert classes == {cls: len(nodes) for cls, nodes in typed.items()}
+    assert classes == {cls: len(nodes) for cls, nodes in typed.items()} == indexed
     assert links == counted and links  # the bundled data link to DOIs and the like
 
 

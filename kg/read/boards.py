@@ -67,13 +67,13 @@ class BoardFilter:
             checked_only=args.get("checked", "") in ("1", "true", "yes", "on"),
         )
 
-    def condition(self, skip: str = "") -> tuple[str, list[object]]:
-        """The filter (less facet ``skip``'s own choice) as an SQL condition on a board's
-        columns (kg/store/index/board_reads.py), with its parameters: what
-        the facets' choices, the check and the sizes."""
-        where, parameters = self._shared()
+    def condition(self) -> tuple[str, list[object]]:
+        """The whole filter as an SQL condition on a board's columns
+        (kg/store/index/board_reads.py), with its parameters: the facets' choices (the
+        current rows only where no standing is chosen), the check and the sizes."""
+        where, parameters = self.shared()
         for name, wanted in sorted(self.values.items()):
-            if name == skip or (name == "standing" and wanted == EVERY_STANDING):
+            if name == "standing" and wanted == EVERY_STANDING:
                 continue
             column = BOARD_FACETS[name][1]
             if name == "verification" and wanted == UNCHECKED:
@@ -81,13 +81,14 @@ class BoardFilter:
             else:
                 where.append(f"{column} = ?")
                 parameters.append(wanted)
-        if "standing" not in self.values and skip != "standing":
+        if "standing" not in self.values:
             where.append(f"standing IN ({', '.join('?' * len(CURRENT))})")
             parameters.extend(CURRENT)
         return " AND ".join(where) or "1", parameters
 
-    def _shared(self) -> tuple[list[str], list[object]]:
-        """What every facet's counts obey as the rows shown do: the check and the sizes."""
+    def shared(self) -> tuple[list[str], list[object]]:
+        """What every facet's counts obey as the rows shown do, as SQL conditions and their
+        parameters: the check and the sizes (no facet's own choice)."""
         where: list[str] = []
         parameters: list[object] = []
         if self.checked_only:
@@ -99,7 +100,7 @@ class BoardFilter:
 
     def fails(self, values: Mapping[str, str]) -> list[str]:
         """The facets whose choice a row of these facet ``values`` does not meet (the
-        check and the sizes aside: :meth:`condition` without facets asks those)."""
+        check and the sizes aside: :meth:`shared` asks those)."""
         failing = []
         for name in BOARD_FACETS:
             value = values[name]
@@ -220,7 +221,7 @@ class Boards:
         filter = filter or BoardFilter()
         # each facet counts the rows the others admit: one pass over the board's distinct
         # combinations of values, a row of them counted for every facet it does not fail
-        shared, parameters = filter._shared()
+        shared, parameters = filter.shared()
         counts: dict[str, dict[str, int]] = {name: {} for name in BOARD_FACETS}
         total = 0
         columns = board_reads.TALLIED
@@ -235,7 +236,10 @@ class Boards:
             failing, n = filter.fails(values), cells[-1]
             if not failing:
                 total += n
-            for name in failing if len(failing) == 1 else () if failing else BOARD_FACETS:
+            # admitted: it counts in every facet; failing one facet's choice only: in that
+            # facet's counts (which leave its own choice out); failing two: in none
+            counted = failing if len(failing) == 1 else [] if failing else list(BOARD_FACETS)
+            for name in counted:
                 if values[name]:
                     tally = counts[name]
                     tally[values[name]] = tally.get(values[name], 0) + n
@@ -287,11 +291,8 @@ class Boards:
 
     def same_quantity(self, row: Row) -> list[Row]:
         """The other records of ``row``'s model on ``row``'s benchmark."""
-        return self.index.rows(
-            "model_node = ? AND benchmark = ? AND record != ?",
-            (row.model_node, row.benchmark, row.record),
-            "ORDER BY id",
-        )
+        found = self.index.quantity_rows(row.model_node, row.benchmark)
+        return [other for other in found if other.record != row.record]
 
     def disagreement_count(self) -> int:
         """How many quantities are reported with more than one value."""
@@ -304,13 +305,7 @@ class Boards:
         found = []
         for model, benchmark, spread in board_reads.disagreements(self.index, start, limit):
             # a printed value that stands for none is in no disagreement (docs/views.md)
-            rows = [
-                r
-                for r in self.index.rows(
-                    "model_node = ? AND benchmark = ?", (model, benchmark), "ORDER BY id"
-                )
-                if not r.meant
-            ]
+            rows = [r for r in self.index.quantity_rows(model, benchmark) if not r.meant]
             ordered = sorted(rows, key=lambda r: (r.value is None, r.value, r.id))
             found.append(Disagreement(model, benchmark, ordered, spread))
         return found
