@@ -194,8 +194,15 @@ def test_the_void_partitions_and_links_are_what_the_quads_hold(
             row["class"].value: int(row["entities"].value)
             for row in store.query(internal_query("void-classes").text)
         }
-        # the index counts them from a stream of the typed nodes, by the same rule
-        indexed = index_for(store, tmp_path / "index").classes()
+        # the index's counts: its class partitions, and the uses of each vocabulary term
+        # (counted by term, less the ontology's own) as the rule's query counts them
+        index = index_for(store, tmp_path / "index")
+        indexed = index.classes()
+        uses = {
+            row["term"].value: int(row["uses"].value)
+            for row in store.query(internal_query("term-uses").text)
+        }
+        assert index.term_uses() == uses and uses
         written = Figures.read(store, BASE)
         assert written is not None and written.links is not None
         links = {(prop, site): n for prop, site, n in written.links}

@@ -19,7 +19,7 @@ from ...rdf.namespaces import RDF
 from ...rdf.sparqltext import inside_where
 from ...rdf.vocabulary import load_terms
 from ..base import GraphStore, solutions
-from ..ontology_graphs import ONTOLOGY_GRAPHS
+from ..ontology_graphs import ONTOLOGY_GRAPHS, ontology_graph_names
 from ..queries import internal_query
 from ..records import GraphsAbout
 from .codec import SEARCHED_COLUMNS, WRITTEN, row_cells, row_from, searched_cells, standing_json
@@ -258,24 +258,38 @@ def write_imports(db: sqlite3.Connection, store: GraphStore) -> None:
 
 def term_uses(store: GraphStore, graphs: Collection[str] | None = None) -> dict[str, int]:
     """How many statements of the store's data graphs (of ``graphs``, or of all) use each
-    term the ontology declares, by IRI; terms no statement uses are absent
-    (``queries/internal/term-uses.rq``, ``term-uses-in-graphs.rq``)."""
-    if graphs is not None:  # the ontology's own graphs are not counted
-        graphs = [g for g in graphs if not g.startswith(ONTOLOGY_GRAPHS)]
+    term the ontology declares, by IRI; terms no statement uses are absent (the rule:
+    ``queries/internal/term-uses.rq``). Of all graphs: each term's statements in every
+    named graph less the ontology graphs' own (``term-uses-of-terms.rq``); of some graphs:
+    ``term-uses-in-graphs.rq``."""
+    declared = _declared_terms()
     if graphs is None:
-        text = internal_query("term-uses").text
-    elif not graphs:
+        listed = " ".join(str(ox.NamedNode(t)) for t in sorted(declared))
+        text = inside_where(
+            internal_query("term-uses-of-terms").text, f"VALUES ?term {{ {listed} }}"
+        )
+        own = _uses_in(store, ontology_graph_names(), declared)
+        every = _uses(store, text, declared)
+        return {term: n - own.get(term, 0) for term, n in every.items() if n > own.get(term, 0)}
+    # the ontology's own graphs are not counted
+    return _uses_in(store, [g for g in graphs if not g.startswith(ONTOLOGY_GRAPHS)], declared)
+
+
+def _uses_in(store: GraphStore, graphs: Collection[str], declared: set[str]) -> dict[str, int]:
+    """How many statements of ``graphs`` use each of the ``declared`` terms."""
+    if not graphs:
         return {}
-    else:
-        listed = " ".join(str(ox.NamedNode(g)) for g in sorted(graphs))
-        text = inside_where(internal_query("term-uses-in-graphs").text, f"VALUES ?g {{ {listed} }}")
-        declared = _declared_terms()
-        return {
-            row["term"].value: int(row["uses"].value)
-            for row in solutions(store.query(text))
-            if row["term"].value in declared
-        }
-    return {row["term"].value: int(row["uses"].value) for row in solutions(store.query(text))}
+    listed = " ".join(str(ox.NamedNode(g)) for g in sorted(graphs))
+    text = inside_where(internal_query("term-uses-in-graphs").text, f"VALUES ?g {{ {listed} }}")
+    return _uses(store, text, declared)
+
+
+def _uses(store: GraphStore, text: str, declared: set[str]) -> dict[str, int]:
+    return {
+        row["term"].value: int(row["uses"].value)
+        for row in solutions(store.query(text))
+        if row["term"].value in declared
+    }
 
 
 def _declared_terms() -> set[str]:
