@@ -28,6 +28,7 @@ CONTENT = {
     "disagreeing": "SELECT * FROM disagreeing ORDER BY model, benchmark",
     "standings": "SELECT * FROM standings ORDER BY record",
     "imports": "SELECT * FROM imports ORDER BY import",
+    "import_rows": "SELECT * FROM import_rows ORDER BY imported_by",
     "term_uses": "SELECT * FROM term_uses ORDER BY term",
     "about": "SELECT * FROM about ORDER BY node",
     "activities": "SELECT * FROM activities ORDER BY activity",

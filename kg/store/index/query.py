@@ -243,14 +243,17 @@ def _walked(index: Index, selection: Selection, offset: int, limit: int, total: 
     matched = "rows.n IN (SELECT rowid FROM search WHERE search MATCH ?)"
     where = f"({named}) AND {matched} AND {selection.filtered}"
     arguments = [*names * len(NAME_KEYS), selection.search.expression, *selection.parameters]
-    exact = index.execute(f"SELECT count(*) FROM rows WHERE {where}", arguments).fetchone()[0]
-    rows: list[Row] = []
-    if offset < exact:
-        rows = index.rows(
-            where, arguments, f"ORDER BY rows.n LIMIT {int(limit) + 1} OFFSET {offset}"
-        )
+    # (+: sorted, so that the rows come from the names' indexes, never from a walk of
+    # every match in row order looking for a name: 0.3 ms against 0.8 s for "synt")
+    tail = f"ORDER BY +rows.n LIMIT {int(limit) + 1} OFFSET {offset}"
+    rows = index.rows(where, arguments, tail)
     wanted = limit + 1 - len(rows)
-    if wanted > 0:
+    if wanted > 0:  # the named rows end by this page: where the others start is needed
+        if rows or not offset:
+            exact = offset + len(rows)
+        else:  # past them all: how many there are
+            found = index.execute(f"SELECT count(*) FROM rows WHERE {where}", arguments)
+            exact = found.fetchone()[0]
         # (a row without a name has NULL there, which NOT IN would not admit)
         unnamed = " AND ".join(f"coalesce(rows.{key}, '') NOT IN ({marks})" for key in NAME_KEYS)
         found = index.execute(

@@ -235,9 +235,13 @@ def find_disagreements(
 
 def write_imports(db: sqlite3.Connection, store: GraphStore) -> None:
     """The part each import the rows name makes (identifier, licence, notice), read for
-    those imports alone (``queries/internal/import-parts.rq``)."""
+    those imports alone (``queries/internal/import-parts.rq``), and how many rows each
+    import has ("": the registry's own), counted once a version here rather than by the
+    first page of each process (60 ms at a million rows)."""
     db.execute("DELETE FROM imports")
-    imports = [i for (i,) in db.execute("SELECT DISTINCT imported_by FROM rows") if i]
+    db.execute("DELETE FROM import_rows")
+    db.execute("INSERT INTO import_rows SELECT imported_by, count(*) FROM rows GROUP BY 1")
+    imports = [i for (i,) in db.execute("SELECT imported_by FROM import_rows") if i]
     if not imports:
         return
     listed = " ".join(str(ox.NamedNode(i)) for i in sorted(imports))
