@@ -333,15 +333,20 @@ def _tallied(
     single = [name for name in names if name != LISTED]
     tallies: dict[str, dict[str, int]] = {name: {} for name in names}
     seen = None
-    # in the rows' order, so that both queries take the same rows
-    first = f"ORDER BY rows.n LIMIT {int(FACET_SAMPLE)}"
-    sample = f"SELECT n FROM rows WHERE {selection.condition} {first}"
+    # in the rows' order, so that both queries take the same rows; a search's rows walked
+    # in the full-text table's order (the same), which stops at the sample, where a list
+    # of its matches would be made whole first (1M rowids for "synt": 0.12 s)
+    if selection.search is not None:
+        first = (
+            f"search JOIN rows ON rows.n = search.rowid WHERE search MATCH ? "
+            f"AND {selection.filtered} ORDER BY search.rowid LIMIT {int(FACET_SAMPLE)}"
+        )
+    else:
+        first = f"rows WHERE {selection.condition} ORDER BY rows.n LIMIT {int(FACET_SAMPLE)}"
+    sample = f"SELECT rows.n FROM {first}"
     if single:
         columns = ", ".join(f"rows.{FACETS[name][0]}" for name in single)
-        found = index.execute(
-            f"SELECT {columns} FROM rows WHERE {selection.condition} {first}",
-            selection.arguments,
-        )
+        found = index.execute(f"SELECT {columns} FROM {first}", selection.arguments)
         counters = [Counter[str]() for _ in single]
         seen = 0
         for cells in found:
