@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-import kg.store.index.query
+import kg.store.index.facets
 from bench import gen
 from helpers import BASE, open_test_store
 from kg.read.catalog import Catalog
-from kg.store.index.query import facet_counts
+from kg.store.index.facets import facet_counts
 from kg.store.index.rows import Row
 from kg.store.index.schema import FACETS, SEARCHED, SORTS
 from kg.store.load import load_paths
@@ -145,7 +145,7 @@ def test_a_large_selection_counts_its_facets_over_its_first_rows(
     many of how many."""
     query = "synthetic"
     selected = [r for r in catalog.rows() if _holds(r, query)]
-    monkeypatch.setattr(kg.store.index.query, "FACET_SAMPLE", 7)
+    monkeypatch.setattr(kg.store.index.facets, "FACET_SAMPLE", 7)
     assert len(selected) > 7
     counted = facet_counts(catalog.index, query, {}, 1000)
     first = sorted(
@@ -162,5 +162,5 @@ def test_a_large_selection_counts_its_facets_over_its_first_rows(
             for value in values if isinstance(values, list) else [values] if values else []:
                 expected[value] = expected.get(value, 0) + 1
         assert {v: n for v, _, n in counted[name]} == expected, name
-    monkeypatch.setattr(kg.store.index.query, "FACET_SAMPLE", 10**6)
+    monkeypatch.setattr(kg.store.index.facets, "FACET_SAMPLE", 10**6)
     assert facet_counts(catalog.index, query, {}, 1000).sampled == {}

@@ -162,11 +162,11 @@ def test_the_page_and_its_json_rank_and_mark_alike(client: FlaskClient) -> None:
 def test_the_page_and_its_json_say_when_facets_count_a_sample(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import kg.store.index.query
+    import kg.store.index.facets
 
     listing = client.get("/records.json?q=ifeval").get_json()
     assert listing["facets_sampled"] == {}
-    monkeypatch.setattr(kg.store.index.query, "FACET_SAMPLE", 2)
+    monkeypatch.setattr(kg.store.index.facets, "FACET_SAMPLE", 2)
     kind = listing["facets"]["evidence_kind"][0]["value"]
     query = "/?" + urlencode({"q": "ifeval", "evidence_kind": kind})
     listing = client.get(query.replace("/?", "/records.json?")).get_json()

@@ -20,13 +20,12 @@ from markupsafe import Markup, escape
 from ..model.standing import Standing
 from ..store import GraphStore
 from ..store.index import Index, index_for
+from ..store.index.facets import FacetCounts, facet_counts
 from ..store.index.query import (
     MARK_END,
     MARK_START,
-    FacetCounts,
     Search,
     Selection,
-    facet_counts,
     matching,
     page,
 )

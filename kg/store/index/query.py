@@ -13,7 +13,6 @@ the query's words exactly come first; then the full-text score (bm25), field-wei
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -26,11 +25,6 @@ from .schema import FACETS, LISTED, NAME_KEYS, SEARCHED, SORTS
 MARK_START, MARK_END = "\ue000", "\ue001"
 #: A token as the full-text table's tokenizer (unicode61) cuts one: letters and digits.
 TOKEN = re.compile(r"[^\W_]+")
-#: A selection of more rows than this has its facets counted over this many of them, its
-#: first in the index's order, and says so (:class:`FacetCounts`): counting is linear in
-#: the rows counted (about 6 us a row), 0.9 s for a word that 150,000 of a million
-#: results hold, where a search answers within 100 ms (bench/README.md).
-FACET_SAMPLE = 5_000
 #: A search matching more rows than this is not ordered by its full-text score: its rows
 #: whose id or name is one of its words come first, then the rest in the index's order
 #: (:func:`_walked`). Scoring is linear in the matches, 0.3 s for 140,000 of a million.
@@ -127,17 +121,32 @@ class Found:
     snippets: dict[str, str] = field(default_factory=dict)
 
 
+#: How many selections' counts an index keeps (its file never changes, so neither do they).
+COUNTS_KEPT = 256
+
+
 def count(index: Index, selection: Selection) -> int:
+    """How many rows ``selection`` selects: counted once for an index, kept for the page
+    and its facets, which both ask (34 ms each for "synt" at a million)."""
+    key = (selection.condition, tuple(selection.arguments))
+    kept = index.counts.get(key)
+    if kept is not None:
+        return kept
     if selection.search is not None and not selection.where:
         # the full-text table counts its own matches: every entry is a row's (16 times
         # faster than the join at 140,000 matches of a million)
         found = index.execute(
             "SELECT count(*) FROM search WHERE search MATCH ?", [selection.search.expression]
         )
-        return found.fetchone()[0]
-    return index.execute(
-        f"SELECT count(*) FROM rows WHERE {selection.condition}", selection.arguments
-    ).fetchone()[0]
+    else:
+        found = index.execute(
+            f"SELECT count(*) FROM rows WHERE {selection.condition}", selection.arguments
+        )
+    counted = found.fetchone()[0]
+    if len(index.counts) >= COUNTS_KEPT:
+        index.counts.clear()
+    index.counts[key] = counted
+    return counted
 
 
 def page(
@@ -240,13 +249,22 @@ def _walked(index: Index, selection: Selection, offset: int, limit: int, total: 
     names = list(selection.search.names)
     marks = ", ".join("?" * len(names))
     named = " OR ".join(f"rows.{key} IN ({marks})" for key in NAME_KEYS)
-    matched = "rows.n IN (SELECT rowid FROM search WHERE search MATCH ?)"
-    where = f"({named}) AND {matched} AND {selection.filtered}"
-    arguments = [*names * len(NAME_KEYS), selection.search.expression, *selection.parameters]
-    # (+: sorted, so that the rows come from the names' indexes, never from a walk of
-    # every match in row order looking for a name: 0.3 ms against 0.8 s for "synt")
-    tail = f"ORDER BY +rows.n LIMIT {int(limit) + 1} OFFSET {offset}"
-    rows = index.rows(where, arguments, tail)
+    if len(names) == 1:
+        # one word: a row whose id or name it is holds it, so the full-text table is not
+        # asked which rows match, and each name's index gives its rows in order
+        where = f"({named}) AND {selection.filtered}"
+        arguments = [*names * len(NAME_KEYS), *selection.parameters]
+        shown = _first_named(index, names[0], selection, offset + limit + 1)[offset:]
+        marks_shown = ", ".join("?" * len(shown))
+        rows = index.rows(f"rows.n IN ({marks_shown})", shown, "ORDER BY rows.n") if shown else []
+    else:
+        matched = "rows.n IN (SELECT rowid FROM search WHERE search MATCH ?)"
+        where = f"({named}) AND {matched} AND {selection.filtered}"
+        arguments = [*names * len(NAME_KEYS), selection.search.expression, *selection.parameters]
+        # (+: sorted, so that the rows come from the names' indexes, never from a walk of
+        # every match in row order looking for a name: 0.3 ms against 0.8 s for "synt")
+        tail = f"ORDER BY +rows.n LIMIT {int(limit) + 1} OFFSET {offset}"
+        rows = index.rows(where, arguments, tail)
     wanted = limit + 1 - len(rows)
     if wanted > 0:  # the named rows end by this page: where the others start is needed
         if rows or not offset:
@@ -269,102 +287,22 @@ def _walked(index: Index, selection: Selection, offset: int, limit: int, total: 
     return Found(rows, total, f"@{offset + limit}" if more else None, snippets)
 
 
-class FacetCounts(dict[str, list[tuple[str, str, int]]]):
-    """For each facet, its (value, label, count), most frequent first; and for each facet
-    counted over a sample of its selection, (the rows counted, the rows selected)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.sampled: dict[str, tuple[int, int]] = {}
-
-
-def facet_counts(index: Index, query: str, filters: Mapping[str, str], limit: int) -> FacetCounts:
-    """For each facet, (value, label, count) over the rows the query and the other facets'
-    filters select, most frequent first: the ``limit`` most frequent values, and the
-    selected one wherever it stands.
-
-    The facets without a filter of their own share one selection, counted in one pass
-    over its rows; a facet with a filter is counted over the selection without it. A
-    selection of more than :data:`FACET_SAMPLE` rows is counted over its first
-    FACET_SAMPLE (:attr:`FacetCounts.sampled`)."""
-    groups: dict[str, list[str]] = {}
-    selections: dict[str, Selection] = {}
-    for name in FACETS:
-        selection = Selection.of(query, filters, skip=name)
-        key = selection.condition + repr(selection.arguments)
-        selections.setdefault(key, selection)
-        groups.setdefault(key, []).append(name)
-    tallies: dict[str, dict[str, int]] = {}
-    top: dict[str, list[tuple[str, str, int]]] = {}
-    out = FacetCounts()
-    for key, names in groups.items():
-        selection = selections[key]
-        if selection.empty:  # every row: the index's own counts, the top ones only
-            top.update({n: index.top_values(n, limit, filters.get(n)) for n in names})
-            continue
-        tallied, seen = _tallied(index, selection, names)
-        tallies.update(tallied)
-        # fewer rows than the sample: every selected row was counted, no need to ask
-        selected = count(index, selection) if seen is None or seen >= FACET_SAMPLE else seen
-        if selected > FACET_SAMPLE:
-            out.sampled.update({name: (FACET_SAMPLE, selected) for name in names})
-    for name in FACETS:
-        if name in top:
-            out[name] = top[name]
-            continue
-        labels = index.labels(name, list(tallies[name]))
-        counts = sorted(
-            ((value, labels.get(value) or value, n) for value, n in tallies[name].items() if n),
-            key=lambda c: (-c[2], c[1]),
+def _first_named(index: Index, name: str, selection: Selection, wanted: int) -> list[int]:
+    """The numbers of the first ``wanted`` rows (in row order) the filters select whose id
+    or name is ``name``: a walk of each name's index, which holds its rows in row order
+    (not a sort of the 133,374 rows a benchmark's name has at a million)."""
+    numbers: set[int] = set()
+    for key in NAME_KEYS:
+        walked = "INDEXED BY rows_by_id" if key == "id" else f"INDEXED BY rows_by_name_{key}"
+        numbers.update(
+            n
+            for (n,) in index.execute(
+                f"SELECT rows.n FROM rows {walked} WHERE rows.{key} = ? "
+                f"AND {selection.filtered} ORDER BY rows.n LIMIT {int(wanted)}",
+                [name, *selection.parameters],
+            )
         )
-        shown = counts[:limit]
-        chosen = filters.get(name)
-        shown += [c for c in counts[limit:] if c[0] == chosen]
-        out[name] = shown
-    return out
-
-
-def _tallied(
-    index: Index, selection: Selection, names: list[str]
-) -> tuple[dict[str, dict[str, int]], int | None]:
-    """The facets ``names`` counted in one pass over the first :data:`FACET_SAMPLE` rows
-    the selection holds (the methods, a list per row, by SQLite over the same rows), and
-    how many rows that pass read (None: only the methods were counted)."""
-    single = [name for name in names if name != LISTED]
-    tallies: dict[str, dict[str, int]] = {name: {} for name in names}
-    seen = None
-    # in the rows' order, so that both queries take the same rows; a search's rows walked
-    # in the full-text table's order (the same), which stops at the sample, where a list
-    # of its matches would be made whole first (1M rowids for "synt": 0.12 s)
-    if selection.search is not None:
-        first = (
-            f"search JOIN rows ON rows.n = search.rowid WHERE search MATCH ? "
-            f"AND {selection.filtered} ORDER BY search.rowid LIMIT {int(FACET_SAMPLE)}"
-        )
-    else:
-        first = f"rows WHERE {selection.condition} ORDER BY rows.n LIMIT {int(FACET_SAMPLE)}"
-    sample = f"SELECT rows.n FROM {first}"
-    if single:
-        columns = ", ".join(f"rows.{FACETS[name][0]}" for name in single)
-        found = index.execute(f"SELECT {columns} FROM {first}", selection.arguments)
-        counters = [Counter[str]() for _ in single]
-        seen = 0
-        for cells in found:
-            seen += 1
-            for counter, value in zip(counters, cells, strict=True):
-                counter[value] += 1
-        for name, counter in zip(single, counters, strict=True):
-            counter.pop("", None)
-            counter.pop(None, None)  # type: ignore[call-overload]
-            tallies[name] = dict(counter)
-    if LISTED in names:
-        tallies[LISTED] = dict(
-            index.execute(
-                f"SELECT method, count(*) FROM row_methods WHERE n IN ({sample}) GROUP BY method",
-                selection.arguments,
-            ).fetchall()
-        )
-    return tallies, seen
+    return sorted(numbers)[:wanted]
 
 
 def matching(index: Index, query: str, filters: Mapping[str, str]) -> Iterable[Row]:

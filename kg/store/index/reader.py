@@ -49,6 +49,8 @@ class Index(ReadOnlyFile):
         self.size = int(meta["rows"])
         #: The version whose index this one updated ("" when it was written whole).
         self.updated_from: str = meta.get("updated_from", "")
+        #: Selections' counts, kept by kg/store/index/query.py (the file never changes).
+        self.counts: dict[tuple, int] = {}
 
     def prepare(self, db: sqlite3.Connection) -> None:
         # a board's filter on a range of sizes compares decimals exactly (board_reads.py)
