@@ -1,6 +1,6 @@
 """Asking an index: a search and facet filters made into one SQL condition, a page of rows
-in an order, each facet's counts and the search's ranking (a misspelt word corrected:
-spelling.py).
+in an order, and the search's ranking (each facet's counts: facets.py; a misspelt word
+corrected: spelling.py).
 
 Search (docs/index.md): each word of the query, cut into tokens as the full-text table cuts
 text, must match (a word of several tokens, ``llama-3``, as a phrase); the last word matches
