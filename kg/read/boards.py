@@ -19,8 +19,10 @@ from ..errors import UsageError
 from ..model.standing import CURRENT
 from ..store import GraphStore
 from ..store.index import BoardInfo, Index, board_reads, index_for
+from ..store.index.facets import most_frequent
 from ..store.index.ranking import Ranked
 from ..store.index.rows import Row, decimal_or_none
+from ..store.index.schema import BOARD_FACET_COLUMNS
 from .chart import MAX_BARS, Bars
 
 #: A board's filters: name -> (title, the row key it reads, its value's label key).
@@ -166,7 +168,7 @@ class BoardView:
     #: facet -> how many values it has over the rows the other facets admit
     facet_sizes: dict[str, int]
     index: Index = field(repr=False)
-    condition: tuple[str, list[object]] = field(repr=False, default=("1", []))
+    condition: tuple[str, list[object]] = field(repr=False)
 
     def page(self, start: int, limit: int) -> list[Ranked]:
         """The admitted rows from place ``start`` (0: the best), ``limit`` of them."""
@@ -181,13 +183,13 @@ class BoardView:
         not among them)."""
         return board_reads.place(self.index, self.benchmark, *self.condition, record)
 
-    def bars(self, current: str = "") -> Bars:
+    def bars(self, place: int | None = None) -> Bars:
         """What the chart draws: the ranked values of the admitted rows, best first; the
-        rows themselves where few enough for a bar each; the place of ``current``."""
+        rows themselves where few enough for a bar each; the row at ``place`` (of
+        :meth:`place`) marked where it holds a rank."""
         values = board_reads.ranked_values(self.index, self.benchmark, *self.condition)
         entries = self.page(0, len(values)) if len(values) <= MAX_BARS else []
-        at = self.place(current) if current else None
-        return Bars(values, entries, at if at is not None and at < len(values) else None)
+        return Bars(values, entries, place if place is not None and place < len(values) else None)
 
 
 def read_boards(store: GraphStore, folder: Path | None = None) -> Boards:
@@ -224,11 +226,10 @@ class Boards:
         shared, parameters = filter.shared()
         counts: dict[str, dict[str, int]] = {name: {} for name in BOARD_FACETS}
         total = 0
-        columns = board_reads.TALLIED
         for cells in board_reads.tally(
             self.index, benchmark, " AND ".join(shared) or "1", parameters
         ):
-            by_column = dict(zip(columns, cells, strict=False))
+            by_column = dict(zip(BOARD_FACET_COLUMNS, cells, strict=False))
             values = {
                 name: by_column[column] or (UNCHECKED if name == "verification" else "")
                 for name, (_, column, _) in BOARD_FACETS.items()
@@ -265,19 +266,16 @@ class Boards:
     def _labelled(
         self, name: str, counts: dict[str, int], chosen: str | None
     ) -> list[tuple[str, str, int]]:
-        """(value, label, count) of the :data:`BOARD_FACET_TOP` most frequent values and
-        ``chosen``, most frequent first, labels as the index's facets give them."""
-        top = sorted(counts, key=lambda v: -counts[v])[:BOARD_FACET_TOP]
-        # the count's ties at the cut are settled by label, as the list is sorted
-        tail = [v for v in counts if v not in top and counts[v] == counts[top[-1]]] if top else []
-        shown = set(top) | set(tail) | ({chosen} & set(counts) if chosen else set())
-        labels = self.index.labels(name, [v for v in shown if v != UNCHECKED])
-        if UNCHECKED in shown and name == "verification":
-            labels[UNCHECKED] = UNCHECKED_LABEL
-        ordered = sorted(
-            ((v, labels.get(v) or v, counts[v]) for v in shown), key=lambda c: (-c[2], c[1])
-        )
-        return ordered[:BOARD_FACET_TOP] + [c for c in ordered[BOARD_FACET_TOP:] if c[0] == chosen]
+        """The :data:`BOARD_FACET_TOP` most frequent values and ``chosen``, labelled as the
+        index's facets label them."""
+
+        def labels(values: list[str]) -> dict[str, str]:
+            found = self.index.labels(name, [v for v in values if v != UNCHECKED])
+            if name == "verification":
+                found[UNCHECKED] = UNCHECKED_LABEL
+            return found
+
+        return most_frequent(counts, BOARD_FACET_TOP, chosen, labels)
 
     def entry(self, record: str) -> Ranked | None:
         """A record's entry on its benchmark's board (None: it is on none)."""

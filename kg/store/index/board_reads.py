@@ -17,18 +17,15 @@ from decimal import Decimal
 from ...model.standing import CURRENT
 from .ranking import Ranked
 from .reader import Index
-from .schema import BOARD_COLUMNS
-
-#: The columns :func:`tally` groups by, in the order of its index.
-TALLIED = tuple(c for c in BOARD_COLUMNS if c != "params")
-_CURRENT = f"standing IN ({', '.join(repr(s) for s in CURRENT)})"
+from .schema import BOARD_FACET_COLUMNS
 
 
 def tally(index: Index, benchmark: str, condition: str, parameters: Sequence[object]):
-    """Each distinct combination of the board's :data:`TALLIED` values among the rows
+    """Each distinct combination of the board's facet columns' values
+    (:data:`~kg.store.index.schema.BOARD_FACET_COLUMNS`, in that order) among the rows
     ``condition`` admits, with how many rows have it: a few thousand at most where a board
     has 100,000 rows."""
-    columns = ", ".join(TALLIED)
+    columns = ", ".join(BOARD_FACET_COLUMNS)
     return index.execute(
         f"SELECT {columns}, count(*) FROM rows INDEXED BY rows_on_board_by_value "
         f"WHERE benchmark = ? AND {condition} GROUP BY {columns}",
@@ -39,9 +36,9 @@ def tally(index: Index, benchmark: str, condition: str, parameters: Sequence[obj
 def not_current(index: Index, benchmark: str) -> int:
     """How many rows of the whole board are not current (retracted, superseded, ...)."""
     return index.execute(
-        f"SELECT count(*) FROM rows INDEXED BY rows_on_board_by_value "
-        f"WHERE benchmark = ? AND NOT {_CURRENT}",
-        (benchmark,),
+        "SELECT count(*) FROM rows INDEXED BY rows_on_board_by_value "
+        f"WHERE benchmark = ? AND standing NOT IN ({', '.join('?' * len(CURRENT))})",
+        (benchmark, *CURRENT),
     ).fetchone()[0]
 
 

@@ -5,7 +5,8 @@ without its own filter, a large selection over a sample of it (and said so)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 
 from .query import Selection, count
 from .reader import Index
@@ -63,17 +64,35 @@ def facet_counts(index: Index, query: str, filters: Mapping[str, str], limit: in
             continue
         key, label_key = FACETS[name]
         # a facet whose values are their own labels (model, developer, precision) asks for
-        # none: a sample of 5,000 rows holds thousands of models
-        labels = index.labels(name, list(tallies[name])) if key != label_key else {}
-        counts = sorted(
-            ((value, labels.get(value) or value, n) for value, n in tallies[name].items() if n),
-            key=lambda c: (-c[2], c[1]),
-        )
-        shown = counts[:limit]
-        chosen = filters.get(name)
-        shown += [c for c in counts[limit:] if c[0] == chosen]
-        out[name] = shown
+        # none
+        labels = partial(index.labels, name) if key != label_key else _unlabelled
+        out[name] = most_frequent(tallies[name], limit, filters.get(name), labels)
     return out
+
+
+def _unlabelled(values: list[str]) -> Mapping[str, str]:
+    return {}
+
+
+def most_frequent(
+    counts: Mapping[str, int],
+    limit: int,
+    chosen: str | None,
+    labels: Callable[[list[str]], Mapping[str, str]],
+) -> list[tuple[str, str, int]]:
+    """(value, label, count) of the ``limit`` most frequent values of ``counts`` (ties at the
+    cut settled by label) and ``chosen`` wherever it stands, most frequent first; a value
+    without a label is its own. ``labels`` is asked only of the values that can be shown:
+    a sample of 5,000 rows holds thousands of models, a board of a million thousands of
+    developers."""
+    counted = {value: n for value, n in counts.items() if n}
+    cut = sorted(counted.values(), reverse=True)[:limit]
+    shown = [v for v, n in counted.items() if (cut and n >= cut[-1]) or v == chosen]
+    found = labels(shown)
+    ordered = sorted(
+        ((v, found.get(v) or v, counted[v]) for v in shown), key=lambda c: (-c[2], c[1])
+    )
+    return ordered[:limit] + [c for c in ordered[limit:] if c[0] == chosen]
 
 
 def _tallied(

@@ -223,13 +223,13 @@ def _snippets(index: Index, selection: Selection, rows: list[Row]) -> dict[str, 
 
 def _ranked(index: Index, selection: Selection, after: str | None, limit: int, total: int) -> Found:
     assert selection.search is not None
+    offset = int(after[1:]) if after and after.startswith("@") and after[1:].isdigit() else 0
+    if total > RANKED_UP_TO:
+        return _walked(index, selection, offset, limit, total)
     names = selection.search.names
     marks = ", ".join("?" * len(names))
     exact = " + ".join(f"(rows.{key} IN ({marks}))" for key in NAME_KEYS)
     weights = ", ".join(str(w) for w in SEARCHED.values())
-    offset = int(after[1:]) if after and after.startswith("@") and after[1:].isdigit() else 0
-    if total > RANKED_UP_TO:
-        return _walked(index, selection, offset, limit, total)
     found = index.execute(
         f"SELECT {ROW_COLUMNS}, snippet(search, -1, ?, ?, '…', 12) "
         f"FROM search JOIN rows ON rows.n = search.rowid "
@@ -237,7 +237,7 @@ def _ranked(index: Index, selection: Selection, after: str | None, limit: int, t
         f"ORDER BY {exact} DESC, bm25(search, {weights}), rows.id "
         f"LIMIT {int(limit) + 1} OFFSET {offset}",
         [MARK_START, MARK_END, selection.search.expression, *selection.parameters]
-        + list(names) * 5,
+        + list(names) * len(NAME_KEYS),
     ).fetchall()
     rows = [row_from(cells[:-1]) for cells in found]
     snippets = {row.id: cells[-1] for row, cells in zip(rows, found, strict=True)}

@@ -109,9 +109,8 @@ class Index(ReadOnlyFile):
         (:data:`~kg.store.index.schema.ABOUT_COLUMNS`)."""
         if column not in ROW_FIELDS:
             raise ValueError(column)
-        walked = f"INDEXED BY rows_about_{column}" if column in ABOUT_COLUMNS else ""
         found = self.execute(
-            f"SELECT {ROW_COLUMNS} FROM rows {walked} WHERE {column} = ? "
+            f"SELECT {ROW_COLUMNS} FROM rows {_naming(column)} WHERE {column} = ? "
             f"ORDER BY id LIMIT {int(limit)}",
             (value,),
         )
@@ -127,8 +126,9 @@ class Index(ReadOnlyFile):
             raise ValueError(column)
         # from the index alone where it holds them: not a read of each row (4 s for a board
         # of 132,898 rows before the file's pages are cached)
-        walked = f"INDEXED BY rows_about_{column}" if column in ABOUT_COLUMNS else ""
-        found = self.execute(f"SELECT record FROM rows {walked} WHERE {column} = ?", (value,))
+        found = self.execute(
+            f"SELECT record FROM rows {_naming(column)} WHERE {column} = ?", (value,)
+        )
         return [r for (r,) in found]
 
     # -- leaderboards ----------------------------------------------------------------------
@@ -227,6 +227,12 @@ class Index(ReadOnlyFile):
                 ).fetchall()
             )
         return found
+
+
+def _naming(column: str) -> str:
+    """The index of the records naming a value of ``column``, in id order and with their
+    IRIs, where it has one (:data:`~kg.store.index.schema.ABOUT_COLUMNS`)."""
+    return f"INDEXED BY rows_about_{column}" if column in ABOUT_COLUMNS else ""
 
 
 def _board(cells: Sequence) -> BoardInfo:

@@ -72,11 +72,19 @@ SEARCHED: dict[str, float] = {
 NAME_KEYS = ("id", "model_key", "model_tail", "benchmark_key", "source_key")
 
 
-#: The columns a board's filters read (kg/read/boards.py), by facet; a board's rows are
-#: read through two covering indexes, so that a page of a board of 100,000 rows reads
-#: neither every row nor a row it does not show (bench/README.md).
-BOARD_FILTERED = ("standing", "source", "evaluator", "developer", "precision", "status")
-BOARD_COLUMNS = (*BOARD_FILTERED, "verification", "params")
+#: The columns a board's facets filter by (kg/read/boards.py), in the order of the board's
+#: indexes (then its size filter's ``params``): a board's rows are read through two
+#: covering indexes, so that a page of a board of 100,000 rows reads neither every row nor
+#: a row it does not show (bench/README.md).
+BOARD_FACET_COLUMNS = (
+    "standing",
+    "source",
+    "evaluator",
+    "developer",
+    "precision",
+    "status",
+    "verification",
+)
 
 
 #: The columns whose node's page lists the records naming it, the first by id
@@ -87,7 +95,7 @@ ABOUT_COLUMNS = ("source", "benchmark")
 
 
 def _board_indexes() -> str:
-    filtered = ", ".join(BOARD_COLUMNS)
+    filtered = ", ".join((*BOARD_FACET_COLUMNS, "params"))
     return (
         # in rank order: a page, the chart's values, the models shown
         f"CREATE INDEX rows_on_board ON rows(benchmark, board_place, {filtered}, "

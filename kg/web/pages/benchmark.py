@@ -69,14 +69,15 @@ def benchmark(name: str) -> Response:
     current = params().get("record", "")
     current_iri = minted_iri(state().settings.base, "record", current) if current else ""
     # A link to one record on the board opens the page of the table that holds it.
-    place = (board.place(current_iri) if current_iri else None) or 0
-    start = int_param("start", place - place % BOARD_PAGE, 0, max(board.total, 0))
+    place = board.place(current_iri) if current_iri else None
+    at = place or 0
+    start = int_param("start", at - at % BOARD_PAGE, 0, max(board.total, 0))
     context = BenchmarkPage(
         b=board,
         page=board.page(start, BOARD_PAGE),
         start=start,
         page_size=BOARD_PAGE,
-        chart=board_chart(board.bars(current_iri), board.label, board.lower_is_better, record_href),
+        chart=board_chart(board.bars(place), board.label, board.lower_is_better, record_href),
         facet_titles={k: v[0] for k, v in BOARD_FACETS.items()},
         args=args,
         current=current,

@@ -69,7 +69,17 @@ def index(suffix: str | None = None) -> Response:
             f"?sort= takes one of {', '.join(SORTS)} (a '-' first for descending), not {sort!r}"
         )
     page = catalog.page(query, filters, params().get("after") or None, limit, sort)
-    # the facets of the rows shown: a misspelt search's, those of the corrected one
+    if listing == "csv":
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=LISTING_FIELDS)
+        writer.writeheader()
+        for row in page.rows:
+            values = row.as_dict()
+            values["methods"] = "; ".join(values["methods"])  # type: ignore[arg-type]
+            writer.writerow(values)
+        return respond(out.getvalue(), media_type)
+    # the facets of the rows shown (the CSV has none): a misspelt search's, those of the
+    # corrected one
     facets = catalog.facets(page.corrected or query, filters)
     if listing == "json":
         next_url = (
@@ -106,15 +116,6 @@ def index(suffix: str | None = None) -> Response:
             ),
             media_type,
         )
-    if listing == "csv":
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=LISTING_FIELDS)
-        writer.writeheader()
-        for row in page.rows:
-            values = row.as_dict()
-            values["methods"] = "; ".join(values["methods"])  # type: ignore[arg-type]
-            writer.writerow(values)
-        return respond(out.getvalue(), media_type)
     link = _index_link()
     context = IndexPage(
         page=page,
