@@ -17,6 +17,7 @@ import click
 from .. import __version__
 from ..config import SETTINGS, load_settings
 from ..errors import KgError
+from ..malloc import return_large_blocks
 from . import (
     boards,
     data,
@@ -29,7 +30,6 @@ from . import (
     standing,
     verify,
 )
-from .malloc import return_large_blocks
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -7,9 +7,9 @@ import dataclasses
 import click
 
 from ..config import Settings, placeholder_note
+from ..malloc import limit_arenas
 from ..store.load import ensure_loaded
 from .common import progress
-from .malloc import limit_arenas
 
 
 @click.command()

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidDataError, KeptAsWritten, Problem, UsageError
+from ..malloc import give_back_free_pages
 from ..model.datafiles import display_name
 from ..model.upstream import formats
 from ..model.upstream.commits import kept_commits
@@ -254,6 +255,7 @@ def import_files(
         snapshot.files.clear()
         good.clear()
         checked.clear()
+        give_back_free_pages()  # freed, they would stay resident in the heap
         # The whole data directory: an id the import would take from another file is
         # refused (a load of some paths would take it over, as a move does).
         report.load = load_paths(registry.store, [data], registry.base, progress=progress)

@@ -22,6 +22,7 @@ import pyoxigraph as ox
 from rdflib import URIRef
 
 from ..errors import Problem, WorkingFilesError
+from ..malloc import give_back_free_pages
 from ..rdf.namespaces import RDF
 from ..rdf.terms import to_ox
 from ..rdf.vocabulary import load_terms
@@ -192,6 +193,7 @@ class Gathered:
                 store = ox.Store()
                 store.bulk_load(self._sparql.getvalue(), format=ox.RdfFormat.N_QUADS)
                 return store
+            give_back_free_pages()  # what the ingest freed, before the bulk load's own peak
             store = ox.Store(str(Path(self._folder.name) / "store"))
             store.bulk_load(
                 path=str(Path(self._folder.name) / "sparql.nq"), format=ox.RdfFormat.N_QUADS

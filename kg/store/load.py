@@ -26,6 +26,7 @@ import pyoxigraph as ox
 from ..config import Settings
 from ..errors import InvalidDataError, KeptAsWritten, Problem, StoreError
 from ..kinds import data_directory
+from ..malloc import give_back_free_pages
 from ..model.datafiles import display_name, scan_data_files
 from ..model.ingest import Progress, ingest, worker_count
 from . import GraphStore, open_store, published_version
@@ -189,6 +190,7 @@ def _load(
                 spool.write(figures.nquads(base))
                 graphs.add(FIGURES_GRAPH)
             spool.close()
+            give_back_free_pages()  # the ingest's freed blocks, before the bulk loads' peak
             if not same_schema:
                 graphs |= ontology_graph_names()
             # Validated under the new shapes only when every loaded file was: a partial load

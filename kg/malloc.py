@@ -29,6 +29,19 @@ def return_large_blocks() -> None:
     _mallopt(_M_MMAP_THRESHOLD, 64 * 1024, "MALLOC_MMAP_THRESHOLD_")
 
 
+def give_back_free_pages() -> None:
+    """Hand the heap's free pages back to the system, where a phase's many small blocks
+    were freed and the next phase needs memory of its own.
+
+    glibc keeps freed heap memory for later allocations, and blocks smaller than the mmap
+    threshold (a kept file's bytes, its check) live there: after ``kg import`` let go of a
+    million results' snapshot, 950 MB stayed resident; trimmed, 344 MB (bench/README.md,
+    "Fifth step").
+    """
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
 def limit_arenas() -> None:
     """Two malloc arenas for a server's threads.
 
