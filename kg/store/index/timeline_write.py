@@ -26,6 +26,10 @@ from .write import written
 #: Bumped when the tables change: a file of another format is written again.
 FORMAT = "claimgraph-timeline/1"
 
+#: How much memory the entries' sort may use before it spills to disk (KiB): 35,000
+#: records' entries take about 20 MB.
+SORT_MEMORY_KIB = 256 * 1024
+
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE entries (
@@ -58,6 +62,8 @@ def write_timeline(index: Index, archive: Archive, base: str, path: Path) -> Non
     releases = archive.releases()
 
     def fill(db: sqlite3.Connection) -> None:
+        # the entries are sorted in the temporary database: in memory up to this size
+        db.execute(f"PRAGMA temp.cache_size = -{SORT_MEMORY_KIB}")
         db.executescript(SCHEMA)
         db.execute("ATTACH DATABASE ? AS idx", (f"file:{index.path}?mode=ro&immutable=1",))
         _members(db, archive, releases)
@@ -65,7 +71,7 @@ def write_timeline(index: Index, archive: Archive, base: str, path: Path) -> Non
         put = _putter(db)
         _releases(db, releases, base, put)
         _activities(db, unreleased, put)
-        _records(db, releases, index.version, unreleased, put)
+        _records(db, releases, index.version, unreleased)
         _tombstones(db, archive, releases, base, index.version, unreleased, put)
         _sort(db)
         _sitemap(db, base, releases)
@@ -187,25 +193,30 @@ def _activities(db: sqlite3.Connection, unreleased: int, put) -> None:
 
 
 def _records(
-    db: sqlite3.Connection, releases: list[ReleaseInfo], version: str, unreleased: int, put
+    db: sqlite3.Connection, releases: list[ReleaseInfo], version: str, unreleased: int
 ) -> None:
     """A record is new when a release first holds it; until then, as of its earliest
-    activity (or the load that brought it, where nothing dates it)."""
-    loaded = loaded_at(version)
-    found = db.execute(
-        "SELECT r.record, r.title, r.printed, r.unit, r.source_title, "
-        "(SELECT position FROM firsts f WHERE f.graph = r.record), "
-        "(SELECT min(a.at) FROM idx.activity_records ar JOIN idx.activities a "
-        " ON a.activity = ar.activity WHERE ar.record = r.record) "
-        "FROM idx.rows r"
+    activity (or the load that brought it, where nothing dates it). One statement: a
+    million records' entries are never Python objects."""
+    db.execute("CREATE TEMP TABLE release_at (position INTEGER PRIMARY KEY, at TEXT NOT NULL)")
+    db.executemany(
+        "INSERT INTO release_at VALUES (?, ?)",
+        ((n, utc(info.issued)) for n, info in enumerate(releases)),
     )
-    for record, title, printed, unit, source_title, first, seen in found:
-        at = utc(releases[first].issued) if first is not None else seen or loaded
-        if at is None:  # a store without versions and a record nothing dates
-            continue
-        summary = f"{printed} {unit}".strip() + f" ({source_title})"
-        released = unreleased if first is None else first
-        put(released, at, "record", record, f"New record: {title}", summary, record, [record])
+    db.execute(
+        "INSERT INTO unsorted SELECT coalesce(position, :unreleased), at, :kind, record, "
+        "'record', 'New record: ' || title, "
+        "trim(printed || ' ' || unit, ' ' || char(9, 10, 13)) || ' (' || source_title || ')', "
+        "record, NULL, json_array(record) FROM ("
+        " SELECT r.record, r.title, r.printed, r.unit, r.source_title, f.position, "
+        " coalesce(ra.at, (SELECT min(a.at) FROM idx.activity_records ar "
+        "  JOIN idx.activities a ON a.activity = ar.activity WHERE ar.record = r.record), "
+        "  :loaded) AS at "
+        " FROM idx.rows r LEFT JOIN firsts f ON f.graph = r.record "
+        " LEFT JOIN release_at ra ON ra.position = f.position"
+        ") WHERE at IS NOT NULL",  # a store without versions and a record nothing dates
+        {"unreleased": unreleased, "kind": KINDS.index("record"), "loaded": loaded_at(version)},
+    )
 
 
 def _tombstones(
@@ -257,22 +268,23 @@ def _tombstones(
 
 def _sort(db: sqlite3.Connection) -> None:
     """The entries in feed order, numbered from 1; each record's latest entry time."""
-    found = db.execute(
-        "SELECT id, kind, at, title, summary, page, released, deletes, records FROM unsorted "
-        "ORDER BY released, at, kind_order, id"
+    db.execute(  # the keys sorted alone, then the entries taken in their order
+        "CREATE TEMP TABLE ordered AS SELECT row_number() OVER "
+        "(ORDER BY released, at, kind_order, id) AS pos, rowid AS entry FROM unsorted"
     )
-    for pos, (ident, kind, at, title, summary, page, released, deletes, listed) in enumerate(
-        found, 1
-    ):
-        records = json.loads(listed)
-        related = records[0] if records and page not in records else None
-        db.execute(
-            "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (pos, ident, kind, at, title, summary, page, released, deletes, related),
-        )
-        db.executemany(
-            "INSERT OR IGNORE INTO entry_records VALUES (?, ?)", ((r, pos) for r in records)
-        )
+    # an entry about records other than its own page names the first of them
+    db.execute(
+        "INSERT INTO entries SELECT pos, id, kind, at, title, summary, page, released, "
+        "deletes, CASE WHEN NOT EXISTS (SELECT 1 FROM json_each(records) WHERE value = page) "
+        "THEN json_extract(records, '$[0]') END "
+        "FROM ordered o JOIN unsorted u ON u.rowid = o.entry ORDER BY pos"
+    )
+    db.execute(
+        "INSERT OR IGNORE INTO entry_records SELECT j.value, o.pos "
+        "FROM ordered o JOIN unsorted u ON u.rowid = o.entry, json_each(u.records) j "
+        "ORDER BY j.value, o.pos"
+    )
+    db.execute("DROP TABLE ordered")
     db.execute("DROP TABLE unsorted")
     db.execute(
         "INSERT INTO changed SELECT er.record, max(e.at) FROM entry_records er "

@@ -104,7 +104,7 @@ def update_index(
         records = {row.record for row in rows}
         db.executemany("DELETE FROM about WHERE node = ?", ((r,) for r in records))
         write_about(db, _about(store, records))
-        update_activities(db, store)
+        update_activities(db, store, changed, named)
         update_classes(db, store, before, changed)
         write_meta(db, version, old.version)
 

@@ -1,0 +1,124 @@
+"""`kg load` of a data folder against its floor, its peak memory, and a one-file reload.
+
+    python bench/load_floor.py DATA --quads-from STORE --work DIR [--keep]
+
+For a data folder that `kg import` filled (the 35k real snapshot, `bench/gen.py --shape
+real` corpora of any size), measured in this one command, one step after the other:
+
+- the quads: every quad of ``STORE``'s live version (the store ``kg import`` loaded from
+  this folder: exactly what ``kg load`` writes), dumped once to ``DIR/quads.nq``, not timed;
+- the floor: pyoxigraph's ``bulk_load`` of that file into a fresh store on disk, then
+  ``optimize()`` (what ``kg load`` does before a bulk-written version goes live), in a
+  fresh process; the file is deleted afterwards, so the disk holds one store at a time;
+- ``kg load``: ``kg --data DATA --store DIR/kg load`` into a fresh store (read, map,
+  validate, write the version, its graph copies and its index);
+- a reload: one source's title changed, ``kg load`` again (only that file is validated;
+  the index rows of the records quoting the source are read again), then put back.
+
+Seconds and peak resident memory (the largest of the process and its children) come from
+GNU time. One Markdown row prints for bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+FLOOR = """
+import sys, pyoxigraph as ox
+store = ox.Store(sys.argv[1])
+store.bulk_load(path=sys.argv[2], format=ox.RdfFormat.N_QUADS)
+store.optimize()
+"""
+
+
+def timed(command: list[str]) -> tuple[float, float]:
+    """(wall seconds, peak RSS in MB) of a command, via GNU time; its output goes to ours."""
+    with tempfile.NamedTemporaryFile("r") as out:
+        started = time.perf_counter()
+        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", out.name, *command], check=True)
+        seconds = time.perf_counter() - started
+        return seconds, int(out.read().split()[-1]) / 1024
+
+
+def dump_quads(store: Path, target: Path) -> int:
+    """Every quad of ``store``'s live version into ``target`` (N-Quads); how many."""
+    import pyoxigraph as ox
+
+    live = store / "live"
+    if not live.is_dir():
+        raise SystemExit(f"{store}: no live version (a claimgraph store folder?)")
+    source = ox.Store.read_only(str(live.resolve()))
+    source.dump(output=str(target), format=ox.RdfFormat.N_QUADS)
+    with target.open("rb") as lines:
+        return sum(1 for _ in lines)
+
+
+def kg(data: Path, store: Path, *args: str) -> tuple[float, float]:
+    return timed(
+        [sys.executable, "-m", "kg.cli", "--data", str(data), "--store", str(store), *args]
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("data", type=Path, help="the data folder (kg import's --data)")
+    parser.add_argument("--quads-from", type=Path, required=True, help="the store kg import filled")
+    parser.add_argument("--work", type=Path, required=True, help="a folder for the stores made")
+    parser.add_argument(
+        "--source", help="the file under DATA/sources/ whose title the reload changes (the first)"
+    )
+    parser.add_argument("--keep", action="store_true", help="keep WORK/kg for bench/million.py")
+    args = parser.parse_args()
+    args.work.mkdir(parents=True, exist_ok=True)
+    quads = args.work / "quads.nq"
+    started = time.perf_counter()
+    count = dump_quads(args.quads_from, quads)
+    print(f"dumped {count:,} quads in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    floor_store, store = args.work / "floor", args.work / "kg"
+    shutil.rmtree(floor_store, ignore_errors=True)
+    floor, floor_mb = timed([sys.executable, "-c", FLOOR, str(floor_store), str(quads)])
+    shutil.rmtree(floor_store, ignore_errors=True)
+    quads.unlink()
+    print(f"floor {floor:.1f} s, {floor_mb:,.0f} MB", file=sys.stderr)
+    shutil.rmtree(store, ignore_errors=True)
+    load, load_mb = kg(args.data, store, "load")
+    print(f"kg load {load:.1f} s, {load_mb:,.0f} MB", file=sys.stderr)
+    sources = sorted((args.data / "sources").glob("*.yaml"))
+    source = args.data / "sources" / args.source if args.source else sources[0]
+    original = source.read_text(encoding="utf-8")
+    lines = original.splitlines(keepends=True)
+    changed = "".join(
+        f"{line.rstrip()} (renamed)\n" if line.startswith("title:") else line for line in lines
+    )
+    if changed == original:
+        raise SystemExit(f"{source}: no title: line to change for the reload")
+    source.write_text(changed, encoding="utf-8")
+    try:
+        reload, reload_mb = kg(args.data, store, "load")
+    finally:
+        source.write_text(original, encoding="utf-8")
+    back, _ = kg(args.data, store, "load")
+    if not args.keep:
+        shutil.rmtree(store, ignore_errors=True)
+    print(
+        "| quads | floor + optimize s | floor peak MB | kg load s | ratio | kg load peak MB "
+        "| reload one source s | its peak MB | and back s |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    print(
+        f"| {count:,} | {floor:.1f} | {floor_mb:,.0f} | {load:.1f} | {load / floor:.2f} "
+        f"| {load_mb:,.0f} | {reload:.2f} | {reload_mb:,.0f} | {back:.2f} |"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
