@@ -110,6 +110,12 @@ def test_each_kind_of_write_updates_the_index_to_what_a_whole_write_gives(
     source.write_text(source.read_text().replace("title: HELM Lite", "title: HELM Lite (v1)"))
     _load_and_compare(store_dir, data, tmp_path)
 
+    # a source whose records quote it renamed: their rows come back from the index with
+    # their quoted sentences
+    source = data / "synthetic" / "sources" / "synthetic-source-2.yaml"
+    source.write_text(source.read_text().replace("title: Synthetic study", "title: A study"))
+    _load_and_compare(store_dir, data, tmp_path)
+
     # records removed (with the reviews and runs of them): what they were quoted with,
     # their boards and facets follow
     records = sorted((data / "synthetic" / "records").glob("*.yaml"))

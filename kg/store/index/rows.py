@@ -4,7 +4,7 @@ the store with one query (``queries/internal/index-rows.rq``) plus one for the c
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
@@ -178,11 +178,7 @@ def read_rows(
                 },
             )
         )
-    labels = statement_index(load_terms().graph)
-
-    def label(iri: str, prop: str = PREF_LABEL) -> str:
-        found = labels.get((iri, prop))
-        return str(found[0]) if found else ""
+    label = _labeller()
 
     quoted = Counter(pair for got in fields.values() for pair in _quote_pairs(got))
     rows = []
@@ -242,12 +238,41 @@ def read_rows(
     _add_verification(by_record, store, nodes is not None)
     for record, standing in (standings(store) if found is None else found).items():
         if record in by_record:
-            row = by_record[record]
-            row.standing, row.standing_label = (
-                standing.standing,
-                label(str(KGV[standing.standing])) or standing.standing,
-            )
+            _stand(by_record[record], standing, label)
     return rows
+
+
+def restated(rows: list[Row], store: GraphStore, found: Mapping[str, Standing]) -> list[Row]:
+    """``rows``, whose records' own statements a write left as they were (read back from
+    the index), with what they take from other nodes as ``store`` says now: their source's
+    title and their standing (``found``). What their file says of the model comes from
+    their evaluation's graph: a write of it reads their rows again."""
+    titles = _fields(store, {row.source for row in rows if row.source})
+    label = _labeller()
+    for row in rows:
+        row.source_title = titles.get(row.source, {}).get("title", [""])[0]
+        _stand(row, found.get(row.record), label)
+    return rows
+
+
+def _labeller() -> Callable[..., str]:
+    """The ontology's label of a term: its preferred label, or the property asked for."""
+    labels = statement_index(load_terms().graph)
+
+    def label(iri: str, prop: str = PREF_LABEL) -> str:
+        found = labels.get((iri, prop))
+        return str(found[0]) if found else ""
+
+    return label
+
+
+def _stand(row: Row, standing: Standing | None, label: Callable[[str], str]) -> None:
+    """Give ``row`` its standing (None: the rule found none, so it is current)."""
+    if standing is None:
+        row.standing, row.standing_label = "current", "current"
+        return
+    row.standing = standing.standing
+    row.standing_label = label(str(KGV[standing.standing])) or standing.standing
 
 
 def _fields(store: GraphStore, nodes: Collection[str] | None) -> dict[str, dict[str, list[str]]]:

@@ -6,6 +6,7 @@ the index's name is always whole; a failure leaves no file."""
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -101,11 +102,7 @@ def _connected(path: Path) -> Iterator[sqlite3.Connection]:
 
 
 def _copy(source: Path, target: Path) -> None:
-    """A copy of ``source`` at ``target`` (SQLite's backup: a consistent copy, page by page)."""
-    with sqlite3.connect(f"file:{source}?mode=ro", uri=True) as src:
-        dst = sqlite3.connect(target)
-        try:
-            src.backup(dst)
-        finally:
-            dst.close()
-    src.close()
+    """A copy of ``source`` at ``target``, byte for byte (in the kernel, where it can): an
+    index file never changes once renamed into place, so no page can change under the copy.
+    SQLite's backup, page by page through the library, took 0.72 s for 200 MB."""
+    shutil.copyfile(source, target)
