@@ -12,6 +12,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
+import kg.rdf.terms
 import kg.store.load
 from bench import gen
 from helpers import BASE, DATA, SEED_RECORD, open_test_store
@@ -19,6 +20,7 @@ from helpers.checks import assert_copies_hold_the_store
 from helpers.variants import break_file, deleter
 from helpers.web import app_over
 from kg.errors import InvalidDataError
+from kg.rdf.terms import BULK_PIECE
 from kg.store.copies import COPIES, CopyReader, map_path
 from kg.store.embedded import BULK_THRESHOLD, EmbeddedStore, live_version
 from kg.store.load import load_paths
@@ -90,17 +92,24 @@ def test_replaced_graphs_have_copies_of_what_the_store_holds(tmp_path: Path, siz
         ] == ["1.5"]
 
 
-def test_an_nquads_file_bulk_loaded_in_one_step_has_copies(tmp_path: Path) -> None:
+@pytest.mark.parametrize("piece", [BULK_PIECE, 997], ids=["one-call", "in-pieces"])
+def test_an_nquads_file_bulk_loaded_in_one_step_has_copies(
+    tmp_path: Path, piece: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the bulk loader is given at most `piece` quads a call (its memory bounded): a graph
+    # cut between two calls is whole in the store and in its copy
+    monkeypatch.setattr(kg.rdf.terms, "BULK_PIECE", piece)
     store_dir = tmp_path / "store"
     names = [f"urn:g:{i}" for i in range(3000)]
+    quads = [q for name in names for q in graph(name, 30)]
     nquads = tmp_path / "all.nq"
-    nquads.write_bytes(
-        ox.serialize([q for name in names for q in graph(name, 30)], format=ox.RdfFormat.N_QUADS)
-    )
+    nquads.write_bytes(ox.serialize(quads, format=ox.RdfFormat.N_QUADS))
     assert nquads.stat().st_size > 200 * BULK_THRESHOLD  # the bulk loader's path
     with EmbeddedStore(store_dir) as store:
         store.load_nquads(nquads, names)
     assert assert_copies_hold_the_store(store_dir) == len(names)
+    with EmbeddedStore(store_dir, read_only=True) as store:
+        assert len(list(store.quads(names))) == len(quads)
 
 
 def test_a_graph_merged_into_or_given_in_pieces_gets_no_copy(tmp_path: Path) -> None:

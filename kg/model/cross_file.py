@@ -24,7 +24,7 @@ from rdflib import URIRef
 from ..errors import Problem, WorkingFilesError
 from ..malloc import give_back_free_pages
 from ..rdf.namespaces import RDF
-from ..rdf.terms import to_ox
+from ..rdf.terms import bulk_extend, to_ox
 from ..rdf.vocabulary import load_terms
 from .cascades import without_cascades
 from .datafiles import read_data_file
@@ -195,9 +195,8 @@ class Gathered:
                 return store
             give_back_free_pages()  # what the ingest freed, before the bulk load's own peak
             store = ox.Store(str(Path(self._folder.name) / "store"))
-            store.bulk_load(
-                path=str(Path(self._folder.name) / "sparql.nq"), format=ox.RdfFormat.N_QUADS
-            )
+            sparql = Path(self._folder.name) / "sparql.nq"
+            bulk_extend(store, ox.parse(path=str(sparql), format=ox.RdfFormat.N_QUADS))
             return store
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from ..errors import QueryError, StoreError
+from ..rdf.terms import bulk_extend
 from .base import (
     GraphStore,
     Manifest,
@@ -173,7 +174,7 @@ class EmbeddedStore(GraphStore):
             drop(writer, copies, {*content, *remove})
             quads = copies.passing((q for quads in content.values() for q in quads), holds(writer))
             if total > BULK_THRESHOLD:
-                writer.bulk_extend(quads)
+                bulk_extend(writer, quads)
                 compact(writer)
             else:
                 writer.extend(quads)  # one transaction; keeps blank-node labels, as bulk does
@@ -196,7 +197,7 @@ class EmbeddedStore(GraphStore):
 
         def write(writer: ox.Store, copies: CopyWriter | NoCopies) -> None:
             drop(writer, copies, {*graphs, *remove})
-            writer.bulk_extend(copies.passing(nquads_of(files, consume), holds(writer)))
+            bulk_extend(writer, copies.passing(nquads_of(files, consume), holds(writer)))
             compact(writer)
 
         self._new_version(write, manifest, {*graphs, *remove})

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import pyoxigraph as ox
 
 from ..errors import StoreError
+from ..rdf.terms import bulk_extend
 from .base import Manifest, StagedWrite, nquads_of
 from .copies import CopyWriter, NoCopies
 from .versions import remove_version
@@ -51,8 +52,9 @@ class StagedVersion(StagedWrite):
                 if operation == "remove":
                     drop(self._writer, self._copies, argument)
                 else:
-                    self._writer.bulk_extend(
-                        self._copies.passing(nquads_of(argument), holds(self._writer))
+                    bulk_extend(
+                        self._writer,
+                        self._copies.passing(nquads_of(argument), holds(self._writer)),
                     )
             except BaseException as exc:
                 self._error = exc
