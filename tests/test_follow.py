@@ -39,6 +39,7 @@ EXTRA = "test-follow-extra-record"
 CURATOR = "test-curator"
 PAGE = 7
 R1, R2 = "2026-12-01", "2026-12-03"
+SOURCE = "saadat-fellay-2026-genomic-lm-efficiency"  # the seed's
 
 
 def make_data(root: Path) -> Path:
@@ -88,6 +89,8 @@ class Registry:
                 ),
                 "extra_ttl": client.get(f"/record/{EXTRA}.ttl"),
                 "extra_feed": read_feed(client, f"/feed/record/{EXTRA}.atom"),
+                "source_feed": read_feed(client, f"/feed/source/{SOURCE}.atom"),
+                "source_records": quoted_from(client, f"{BASE}source/{SOURCE}"),
                 "sitemap": sitemap_urls(client),
                 "void": client.get("/.well-known/void"),
                 "seed_page": client.get(f"/record/{SEED_ID}").text,
@@ -126,6 +129,21 @@ def read_feed(client, path: str) -> dict:
         t.get("ref") for body in raw for t in ET.fromstring(body).iter(f"{AT}deleted-entry")
     ]
     return {"documents": documents, "entries": entries, "tombstones": tombstones}
+
+
+def quoted_from(client, source: str) -> set[str]:
+    """The claims quoted from ``source``, as the SPARQL endpoint answers."""
+    query = (
+        "SELECT ?r WHERE { ?r <http://www.w3.org/ns/prov#wasQuotedFrom> "
+        f"<{source}> ; a <{KG}Claim> }}"
+    )
+    answer = client.get(
+        "/sparql",
+        query_string={"query": query},
+        headers={"Accept": "application/sparql-results+json"},
+    )
+    assert answer.status_code == 200, answer.text
+    return {b["r"]["value"] for b in answer.get_json()["results"]["bindings"]}
 
 
 def sitemap_urls(client) -> list[str]:
@@ -192,6 +210,20 @@ def test_the_feed_pages_to_the_end_and_holds_each_entry_once(registry) -> None:
     for entry in feed["entries"].values():
         assert entry.updated_parsed is not None
         assert any(link.rel == "alternate" and link.type == "text/html" for link in entry.links)
+
+
+@pytest.mark.parametrize("step", [1, 2, 4])
+def test_a_source_feed_holds_the_entries_about_its_records(registry, step: int) -> None:
+    seen = registry.steps[step]
+    feed, whole = kinds(seen["source_feed"]), kinds(seen["feed"])
+    records = seen["source_records"]
+    assert len(records) > 1
+    # a record entry each of its records, and none of another source's
+    assert {e.id for e in feed["record"]} == records
+    # the seed's retraction (the registry's only change of standing), once made
+    standing = {e.id for e in feed.get("standing", [])}
+    assert standing == {e.id for e in whole.get("standing", [])}
+    assert bool(standing) == (step > 1)
 
 
 def test_the_feed_has_the_releases_the_retraction_and_the_new_run(registry) -> None:

@@ -70,6 +70,12 @@ class TimelineFile(ReadOnlyFile):
             )
         return Entries(self, sorted(positions))
 
+    def about_node(self, node: str) -> Entries:
+        """The entries concerning any record whose source or benchmark is ``node``, in feed
+        order (the records the index held when the file was written)."""
+        found = self.execute("SELECT pos FROM entry_nodes WHERE node = ? ORDER BY pos", (node,))
+        return Entries(self, [pos for (pos,) in found])
+
     def changed(self, record: str) -> str | None:
         """When the latest entry about ``record`` happened (None: no entry is about it,
         so it never was in the registry's data)."""

@@ -24,7 +24,7 @@ from .timeline import KINDS, describe_activity, loaded_at, stone_of, what_it_was
 from .write import written
 
 #: Bumped when the tables change: a file of another format is written again.
-FORMAT = "claimgraph-timeline/1"
+FORMAT = "claimgraph-timeline/2"
 
 #: How much memory the entries' sort may use before it spills to disk (KiB): 35,000
 #: records' entries take about 20 MB.
@@ -39,6 +39,9 @@ CREATE TABLE entries (
 );
 CREATE TABLE entry_records (
   record TEXT NOT NULL, pos INTEGER NOT NULL, PRIMARY KEY (record, pos)
+) WITHOUT ROWID;
+CREATE TABLE entry_nodes (
+  node TEXT NOT NULL, pos INTEGER NOT NULL, PRIMARY KEY (node, pos)
 ) WITHOUT ROWID;
 CREATE TABLE changed (record TEXT PRIMARY KEY, at TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE sitemap (pos INTEGER PRIMARY KEY, iri TEXT NOT NULL, lastmod TEXT);
@@ -286,6 +289,16 @@ def _sort(db: sqlite3.Connection) -> None:
     )
     db.execute("DROP TABLE ordered")
     db.execute("DROP TABLE unsorted")
+    # a source's or benchmark's feed: the entries about its records, by node (listing its
+    # records first read 132,898 IRIs for a benchmark of a million: 1.35 s cold)
+    db.execute(
+        "INSERT OR IGNORE INTO entry_nodes SELECT node, pos FROM ("
+        " SELECT r.source AS node, er.pos AS pos FROM entry_records er "
+        " JOIN idx.rows r ON r.record = er.record WHERE r.source != '' "
+        " UNION ALL SELECT r.benchmark, er.pos FROM entry_records er "
+        " JOIN idx.rows r ON r.record = er.record WHERE r.benchmark != ''"
+        ") ORDER BY node, pos"
+    )
     db.execute(
         "INSERT INTO changed SELECT er.record, max(e.at) FROM entry_records er "
         "JOIN entries e ON e.pos = er.pos GROUP BY er.record"

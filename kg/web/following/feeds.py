@@ -53,12 +53,12 @@ def node_feed(kind: str, name: str) -> Response:
     if kind == "record":
         if timeline.changed(iri) is None:  # every record with an entry, removed ones too
             describe(app.store, base, kind, ident)  # 404 for an unknown record
-        records = [iri]
+        entries = timeline.about([iri])
     else:
         describe(app.store, base, kind, ident)
-        records = app.catalog.index.records_where(kind, iri)
+        entries = timeline.about_node(iri)
     return _feed(
-        timeline.about(records),
+        entries,
         f"claimgraph: {kind} {ident}",
         url_for("node_feed", kind=kind, name=name),
         path_of(iri, base),
