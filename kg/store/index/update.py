@@ -107,7 +107,9 @@ def update_index(
         write_imports(db, store)
         add_term_uses(db, gone_uses, -1)
         add_term_uses(db, term_uses(store, changed))
-        records = {row.record for row in rows}
+        # what bears on a record reached only through its source's own graph is as it was
+        # (a retraction is a graph of its own, which changes its records' standing)
+        records = {row.record for row in rows} - (kept - restood)
         db.executemany("DELETE FROM about WHERE node = ?", ((r,) for r in records))
         write_about(db, _about(store, records))
         update_activities(db, store, changed, named)
