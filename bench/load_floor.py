@@ -33,6 +33,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.million import pss_mb  # noqa: E402 (the PSS of a process tree, one way)
 
 FLOOR = """
 import sys, pyoxigraph as ox
@@ -51,38 +54,12 @@ def timed(command: list[str]) -> tuple[float, float, float]:
         process = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", out.name, *command])
         together = 0.0
         while process.poll() is None:
-            together = max(together, tree_pss(process.pid))
+            together = max(together, pss_mb(process.pid))
             time.sleep(0.5)
         if process.returncode:
             raise SystemExit(f"{' '.join(command)}: exit status {process.returncode}")
         seconds = time.perf_counter() - started
         return seconds, int(out.read().split()[-1]) / 1024, together
-
-
-def tree_pss(root: int) -> float:
-    """The proportional set size of ``root`` and its descendants, in MB (shared pages
-    counted once, as the server's figures are)."""
-    parents: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        parents[int(stat.parent.name)] = int(fields[1])
-    tree, grown = {root}, True
-    while grown:
-        more = {pid for pid, parent in parents.items() if parent in tree} - tree
-        tree |= more
-        grown = bool(more)
-    total = 0
-    for pid in tree:
-        try:
-            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-                if line.startswith("Pss:"):
-                    total += int(line.split()[1])
-        except OSError:
-            continue
-    return total / 1024
 
 
 def dump_quads(store: Path, target: Path) -> int:

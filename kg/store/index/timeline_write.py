@@ -26,8 +26,8 @@ from .write import written
 #: Bumped when the tables change: a file of another format is written again.
 FORMAT = "claimgraph-timeline/2"
 
-#: How much memory the entries' sort may use before it spills to disk (KiB): 35,000
-#: records' entries take about 20 MB.
+#: How much memory the entries' sort may use before it spills to disk (KiB): it holds every
+#: entry being sorted, tens of MB at 35,000 records.
 SORT_MEMORY_KIB = 256 * 1024
 
 SCHEMA = """
