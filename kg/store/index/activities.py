@@ -21,6 +21,7 @@ import pyoxigraph as ox
 
 from ..base import GraphStore, solutions
 from ..queries import internal_query
+from .files import ReadOnlyFile
 
 
 def utc(text: str) -> str:
@@ -78,7 +79,7 @@ def update_activities(
     evaluation and source it has, which an import or a retraction reaches it through; a
     review, run or change of standing names its record). A source's retraction is a
     graph of its own, so the records it reaches come with it."""
-    activities = _among(db, "SELECT activity FROM activities WHERE graph", changed)
+    activities = among(db, "SELECT activity FROM activities WHERE graph", changed)
     query = internal_query("activities-in-graph").text
     for graph in sorted(changed):
         activities.update(
@@ -105,11 +106,12 @@ def update_activities(
 
 def _records_now(db: sqlite3.Connection, named: Collection[str]) -> set[str]:
     """The records among ``named`` that the index's rows hold."""
-    return _among(db, "SELECT record FROM rows WHERE record", named)
+    return among(db, "SELECT record FROM rows WHERE record", named)
 
 
-def _among(db: sqlite3.Connection, select: str, values: Collection[str]) -> set[str]:
-    """The first column of ``select`` (ending in the column compared) IN ``values``."""
+def among(db: sqlite3.Connection | ReadOnlyFile, select: str, values: Collection[str]) -> set[str]:
+    """The first column of ``select`` (ending in the column compared) IN ``values``, asked
+    500 values at a time (SQLite's limit on parameters)."""
     listed, found = sorted(values), set[str]()
     for start in range(0, len(listed), 500):
         part = listed[start : start + 500]

@@ -27,7 +27,7 @@ from ...model.standing import Standing
 from ..base import GraphStore, solutions
 from ..records import GraphsAbout, graphs_about
 from ..standing import standings
-from .activities import update_activities
+from .activities import among, update_activities
 from .classes import update_classes
 from .codec import row_from, standing_json
 from .reader import Index
@@ -147,18 +147,10 @@ def _affected(index: Index, named: set[str], changed: set[str]) -> tuple[set[str
     statements it may change (the graphs name them: their own graphs, reviews, runs,
     changes of standing; or their file's facts of the model are one of the graphs), and
     those it reaches only through their source (its title)."""
-    found: dict[str, set[str]] = {}
-    for column, among in (("record", named), ("evaluation", changed), ("source", changed)):
-        listed, found[column] = sorted(among), set()
-        for start in range(0, len(listed), 500):
-            part = listed[start : start + 500]
-            found[column].update(
-                r
-                for (r,) in index.execute(
-                    f"SELECT record FROM rows WHERE {column} IN ({', '.join('?' * len(part))})",
-                    part,
-                )
-            )
+    found = {
+        column: among(index, f"SELECT record FROM rows WHERE {column}", values)
+        for column, values in (("record", named), ("evaluation", changed), ("source", changed))
+    }
     return found["record"] | found["evaluation"], found["source"]
 
 
