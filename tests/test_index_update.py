@@ -179,15 +179,25 @@ def test_each_kind_of_write_updates_the_index_to_what_a_whole_write_gives(
 def test_an_index_written_a_few_records_at_a_time_is_the_one_written_at_once(
     data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The whole write reads the store a chunk of records at a time (its memory bounded by
-    a chunk): what records share a quoted sentence, a board's ranks and the facets come out
-    as from one chunk of every record."""
+    """The whole write reads its records a chunk at a time (its memory bounded by a chunk):
+    what records share a quoted sentence, a board's ranks and the facets come out as from
+    one chunk of every record; and the same whether each chunk's fields come from the scan
+    of every field made first (a store in this process) or from the store itself."""
     with open_test_store(tmp_path / "store") as store:
         load_paths(store, [data], BASE)
     with open_test_store(tmp_path / "store", read_only=True) as reader:
+        assert reader.reads_in_process
         write_index(reader, tmp_path / "one.index.sqlite", reader.version())
         monkeypatch.setattr(kg.store.index.write, "CHUNK", 7)
         write_index(reader, tmp_path / "many.index.sqlite", reader.version())
+        monkeypatch.setattr(type(reader), "reads_in_process", False)
+        write_index(reader, tmp_path / "asked.index.sqlite", reader.version())
     one, many = content(tmp_path / "one.index.sqlite"), content(tmp_path / "many.index.sqlite")
     assert len(one["rows"]) > 400 and any(row["shares_quote"] == "1" for row in one["rows"])
     assert one == many
+    assert content(tmp_path / "asked.index.sqlite") == one
+    assert sorted(p.name for p in tmp_path.glob("*.index.sqlite*")) == [
+        "asked.index.sqlite",
+        "many.index.sqlite",
+        "one.index.sqlite",
+    ]  # no scan of fields left beside them

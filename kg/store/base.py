@@ -147,6 +147,13 @@ class GraphStore(ABC):
         in-memory store's do not: another one has the same names)."""
         return True
 
+    @property
+    def reads_in_process(self) -> bool:
+        """Whether its queries are answered in this process, so that one asking for every
+        node's fields costs the scans it makes (an index written whole reads them so:
+        :mod:`kg.store.index.field_scan`), not an answer sent whole over the network."""
+        return False
+
     def spool_dir(self) -> Path | None:
         """Where a load spools the quads it will write (None: the system's temporary
         directory)."""

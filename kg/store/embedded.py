@@ -153,6 +153,10 @@ class EmbeddedStore(GraphStore):
     def persistent(self) -> bool:
         return self.path is not None
 
+    @property
+    def reads_in_process(self) -> bool:
+        return True
+
     def manifest(self) -> Manifest:
         if self._manifest is None:
             self._manifest = read_manifest(self.version_dir) if self.version_dir else {}

@@ -35,6 +35,9 @@ from .manifests import remove_manifest
 
 #: The index file beside a version (kg.store.index): removed with the version.
 INDEX_SUFFIX = ".index.sqlite"
+#: What an index being written has beside it (added to its name): itself under a temporary
+#: name, and the fields it reads (kg/store/index/field_scan.py).
+INDEX_TEMPORARY, INDEX_FIELDS = ".tmp", ".fields"
 
 LIVE = "live"
 KEEP_VERSIONS = 2
@@ -88,7 +91,7 @@ def remove_version(version: Path) -> None:
     """Remove a version, its manifest and its map of copies (one that never went live,
     or an old one)."""
     shutil.rmtree(version, ignore_errors=True)
-    for derived in (INDEX_SUFFIX, INDEX_SUFFIX + ".tmp"):
+    for derived in (INDEX_SUFFIX, INDEX_SUFFIX + INDEX_TEMPORARY, INDEX_SUFFIX + INDEX_FIELDS):
         version.with_name(version.name + derived).unlink(missing_ok=True)
     remove_manifest(version)
     remove_map(version)

@@ -19,6 +19,7 @@ from ...rdf.vocabulary import load_terms, statement_index
 from ..base import GraphStore, solutions
 from ..queries import internal_query
 from ..standing import standings
+from .field_scan import Fields
 
 #: The fields (of queries/internal/index-rows.rq) a record has: nodes lacking one are not listed.
 REQUIRED = ("id", "title", "metric", "evidenceKind", "status", "source", "printed")
@@ -160,16 +161,22 @@ def read_rows(
     store: GraphStore,
     found: Mapping[str, Standing] | None = None,
     nodes: Collection[str] | None = None,
+    scanned: Callable[[Collection[str]], Fields] | None = None,
 ) -> list[Row]:
     """Every record's row, in no particular order, or the rows of the records among
     ``nodes``; ``found``: the standings of the store's claims where the caller read them
     already (kg.store.standing.standings). Of rows read for ``nodes``, ``shares_quote``
-    counts only the pairs among them (the index counts the rest: ``Row.pairs``)."""
-    fields = _fields(store, nodes)
+    counts only the pairs among them (the index counts the rest: ``Row.pairs``).
+    ``scanned``: the fields of some nodes, read before from the whole store
+    (:class:`~kg.store.index.field_scan.FieldScan`), where not from the store."""
+
+    def fields_of(some: Collection[str] | None) -> Fields:
+        return _fields(store, some) if scanned is None or some is None else scanned(some)
+
+    fields = fields_of(nodes)
     if nodes is not None:  # the titles of their sources, what their files say of models
         fields.update(
-            _fields(
-                store,
+            fields_of(
                 {
                     value
                     for got in fields.values()
@@ -275,7 +282,7 @@ def _stand(row: Row, standing: Standing | None, label: Callable[[str], str]) -> 
     row.standing_label = label(str(KGV[standing.standing])) or standing.standing
 
 
-def _fields(store: GraphStore, nodes: Collection[str] | None) -> dict[str, dict[str, list[str]]]:
+def _fields(store: GraphStore, nodes: Collection[str] | None) -> Fields:
     """node -> field -> values, of every node or of ``nodes`` (a VALUES block first in the
     query: the store then reads those nodes' statements alone)."""
     text = internal_query("index-rows").text
@@ -284,7 +291,7 @@ def _fields(store: GraphStore, nodes: Collection[str] | None) -> dict[str, dict[
             return {}
         listed = " ".join(str(ox.NamedNode(node)) for node in sorted(nodes))
         text = inside_where(text, f"VALUES ?node {{ {listed} }}")
-    fields: dict[str, dict[str, list[str]]] = {}
+    fields: Fields = {}
     for r in solutions(store.query(text)):
         values = fields.setdefault(r["node"].value, {}).setdefault(r["field"].value, [])
         value = r["value"].value

@@ -105,9 +105,9 @@ def _board_indexes() -> str:
     )
 
 
-def _schema() -> str:
-    row_columns = ",\n  ".join(f"{name} TEXT" for name in ROW_FIELDS if name != "value")
-    keys = ",\n  ".join(f"sort_{sort}, none_{sort} INTEGER" for sort in SORTS)
+def _row_indexes() -> str:
+    """The indexes of the rows table: made after its rows when a file is written whole
+    (one sorted pass each, where rows added one by one update every index)."""
     key_indexes = "\n".join(
         f"CREATE INDEX rows_sorted_by_{sort} ON rows(none_{sort}, sort_{sort}, id);\n"
         f"CREATE INDEX rows_sorted_by_{sort}_desc ON rows(none_{sort}, sort_{sort} DESC, id);"
@@ -118,8 +118,6 @@ def _schema() -> str:
         for name, (key, _) in FACETS.items()
         if name != LISTED
     )
-    searched = ", ".join(SEARCHED)
-    board_indexes = _board_indexes()
     about_indexes = "\n".join(
         f"CREATE INDEX rows_about_{column} ON rows({column}, id, record);"
         for column in ABOUT_COLUMNS
@@ -128,6 +126,24 @@ def _schema() -> str:
     name_indexes = "\n".join(
         f"CREATE INDEX rows_by_name_{key} ON rows({key});" for key in NAME_KEYS if key != "id"
     )
+    return f"""
+CREATE UNIQUE INDEX rows_by_id ON rows(id);
+CREATE INDEX rows_by_record ON rows(record);
+{_board_indexes()}
+{about_indexes}
+{name_indexes}
+CREATE INDEX rows_by_model_node ON rows(model_node, benchmark);
+CREATE INDEX rows_by_evaluation ON rows(evaluation);
+CREATE INDEX rows_by_import ON rows(imported_by);
+{facet_indexes}
+{key_indexes}
+"""
+
+
+def _tables() -> str:
+    row_columns = ",\n  ".join(f"{name} TEXT" for name in ROW_FIELDS if name != "value")
+    keys = ",\n  ".join(f"sort_{sort}, none_{sort} INTEGER" for sort in SORTS)
+    searched = ", ".join(SEARCHED)
     return f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE rows (
@@ -139,16 +155,6 @@ CREATE TABLE rows (
   rank INTEGER, tied INTEGER, model_rows INTEGER, board_place INTEGER,
   {keys}
 );
-CREATE UNIQUE INDEX rows_by_id ON rows(id);
-CREATE INDEX rows_by_record ON rows(record);
-{board_indexes}
-{about_indexes}
-{name_indexes}
-CREATE INDEX rows_by_model_node ON rows(model_node, benchmark);
-CREATE INDEX rows_by_evaluation ON rows(evaluation);
-CREATE INDEX rows_by_import ON rows(imported_by);
-{facet_indexes}
-{key_indexes}
 CREATE TABLE quote_pairs (source TEXT NOT NULL, quote TEXT NOT NULL, n INTEGER NOT NULL);
 CREATE INDEX quote_pairs_by_pair ON quote_pairs(source, quote);
 CREATE INDEX quote_pairs_by_row ON quote_pairs(n);
@@ -194,4 +200,7 @@ CREATE VIRTUAL TABLE words USING fts5vocab(search, 'row');
 """
 
 
-SCHEMA = _schema()
+#: The index file's tables, and its rows' indexes: a file written whole gets its rows in
+#: between (kg/store/index/write.py).
+TABLES = _tables()
+ROW_INDEXES = _row_indexes()

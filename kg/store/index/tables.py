@@ -31,20 +31,29 @@ _ROW_COLUMNS = ", ".join(ROW_FIELDS)
 _SEARCHED = ", ".join(SEARCHED_COLUMNS)
 
 
-def put_rows(db: sqlite3.Connection, rows: Iterable[Row]) -> None:
-    """Add ``rows`` (none of them in the file yet), each with its full-text entry."""
+def put_rows(db: sqlite3.Connection, rows: Iterable[Row], searched: bool = True) -> None:
+    """Add ``rows`` (none of them in the file yet), each with its full-text entry (or
+    without, ``searched`` false, for a file whose entries are made at once after its rows:
+    :func:`index_searched`)."""
     insert = f"INSERT INTO rows ({', '.join(WRITTEN)}) VALUES ({', '.join('?' * len(WRITTEN))})"
     marks = ", ".join("?" * len(SEARCHED_COLUMNS))
-    searched = f"INSERT INTO search (rowid, {_SEARCHED}) VALUES (?, {marks})"
+    entry = f"INSERT INTO search (rowid, {_SEARCHED}) VALUES (?, {marks})"
     for row in rows:
         n = db.execute(insert, row_cells(row)).lastrowid
-        db.execute(searched, (n, *searched_cells(row)))
+        if searched:
+            db.execute(entry, (n, *searched_cells(row)))
         db.executemany(
             "INSERT OR IGNORE INTO row_methods VALUES (?, ?)", ((m, n) for m in row.methods)
         )
         db.executemany(
             "INSERT INTO quote_pairs VALUES (?, ?, ?)", ((s, q, n) for s, q in set(row.pairs))
         )
+
+
+def index_searched(db: sqlite3.Connection) -> None:
+    """Make the full-text entries of every row at once (the rows table is the full-text
+    table's content: the same columns, read in one pass)."""
+    db.execute("INSERT INTO search (search) VALUES ('rebuild')")
 
 
 def drop_rows(db: sqlite3.Connection, records: Collection[str]) -> list[Row]:

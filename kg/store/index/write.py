@@ -16,14 +16,17 @@ from ...errors import StoreError
 from ..base import GraphStore
 from ..records import graphs_about
 from ..standing import standings
+from ..versions import INDEX_FIELDS, INDEX_TEMPORARY
 from .activities import write_activities
 from .classes import write_classes
+from .field_scan import FieldScan
 from .rows import claim_chunks, read_rows
-from .schema import SCHEMA
+from .schema import ROW_INDEXES, TABLES
 from .tables import (
     add_term_uses,
     count_facets,
     find_disagreements,
+    index_searched,
     put_rows,
     rank_boards,
     share_quotes,
@@ -45,10 +48,22 @@ def write_index(store: GraphStore, path: Path, version: str | None) -> None:
     """
 
     def fill(db: sqlite3.Connection) -> None:
-        db.executescript(SCHEMA)
+        db.executescript(TABLES)
         found = standings(store)
-        for chunk in claim_chunks(store, CHUNK):  # memory bounded by a chunk, not the store
-            put_rows(db, sorted(read_rows(store, found, chunk), key=lambda r: r.id))
+        scan = (
+            FieldScan(store, path.with_name(path.name + INDEX_FIELDS))
+            if store.reads_in_process
+            else None
+        )
+        try:
+            for chunk in claim_chunks(store, CHUNK):  # memory bounded by a chunk, not the store
+                rows = read_rows(store, found, chunk, scanned=scan)
+                put_rows(db, sorted(rows, key=lambda r: r.id), searched=False)
+        finally:
+            if scan is not None:
+                scan.close()
+        db.executescript(ROW_INDEXES)  # each made in one sorted pass over the rows
+        index_searched(db)
         share_quotes(db)
         benchmarks = db.execute("SELECT DISTINCT benchmark FROM rows WHERE benchmark != ''")
         rank_boards(db, sorted(b for (b,) in benchmarks))
@@ -71,7 +86,7 @@ def written(path: Path, fill: Callable[[sqlite3.Connection], None], start: Path 
 
     :raises StoreError: when it cannot be written.
     """
-    temporary = path.with_name(path.name + ".tmp")
+    temporary = path.with_name(path.name + INDEX_TEMPORARY)
     temporary.unlink(missing_ok=True)
     try:
         if start is not None:
