@@ -14,10 +14,13 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import overload
 
+from ...errors import StoreError
 from ..archive import Archive
+from ..versions import INDEX_SUFFIX
 from .files import ReadOnlyFile, made_once
 from .reader import Index
 from .timeline import Entry
+from .timeline_update import update_timeline
 from .timeline_write import FORMAT, write_timeline
 
 TIMELINE_SUFFIX = ".timeline.sqlite"
@@ -41,8 +44,30 @@ def timeline_for(index: Index, archive: Archive, base: str, folder: Path) -> Tim
     """
     path = folder / timeline_name(index, archive)
     if not path.exists():
-        made_once(path, TimelineFile, lambda p: write_timeline(index, archive, base, p), KEEP)
+
+        def write(target: Path) -> None:
+            before = _updated_from(index)
+            previous = folder / timeline_name(before, archive) if before else None
+            if (
+                before is None
+                or previous is None
+                or not update_timeline(index, before, previous, target)
+            ):
+                write_timeline(index, archive, base, target)
+
+        made_once(path, TimelineFile, write, KEEP)
     return TimelineFile(path)
+
+
+def _updated_from(index: Index) -> Index | None:
+    """The index ``index`` was updated from, where it is still beside it (an embedded
+    store keeps the previous version a while)."""
+    if not index.updated_from:
+        return None
+    try:
+        return Index(index.path.with_name(index.updated_from + INDEX_SUFFIX))
+    except StoreError:
+        return None
 
 
 class TimelineFile(ReadOnlyFile):

@@ -30,6 +30,12 @@ FORMAT = "claimgraph-timeline/2"
 #: entry being sorted, tens of MB at 35,000 records.
 SORT_MEMORY_KIB = 256 * 1024
 
+#: A record's entry's title and summary, of the index's row (its columns by name).
+RECORD_TITLE = "'New record: ' || title"
+RECORD_SUMMARY = (
+    "trim(printed || ' ' || unit, ' ' || char(9, 10, 13)) || ' (' || source_title || ')'"
+)
+
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE entries (
@@ -208,8 +214,7 @@ def _records(
     )
     db.execute(
         "INSERT INTO unsorted SELECT coalesce(position, :unreleased), at, :kind, record, "
-        "'record', 'New record: ' || title, "
-        "trim(printed || ' ' || unit, ' ' || char(9, 10, 13)) || ' (' || source_title || ')', "
+        f"'record', {RECORD_TITLE}, {RECORD_SUMMARY}, "
         "record, NULL, json_array(record) FROM ("
         " SELECT r.record, r.title, r.printed, r.unit, r.source_title, f.position, "
         " coalesce(ra.at, (SELECT min(a.at) FROM idx.activity_records ar "
