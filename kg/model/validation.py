@@ -26,7 +26,6 @@ from .cascades import without_cascades
 from .datafiles import DataFile, display_name, find_data_files, read_data_file
 from .mapping import MappedFile, intended_iris, map_file
 from .shacl import Deferred, Engine, Index, Result
-from .shacl.reference import prepared_queries
 
 
 @cache
@@ -183,6 +182,8 @@ def shacl_results(
             index.add_all(cast("Iterable[tuple[Term, URIRef, Term]]", context))
         return engine().validate(index, owned)
     from pyshacl import validate as shacl_validate  # the reference: imported only when used
+
+    from .shacl.reference import prepared_queries  # rdflib's SPARQL engine: 0.3 s to import
 
     # An ill-typed literal ("2026-13-45T...") is a user error the shapes report; rdflib
     # would also log a traceback for it.
