@@ -50,6 +50,36 @@ def put_rows(db: sqlite3.Connection, rows: Iterable[Row], searched: bool = True)
         )
 
 
+def restate_rows(db: sqlite3.Connection, changes: list[tuple[Row, Row]]) -> None:
+    """Change rows in the file in place, each (as the file holds it, as it is now): only the
+    columns whose cells differ (a source's new title, a new standing), and its full-text
+    entry where a searched column differs. Dropping and putting a row back rewrites its
+    entries in every index of the rows table (30): 0.8 s for 910 rows at 35k."""
+    for before, after in changes:
+        was, now = row_cells(before), row_cells(after)
+        columns = [(c, cell) for c, old, cell in zip(WRITTEN, was, now, strict=True) if old != cell]
+        if not columns:
+            continue
+        found = db.execute("SELECT n FROM rows WHERE record = ?", (after.record,)).fetchone()
+        assert found is not None  # ``before`` was read from this file
+        searched = searched_cells(before) != searched_cells(after)
+        marks = ", ".join("?" * len(SEARCHED_COLUMNS))
+        if searched:
+            db.execute(
+                f"INSERT INTO search (search, rowid, {_SEARCHED}) VALUES ('delete', ?, {marks})",
+                (found[0], *searched_cells(before)),
+            )
+        db.execute(
+            f"UPDATE rows SET {', '.join(f'{c} = ?' for c, _ in columns)} WHERE n = ?",
+            (*(cell for _, cell in columns), found[0]),
+        )
+        if searched:
+            db.execute(
+                f"INSERT INTO search (rowid, {_SEARCHED}) VALUES (?, {marks})",
+                (found[0], *searched_cells(after)),
+            )
+
+
 def index_searched(db: sqlite3.Connection) -> None:
     """Make the full-text entries of every row at once (the rows table is the full-text
     table's content: the same columns, read in one pass)."""

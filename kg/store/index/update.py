@@ -41,6 +41,7 @@ from .tables import (
     partners,
     put_rows,
     rank_boards,
+    restate_rows,
     share_quotes,
     term_uses,
     write_about,
@@ -88,16 +89,18 @@ def update_index(
     kept = (through | restood) - own - named
     # the IRIs named may be records the index does not have yet
     fresh = read_rows(store, found, (affected - kept) | named)
-    fresh += restated(_rows_of(old, kept), store, found)
+    were = _rows_of(old, kept)
+    now = restated(_rows_of(old, kept), store, found)
     affected |= {row.record for row in fresh}
 
     def fill(db: sqlite3.Connection) -> None:
         around = partners(db, affected)  # quoted with them before the write
-        gone = drop_rows(db, affected)
+        gone = drop_rows(db, affected - kept)
         put_rows(db, fresh)
+        restate_rows(db, list(zip(were, now, strict=True)))  # in place: their own fields stay
         around |= partners(db, affected)  # and after
-        share_quotes(db, around | {row.record for row in fresh})
-        rows = [*gone, *fresh]
+        share_quotes(db, around | {row.record for row in [*fresh, *now]})
+        rows = [*gone, *were, *fresh, *now]
         rank_boards(db, sorted({r.benchmark for r in rows if r.benchmark}))
         count_facets(db, _touched(rows))
         find_disagreements(
