@@ -13,7 +13,7 @@ import feedparser
 import pytest
 from click.testing import CliRunner
 
-from helpers import BASE, copy_sampled
+from helpers import BASE, SEED_ID, copy_sampled
 from helpers.web import app_over
 from kg.cli import main
 from kg.store.archive import Archive
@@ -106,3 +106,28 @@ def test_a_load_that_adds_a_record_writes_the_timeline_whole(store: Store) -> No
     store.kg("load")
     _, meta = store.timeline()
     assert "updated_from" not in meta
+
+
+def test_a_retraction_changes_an_activity_and_writes_the_timeline_whole(store: Store) -> None:
+    """A change of standing is an activity of its own: its entry takes a place, so the
+    file is written whole, and its feed shows it."""
+    (store.data / "agents" / "test-curator.yaml").write_text(
+        "kind: agent\nid: test-curator\nagent_type: person\nlabel: A test curator\n"
+    )
+    store.kg(
+        "retract",
+        SEED_ID,
+        "--agent",
+        "test-curator",
+        "--reason",
+        "a test of the timeline",
+        "--at",
+        "2026-12-02T10:00:00Z",
+    )
+    store.kg("load")
+    _, meta = store.timeline()
+    assert "updated_from" not in meta
+    with app_over(store.root) as app:
+        feed = feedparser.parse(app.test_client().get(f"/feed/record/{SEED_ID}.atom").data)
+    summaries = [e.get("summary") for e in feed.entries if "retracted" in e.title]
+    assert summaries == ["a test of the timeline"]

@@ -70,9 +70,11 @@ ONE_BY_ONE_UP_TO = 2000
 
 def update_activities(
     db: sqlite3.Connection, store: GraphStore, changed: Collection[str], named: Collection[str]
-) -> None:
+) -> set[str] | None:
     """Bring the tables up to date for a write of the graphs ``changed``, which name the
     IRIs ``named`` (before or after the write; the records among them now in ``rows``).
+    The activities read again (besides those of the records among ``named``); None when
+    every activity was (past :data:`ONE_BY_ONE_UP_TO`).
 
     What a write can change: the activities its graphs state (their columns and records),
     and the activities of the records its graphs name (a record's own graph says which
@@ -89,7 +91,7 @@ def update_activities(
     records = _records_now(db, named)
     if len(activities) + len(records) > ONE_BY_ONE_UP_TO:
         _update_by_difference(db, store)
-        return
+        return None
     db.executemany("DELETE FROM activities WHERE activity = ?", ((a,) for a in activities))
     db.executemany("DELETE FROM activity_records WHERE activity = ?", ((a,) for a in activities))
     db.executemany("DELETE FROM activity_records WHERE record = ?", ((r,) for r in sorted(named)))
@@ -102,6 +104,7 @@ def update_activities(
         "DELETE FROM activities WHERE NOT EXISTS "
         "(SELECT 1 FROM activity_records ar WHERE ar.activity = activities.activity)"
     )
+    return activities
 
 
 def _records_now(db: sqlite3.Connection, named: Collection[str]) -> set[str]:

@@ -200,6 +200,17 @@ CREATE VIRTUAL TABLE words USING fts5vocab(search, 'row');
 """
 
 
+#: What an updated index lists of what its update may have changed: the records whose rows
+#: it read or changed, and the activities it read again (kind 'record' or 'activity').
+#: Absent from an index written whole, or updated with every activity read again: then
+#: anything may have changed. The timeline's update compares only these
+#: (kg/store/index/timeline_update.py).
+TOUCHED = """
+CREATE TABLE touched (
+  kind TEXT NOT NULL, iri TEXT NOT NULL, PRIMARY KEY (kind, iri)
+) WITHOUT ROWID;
+"""
+
 #: The index file's tables, and its rows' indexes: a file written whole gets its rows in
 #: between (kg/store/index/write.py).
 TABLES = _tables()

@@ -79,26 +79,55 @@ def _renamed(index: Index, before: Index, previous: Path) -> list[str] | None:
         loaded = loaded_at(before.version)
         if loaded is not None and _any(db, "SELECT 1 FROM line.entries WHERE at = ?", loaded):
             return None  # dated by the load before: every such entry moves
-        if _any(
-            db,
-            "SELECT 1 FROM now.rows n WHERE NOT EXISTS "
-            "(SELECT 1 FROM was.rows o WHERE o.record = n.record)",
-        ) or _count(db, "now.rows") != _count(db, "was.rows"):
-            return None  # a record added or removed
-        both = "now.rows n JOIN was.rows o ON o.record = n.record"
-        moved = " OR ".join(f"n.{c} IS NOT o.{c}" for c in _PLACED)
-        if _any(db, f"SELECT 1 FROM {both} WHERE {moved}"):
+        records, activities, pairs = _compared(db)
+        for a, b in (("now", "was"), ("was", "now")):
+            if _any(
+                db,
+                f"SELECT 1 FROM {a}.rows n WHERE n.record IN {records} AND NOT EXISTS "
+                f"(SELECT 1 FROM {b}.rows o WHERE o.record = n.record)",
+            ):
+                return None  # a record added or removed
+        if _count(db, "now.rows") != _count(db, "was.rows"):
             return None
-        for table in ("activities", "activity_records"):
+        both = f"now.rows n JOIN was.rows o ON o.record = n.record WHERE n.record IN {records}"
+        if _any(db, f"SELECT 1 FROM {both} AND ({_differ(_PLACED)})"):
+            return None
+        for table, compared in (("activities", activities), ("activity_records", pairs)):
             for a, b in (("now", "was"), ("was", "now")):
-                if _any(db, f"SELECT * FROM {a}.{table} EXCEPT SELECT * FROM {b}.{table}"):
+                if _any(
+                    db,
+                    f"SELECT * FROM {a}.{table} WHERE {compared} "
+                    f"EXCEPT SELECT * FROM {b}.{table} WHERE {compared}",
+                ):
                     return None
-        reworded = " OR ".join(f"n.{c} IS NOT o.{c}" for c in _WORDS)
-        return [record for (record,) in db.execute(f"SELECT n.record FROM {both} WHERE {reworded}")]
+        return [r for (r,) in db.execute(f"SELECT n.record FROM {both} AND ({_differ(_WORDS)})")]
     except sqlite3.Error:
         return None  # an unreadable file: written whole, which reports what is wrong
     finally:
         db.close()
+
+
+def _compared(db: sqlite3.Connection) -> tuple[str, str, str]:
+    """What of the two indexes may differ, as SQL: the records (a list to be IN), the
+    activities and the (activity, record) pairs (conditions on their tables). The new index
+    lists what its update touched (:data:`~.schema.TOUCHED`): the rest of it is the
+    previous index's, byte for byte. Without that list, everything is compared."""
+    listed = db.execute("SELECT 1 FROM now.sqlite_master WHERE name = 'touched'").fetchone()
+    if listed is None:
+        return "(SELECT record FROM now.rows UNION SELECT record FROM was.rows)", "1", "1"
+    records = "(SELECT iri FROM now.touched WHERE kind = 'record')"
+    read = "(SELECT iri FROM now.touched WHERE kind = 'activity')"
+    # an activity of a touched record may have lost or gained that record, or gone
+    activities = (
+        f"activity IN {read} OR activity IN (SELECT activity FROM now.activity_records "
+        f"WHERE record IN {records} UNION SELECT activity FROM was.activity_records "
+        f"WHERE record IN {records})"
+    )
+    return records, activities, f"activity IN {read} OR record IN {records}"
+
+
+def _differ(columns: tuple[str, ...]) -> str:
+    return " OR ".join(f"n.{c} IS NOT o.{c}" for c in columns)
 
 
 def _any(db: sqlite3.Connection, select: str, *arguments: object) -> bool:

@@ -32,7 +32,7 @@ from .classes import update_classes
 from .codec import row_from, standing_json
 from .reader import Index
 from .rows import Row, read_rows, restated
-from .schema import FACETS, ROW_FIELDS
+from .schema import FACETS, ROW_FIELDS, TOUCHED
 from .tables import (
     add_term_uses,
     count_facets,
@@ -115,12 +115,23 @@ def update_index(
         records = {row.record for row in rows} - (kept - restood)
         db.executemany("DELETE FROM about WHERE node = ?", ((r,) for r in records))
         write_about(db, _about(store, records))
-        update_activities(db, store, changed, named)
+        _list_touched(db, affected | named, update_activities(db, store, changed, named))
         update_classes(db, store, before, changed)
         write_meta(db, version, old.version)
 
     written(path, fill, start=previous)
     return True
+
+
+def _list_touched(db: sqlite3.Connection, records: set[str], activities: set[str] | None) -> None:
+    """List what this update may have changed (:data:`~.schema.TOUCHED`), replacing the
+    list the previous version's update left in the copy."""
+    db.execute("DROP TABLE IF EXISTS touched")
+    if activities is None:
+        return  # every activity read again: no list, anything may have changed
+    db.execute(TOUCHED)
+    db.executemany("INSERT INTO touched VALUES ('record', ?)", ((r,) for r in sorted(records)))
+    db.executemany("INSERT INTO touched VALUES ('activity', ?)", ((a,) for a in sorted(activities)))
 
 
 def _readable(previous: Path | None) -> Index | None:
