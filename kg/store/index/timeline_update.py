@@ -20,6 +20,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from ...errors import StoreError
 from .reader import Index
 from .timeline import loaded_at
 from .timeline_write import FORMAT, RECORD_SUMMARY, RECORD_TITLE
@@ -62,7 +63,12 @@ def update_timeline(index: Index, before: Index, previous: Path, path: Path) -> 
         db.commit()
         db.execute("DETACH DATABASE idx")
 
-    written(path, fill, start=previous)
+    try:
+        written(path, fill, start=previous)
+    except StoreError:
+        # the previous file went meanwhile (another process pruned it): the file is written
+        # whole, which reports any fault that is real
+        return False
     return True
 
 
