@@ -21,7 +21,7 @@ import pyoxigraph as ox
 
 from ..base import GraphStore, solutions
 from ..queries import internal_query
-from .files import ReadOnlyFile
+from .files import among
 
 
 def utc(text: str) -> str:
@@ -110,16 +110,6 @@ def update_activities(
 def _records_now(db: sqlite3.Connection, named: Collection[str]) -> set[str]:
     """The records among ``named`` that the index's rows hold."""
     return among(db, "SELECT record FROM rows WHERE record", named)
-
-
-def among(db: sqlite3.Connection | ReadOnlyFile, select: str, values: Collection[str]) -> set[str]:
-    """The first column of ``select`` (ending in the column compared) IN ``values``, asked
-    500 values at a time (SQLite's limit on parameters)."""
-    listed, found = sorted(values), set[str]()
-    for start in range(0, len(listed), 500):
-        part = listed[start : start + 500]
-        found.update(v for (v,) in db.execute(f"{select} IN ({', '.join('?' * len(part))})", part))
-    return found
 
 
 def _put(db: sqlite3.Connection, rows: Iterable) -> None:

@@ -20,12 +20,10 @@ from pathlib import Path
 
 from ..base import GraphStore, solutions
 from ..queries import internal_query
+from .files import rows_among
 
 #: node -> field -> its values, in the order the store gave them (rows.py's ``Fields``)
 Fields = dict[str, dict[str, list[str]]]
-
-#: How many nodes one lookup names (below SQLite's limit on a statement's parameters).
-LOOKUP = 500
 
 
 class FieldScan:
@@ -71,16 +69,11 @@ class FieldScan:
 
     def __call__(self, nodes: Collection[str]) -> Fields:
         fields: Fields = {}
-        listed = sorted(nodes)
-        for start in range(0, len(listed), LOOKUP):
-            part = listed[start : start + LOOKUP]
-            marks = ", ".join("?" * len(part))
-            for node, name, value in self._db.execute(
-                f"SELECT node, field, value FROM field WHERE node IN ({marks})", part
-            ):
-                values = fields.setdefault(node, {}).setdefault(name, [])
-                if value not in values:
-                    values.append(value)
+        found = rows_among(self._db, "SELECT node, field, value FROM field WHERE node", nodes)
+        for node, name, value in found:
+            values = fields.setdefault(node, {}).setdefault(name, [])
+            if value not in values:
+                values.append(value)
         return fields
 
     def close(self) -> None:

@@ -8,7 +8,7 @@ import fcntl
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 
 from ...errors import StoreError
@@ -56,6 +56,26 @@ class ReadOnlyFile:
             return self.db.execute(sql, parameters)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot read {self.what} {self.path}: {exc}") from None
+
+
+#: How many values one statement lists (below SQLite's limit on a statement's parameters).
+PARAMETERS = 500
+
+
+def rows_among(
+    db: sqlite3.Connection | ReadOnlyFile, select: str, values: Collection[str], *first: object
+) -> Iterator[tuple]:
+    """The rows of ``select``, which ends in the column compared, IN ``values``: asked
+    :data:`PARAMETERS` values at a time; ``first``: the parameters before the list."""
+    listed = sorted(values)
+    for start in range(0, len(listed), PARAMETERS):
+        part = listed[start : start + PARAMETERS]
+        yield from db.execute(f"{select} IN ({', '.join('?' * len(part))})", (*first, *part))
+
+
+def among(db: sqlite3.Connection | ReadOnlyFile, select: str, values: Collection[str]) -> set[str]:
+    """The first column of :func:`rows_among`'s rows."""
+    return {value for value, *_ in rows_among(db, select, values)}
 
 
 def made_once(

@@ -15,7 +15,7 @@ from pathlib import Path
 from ...model.standing import Standing
 from ..records import GraphsAbout
 from .codec import row_from, standing_from_json
-from .files import ReadOnlyFile
+from .files import ReadOnlyFile, rows_among
 from .ranking import Ranked
 from .rows import Row, params_between
 from .schema import ABOUT_COLUMNS, FACETS, FORMAT, LISTED, ROW_FIELDS
@@ -216,17 +216,8 @@ class Index(ReadOnlyFile):
         return found
 
     def labels(self, facet: str, values: Sequence[str]) -> dict[str, str]:
-        found: dict[str, str] = {}
-        for start in range(0, len(values), 500):
-            part = values[start : start + 500]
-            found.update(
-                self.execute(
-                    f"SELECT value, label FROM facet_values WHERE facet = ? "
-                    f"AND value IN ({', '.join('?' * len(part))})",
-                    (facet, *part),
-                ).fetchall()
-            )
-        return found
+        select = "SELECT value, label FROM facet_values WHERE facet = ? AND value"
+        return dict(rows_among(self, select, values, facet))
 
 
 def _naming(column: str) -> str:

@@ -17,7 +17,7 @@ from typing import overload
 from ...errors import StoreError
 from ..archive import Archive
 from ..versions import INDEX_SUFFIX
-from .files import ReadOnlyFile, made_once
+from .files import ReadOnlyFile, made_once, rows_among
 from .reader import Index
 from .timeline import Entry
 from .timeline_update import update_timeline
@@ -47,11 +47,8 @@ def timeline_for(index: Index, archive: Archive, base: str, folder: Path) -> Tim
 
         def write(target: Path) -> None:
             before = _updated_from(index)
-            previous = folder / timeline_name(before, archive) if before else None
-            if (
-                before is None
-                or previous is None
-                or not update_timeline(index, before, previous, target)
+            if before is None or not update_timeline(
+                index, before, folder / timeline_name(before, archive), target
             ):
                 write_timeline(index, archive, base, target)
 
@@ -83,17 +80,8 @@ class TimelineFile(ReadOnlyFile):
 
     def about(self, records: Sequence[str]) -> Entries:
         """The entries concerning any of ``records``, in feed order."""
-        positions: set[int] = set()
-        for start in range(0, len(records), 500):
-            part = list(records[start : start + 500])
-            positions.update(
-                pos
-                for (pos,) in self.execute(
-                    f"SELECT pos FROM entry_records WHERE record IN ({', '.join('?' * len(part))})",
-                    part,
-                )
-            )
-        return Entries(self, sorted(positions))
+        found = rows_among(self, "SELECT pos FROM entry_records WHERE record", records)
+        return Entries(self, sorted({pos for (pos,) in found}))
 
     def about_node(self, node: str) -> Entries:
         """The entries concerning any record whose source or benchmark is ``node``, in feed

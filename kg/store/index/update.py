@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Collection, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -27,9 +28,10 @@ from ...model.standing import Standing
 from ..base import GraphStore, solutions
 from ..records import GraphsAbout, graphs_about
 from ..standing import standings
-from .activities import among, update_activities
+from .activities import update_activities
 from .classes import update_classes
 from .codec import row_from, standing_json
+from .files import among
 from .reader import Index
 from .rows import Row, read_rows, restated
 from .schema import FACETS, ROW_FIELDS, TOUCHED
@@ -90,7 +92,7 @@ def update_index(
     # the IRIs named may be records the index does not have yet
     fresh = read_rows(store, found, (affected - kept) | named)
     were = _rows_of(old, kept)
-    now = restated(_rows_of(old, kept), store, found)
+    now = restated([replace(row) for row in were], store, found)  # copies: ``were`` stays
     affected |= {row.record for row in fresh}
 
     def fill(db: sqlite3.Connection) -> None:
