@@ -85,6 +85,36 @@ def test_facet_counts_are_the_rows_own(
 
 
 @pytest.mark.parametrize(("query", "filters"), SEARCHES)
+@pytest.mark.parametrize("limit", [1, 2])
+def test_a_facet_shows_its_most_frequent_values_and_the_chosen_one(
+    catalog: Catalog, query: str, filters: dict[str, str], limit: int
+) -> None:
+    """Cut at ``limit`` values: the most frequent ones with their full counts (ties at the
+    cut settled by label), and a chosen value wherever it stands."""
+    counted = catalog.facets(query, filters, limit=limit)
+    everything = catalog.facets(query, filters, limit=10**6)
+    for name in FACETS:
+        full = {v: n for v, _, n in everything[name]}
+        assert all(full[v] == n for v, _, n in counted[name]), name
+        first = [n for _, _, n in counted[name][:limit]]
+        assert first == sorted(full.values(), reverse=True)[:limit], name
+        chosen = filters.get(name)
+        if chosen in full:
+            assert chosen in {v for v, _, _ in counted[name]}, name
+
+
+@pytest.mark.parametrize("query", ["synthetic", "accuracy"])
+def test_a_chosen_value_shows_wherever_it_stands(catalog: Catalog, query: str) -> None:
+    everything = catalog.facets(query, {}, limit=10**6)
+    for name in FACETS:
+        if len(everything[name]) < 2:
+            continue
+        rarest, _, n = everything[name][-1]
+        shown = catalog.facets(query, {name: rarest}, limit=1)[name]
+        assert shown[0][2] >= n and (rarest, n) in {(v, m) for v, _, m in shown}, name
+
+
+@pytest.mark.parametrize(("query", "filters"), SEARCHES)
 def test_a_search_finds_exactly_the_rows_holding_its_words(
     catalog: Catalog, query: str, filters: dict[str, str]
 ) -> None:

@@ -18,6 +18,7 @@ from bench import gen
 from helpers import BASE, DATA, open_test_store
 from kg.cli import main
 from kg.store.index import Index, write_index
+from kg.store.index.schema import CODED
 from kg.store.load import load_paths
 
 #: The tables compared, each without the row numbers (which differ by history).
@@ -37,6 +38,12 @@ CONTENT = {
     "quote_pairs": "SELECT q.source, q.quote, r.id FROM quote_pairs q "
     "JOIN rows r ON r.n = q.n ORDER BY 1, 2, 3",
 }
+#: Rows whose coded facet values (kg/store/index/facet_codes.py) are not their own values.
+MISCODED = "SELECT r.id FROM rows r LEFT JOIN row_facets f ON f.n = r.n WHERE f.n IS NULL OR " + (
+    " OR ".join(
+        f"(SELECT value FROM facet_codes WHERE code = f.{key}) IS NOT r.{key}" for key in CODED
+    )
+)
 SEARCHES = ["synthetic", "helm", "accuracy memory", "mistral", "rewardbench", "claude"]
 
 
@@ -52,6 +59,8 @@ def content(path: Path) -> dict[str, object]:
                     ({k: v for k, v in r.items() if k != "n"} for r in rows), key=lambda r: r["id"]
                 )
             found[name] = rows
+        assert db.execute(MISCODED).fetchall() == []
+        assert db.execute("SELECT count(*) FROM row_facets").fetchone()[0] == len(found["rows"])
         for query in SEARCHES:
             found[f"search {query}"] = sorted(
                 id_

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from functools import partial
 
+from .facet_codes import code_of, values_of
 from .query import Selection, count
 from .reader import Index
 from .schema import FACETS, LISTED
@@ -52,7 +53,7 @@ def facet_counts(index: Index, query: str, filters: Mapping[str, str], limit: in
         if selection.empty:  # every row: the index's own counts, the top ones only
             top.update({n: index.top_values(n, limit, filters.get(n)) for n in names})
             continue
-        tallied, seen = _tallied(index, selection, names)
+        tallied, seen = _tallied(index, selection, names, limit, filters)
         tallies.update(tallied)
         # fewer rows than the sample: every selected row was counted, no need to ask
         selected = count(index, selection) if seen is None or seen >= FACET_SAMPLE else seen
@@ -96,11 +97,13 @@ def most_frequent(
 
 
 def _tallied(
-    index: Index, selection: Selection, names: list[str]
+    index: Index, selection: Selection, names: list[str], limit: int, chosen: Mapping[str, str]
 ) -> tuple[dict[str, dict[str, int]], int | None]:
     """The facets ``names`` counted in one pass over the first :data:`FACET_SAMPLE` rows
     the selection holds (the methods, a list per row, by SQLite over the same rows), and
-    how many rows that pass read (None: only the methods were counted)."""
+    how many rows that pass read (None: only the methods were counted). Of each facet only
+    the values :func:`most_frequent` can show are given: the ``limit`` most frequent,
+    those tied with the last of them, and the ``chosen`` one."""
     single = [name for name in names if name != LISTED]
     tallies: dict[str, dict[str, int]] = {name: {} for name in names}
     seen = None
@@ -108,31 +111,52 @@ def _tallied(
     # in the full-text table's order (the same), which stops at the sample, where a list
     # of its matches would be made whole first (1M rowids for "synt": 0.12 s)
     if selection.search is not None:
-        first = (
-            f"search JOIN rows ON rows.n = search.rowid WHERE search MATCH ? "
-            f"AND {selection.filtered} ORDER BY search.rowid LIMIT {int(FACET_SAMPLE)}"
-        )
+        order = f"ORDER BY search.rowid LIMIT {int(FACET_SAMPLE)}"
+        if selection.where:
+            walked = "search JOIN rows ON rows.n = search.rowid"
+            first = f"WHERE search MATCH ? AND {selection.filtered} {order}"
+        else:  # no filter: the rows themselves are not read, only their codes
+            walked, first = "search", f"WHERE search MATCH ? {order}"
+        number = "search.rowid"
     else:
-        first = f"rows WHERE {selection.condition} ORDER BY rows.n LIMIT {int(FACET_SAMPLE)}"
-    sample = f"SELECT rows.n FROM {first}"
+        walked, number = "rows", "rows.n"
+        first = f"WHERE {selection.condition} ORDER BY rows.n LIMIT {int(FACET_SAMPLE)}"
     if single:
-        columns = ", ".join(f"rows.{FACETS[name][0]}" for name in single)
-        found = index.execute(f"SELECT {columns} FROM {first}", selection.arguments)
-        counters = [Counter[str]() for _ in single]
-        seen = 0
-        for cells in found:
-            seen += 1
-            for counter, value in zip(counters, cells, strict=True):
-                counter[value] += 1
-        for name, counter in zip(single, counters, strict=True):
-            counter.pop("", None)
-            counter.pop(None, None)  # type: ignore[call-overload]
-            tallies[name] = dict(counter)
+        columns = ", ".join(f"row_facets.{FACETS[name][0]}" for name in single)
+        found = index.execute(
+            f"SELECT {columns} FROM {walked} JOIN row_facets ON row_facets.n = {number} {first}",
+            selection.arguments,
+        ).fetchall()
+        seen = len(found)
+        # counted a column at a time (Counter's loop is C): three times faster than a
+        # Python loop over each row's cells
+        coded = list(zip(*found, strict=True)) if found else [() for _ in single]
+        counted = {name: Counter[int](c) for name, c in zip(single, coded, strict=True)}
+        kept = {name: _shown(counter, limit) for name, counter in counted.items()}
+        values = values_of(index, {code for codes in kept.values() for code in codes})
+        for name, codes in kept.items():
+            tally = {values[code]: counted[name][code] for code in codes}
+            wanted = chosen.get(name)
+            if wanted and wanted not in tally:  # counted, but not among the most frequent
+                code = code_of(index, wanted)
+                tally[wanted] = counted[name][code] if code is not None else 0
+            tally.pop("", None)
+            tallies[name] = tally
     if LISTED in names:
         tallies[LISTED] = dict(
             index.execute(
-                f"SELECT method, count(*) FROM row_methods WHERE n IN ({sample}) GROUP BY method",
+                f"SELECT method, count(*) FROM row_methods WHERE n IN "
+                f"(SELECT {number} FROM {walked} {first}) GROUP BY method",
                 selection.arguments,
             ).fetchall()
         )
     return tallies, seen
+
+
+def _shown(counter: Counter[int], limit: int) -> list[int]:
+    """The codes of ``counter``'s ``limit`` most frequent values and of those tied with the
+    last of them (the empty value and a NULL among them, which are never shown)."""
+    counter.pop(None, None)  # type: ignore[call-overload]
+    # one more than the limit: the empty value may be among them
+    cut = sorted(counter.values(), reverse=True)[: limit + 1]
+    return [code for code, n in counter.items() if n >= cut[-1]] if cut else []

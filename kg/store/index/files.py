@@ -10,6 +10,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from ...errors import StoreError
 
@@ -63,7 +64,7 @@ PARAMETERS = 500
 
 
 def rows_among(
-    db: sqlite3.Connection | ReadOnlyFile, select: str, values: Collection[str], *first: object
+    db: sqlite3.Connection | ReadOnlyFile, select: str, values: Collection[Any], *first: object
 ) -> Iterator[tuple]:
     """The rows of ``select``, which ends in the column compared, IN ``values``: asked
     :data:`PARAMETERS` values at a time; ``first``: the parameters before the list."""

@@ -19,7 +19,7 @@ from typing import Any
 from .rows import Row
 
 #: Bumped when the tables change: a file of another format is built again, never read.
-FORMAT = "claimgraph-index/9"
+FORMAT = "claimgraph-index/10"
 
 #: Facet name -> (the row key holding the value, the row key holding its label).
 FACETS: dict[str, tuple[str, str]] = {
@@ -140,7 +140,12 @@ CREATE INDEX rows_by_import ON rows(imported_by);
 """
 
 
+#: The row keys of the facets with one value a row, as ``row_facets`` keeps them coded.
+CODED = tuple(key for name, (key, _) in FACETS.items() if name != LISTED)
+
+
 def _tables() -> str:
+    coded = ", ".join(f"{key} INTEGER" for key in CODED)
     row_columns = ",\n  ".join(f"{name} TEXT" for name in ROW_FIELDS if name != "value")
     keys = ",\n  ".join(f"sort_{sort}, none_{sort} INTEGER" for sort in SORTS)
     searched = ", ".join(SEARCHED)
@@ -160,6 +165,8 @@ CREATE INDEX quote_pairs_by_pair ON quote_pairs(source, quote);
 CREATE INDEX quote_pairs_by_row ON quote_pairs(n);
 CREATE TABLE row_methods (method TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (method, n))
   WITHOUT ROWID;
+CREATE TABLE facet_codes (code INTEGER PRIMARY KEY, value TEXT NOT NULL UNIQUE);
+CREATE TABLE row_facets (n INTEGER PRIMARY KEY, {coded});
 CREATE TABLE facet_values (
   facet TEXT NOT NULL, value TEXT NOT NULL, label TEXT NOT NULL, count INTEGER NOT NULL,
   PRIMARY KEY (facet, value)

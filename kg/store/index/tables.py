@@ -23,9 +23,10 @@ from ..ontology_graphs import ONTOLOGY_GRAPHS, ontology_graph_names
 from ..queries import internal_query
 from ..records import GraphsAbout
 from .codec import SEARCHED_COLUMNS, WRITTEN, row_cells, row_from, searched_cells, standing_json
+from .facet_codes import code_rows
 from .ranking import rank
 from .rows import Row
-from .schema import FACETS, FORMAT, LISTED, ROW_FIELDS
+from .schema import CODED, FACETS, FORMAT, LISTED, ROW_FIELDS
 
 _ROW_COLUMNS = ", ".join(ROW_FIELDS)
 _SEARCHED = ", ".join(SEARCHED_COLUMNS)
@@ -38,8 +39,11 @@ def put_rows(db: sqlite3.Connection, rows: Iterable[Row], searched: bool = True)
     insert = f"INSERT INTO rows ({', '.join(WRITTEN)}) VALUES ({', '.join('?' * len(WRITTEN))})"
     marks = ", ".join("?" * len(SEARCHED_COLUMNS))
     entry = f"INSERT INTO search (rowid, {_SEARCHED}) VALUES (?, {marks})"
+    numbers: list[int] = []
     for row in rows:
         n = db.execute(insert, row_cells(row)).lastrowid
+        assert n is not None
+        numbers.append(n)
         if searched:
             db.execute(entry, (n, *searched_cells(row)))
         db.executemany(
@@ -48,6 +52,8 @@ def put_rows(db: sqlite3.Connection, rows: Iterable[Row], searched: bool = True)
         db.executemany(
             "INSERT INTO quote_pairs VALUES (?, ?, ?)", ((s, q, n) for s, q in set(row.pairs))
         )
+    if numbers:  # each new row numbered after every row before: one range
+        code_rows(db, "n BETWEEN ? AND ?", (min(numbers), max(numbers)))
 
 
 def restate_rows(db: sqlite3.Connection, changes: list[tuple[Row, Row]]) -> None:
@@ -78,6 +84,8 @@ def restate_rows(db: sqlite3.Connection, changes: list[tuple[Row, Row]]) -> None
                 f"INSERT INTO search (rowid, {_SEARCHED}) VALUES (?, {marks})",
                 (found[0], *new_words),
             )
+        if any(c in CODED for c, _ in columns):
+            code_rows(db, "n = ?", (found[0],))
 
 
 def index_searched(db: sqlite3.Connection) -> None:
@@ -102,7 +110,7 @@ def drop_rows(db: sqlite3.Connection, records: Collection[str]) -> list[Row]:
                 f"VALUES ('delete', ?, {', '.join('?' * len(SEARCHED_COLUMNS))})",
                 (n, *searched_cells(row)),
             )
-            for table in ("row_methods", "quote_pairs", "rows"):
+            for table in ("row_methods", "quote_pairs", "row_facets", "rows"):
                 db.execute(f"DELETE FROM {table} WHERE n = ?", (n,))
             dropped.append(row)
     return dropped
