@@ -62,6 +62,7 @@ def restate_rows(db: sqlite3.Connection, changes: list[tuple[Row, Row]]) -> None
     entry where a searched column differs. Dropping and putting a row back rewrites its
     entries in every index of the rows table (30): 0.8 s for 910 rows at 35k."""
     marks = ", ".join("?" * len(SEARCHED_COLUMNS))
+    recoded: list[int] = []
     for before, after in changes:
         was, now = row_cells(before), row_cells(after)
         columns = [(c, cell) for c, old, cell in zip(WRITTEN, was, now, strict=True) if old != cell]
@@ -85,7 +86,9 @@ def restate_rows(db: sqlite3.Connection, changes: list[tuple[Row, Row]]) -> None
                 (found[0], *new_words),
             )
         if any(c in CODED for c, _ in columns):
-            code_rows(db, "n = ?", (found[0],))
+            recoded.append(found[0])
+    if recoded:  # all at once: 910 rows one by one took 0.2 s
+        code_rows(db, "n IN (SELECT value FROM json_each(?))", (json.dumps(recoded),))
 
 
 def index_searched(db: sqlite3.Connection) -> None:
