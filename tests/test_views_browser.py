@@ -155,3 +155,36 @@ def test_the_vocabulary_fits_desktop_and_phone_widths(visit, site, width: int) -
     assert visit.evaluate("document.documentElement.scrollWidth") <= width
     term = visit.locator("tr#Claim")
     assert term.is_visible() and "Claim" in term.inner_text()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("path", ["/", "/benchmarks", "/models", "/sources", "/agents"])
+def test_the_home_page_and_the_lists_fit_desktop_and_phone_widths(
+    visit, site, width: int, path: str, tmp_path: Path
+) -> None:
+    visit.set_viewport_size({"width": width, "height": 900})
+    visit.goto(site + path)
+    assert visit.evaluate("document.documentElement.scrollWidth") <= width
+    visit.screenshot(path=str(tmp_path / f"{path.strip('/') or 'home'}-{width}.png"))
+
+
+def test_from_the_home_page_to_a_model_through_its_list(visit, site) -> None:
+    visit.goto(site + "/")
+    visit.keyboard.press("Tab")  # the skip link comes first, and leads to the content
+    assert visit.evaluate("document.activeElement.textContent") == "Skip to the content"
+    visit.keyboard.press("Enter")
+    assert visit.evaluate("location.hash") == "#main"
+    models = visit.locator("ul.figures a", has_text="models")
+    count = int(models.locator("strong").inner_text().replace(",", ""))
+    models.click()
+    visit.wait_for_url(re.compile(r"/models$"))
+    assert f"{count:,} model" in visit.inner_text("p.count")
+    first = visit.locator("table.values tbody tr").first.locator("td a").first.inner_text()
+    visit.fill("#list-q", first[:6])
+    visit.press("#list-q", "Enter")
+    visit.wait_for_url(re.compile(r"/models\?q="))
+    shown = visit.locator("table.values tbody tr td:first-child a").all_inner_texts()
+    assert first in shown and all(first[:6].casefold() in s.casefold() for s in shown)
+    visit.locator("table.values tbody a", has_text=first).first.click()
+    visit.wait_for_url(re.compile(r"/model/"))
+    assert first in visit.inner_text("h1")

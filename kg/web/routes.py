@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from flask import Flask, Response
 
+from ..read.lists import LISTS
 from .following.feeds import node_feed, registry_feed
 from .following.sitemap import robots, sitemap, sitemap_part
 from .following.void import PATH as VOID
@@ -23,6 +24,8 @@ from .pages.compare import compare
 from .pages.disagreements import disagreements
 from .pages.downloads import dump, jsonld_context
 from .pages.health import healthz
+from .pages.home import home
+from .pages.lists import agent_list, value_list
 from .pages.model import model
 from .pages.node import node
 from .pages.record import record
@@ -31,6 +34,8 @@ from .pages.release import release
 from .pages.vocabulary import ontology, vocabulary
 from .sparql.endpoint import REQUESTS, endpoint, prefixes, preflight
 
+#: The lists' paths, as Werkzeug's ``any`` converter takes them.
+LIST_NAMES = ", ".join(LISTS)
 #: Answers that are files, sent with their own validators (and Range).
 FILE = Rules(sends_file=True)
 #: Routes that read ``?release=``: their non-HTML answers come from that release alone.
@@ -57,7 +62,11 @@ class Route:
 
 ROUTES: tuple[Route, ...] = (
     # the index and the pages of nodes (docs/views.md)
-    Route(("/records.<suffix>", "/records", "/"), index),
+    Route(("/",), home),
+    Route(("/records.<suffix>", "/records"), index),
+    # the lists of what records are about (docs/views.md)
+    Route((f"/<any({LIST_NAMES}):name>.<suffix>", f"/<any({LIST_NAMES}):name>"), value_list),
+    Route(("/agents.<suffix>", "/agents"), agent_list),
     Route(("/record/<path:name>",), record, requests=RELEASE_READER),
     Route(("/<kind>/<path:name>",), node, requests=RELEASE_READER),
     Route(("/benchmark/<path:name>",), benchmark, requests=RELEASE_READER),

@@ -9,10 +9,10 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass, fields
 from typing import NoReturn
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import pyoxigraph as ox
-from flask import Response, g, render_template, request
+from flask import Response, g, render_template, request, url_for
 
 from ...errors import KgError, NotFoundError
 from ...export.render import EXPORT_MEDIA_TYPES, UPSTREAM_OFFERED, render
@@ -43,6 +43,15 @@ ANNOTATION_FORMAT = {"record": media_types("wa.jsonld")}
 #: What the boards' pages (a benchmark's, a model's) offer themselves; the rest is the
 #: node's page.
 BOARD_OFFERED = media_types("html", *RDF_SYNTAXES)
+
+
+#: What a query string leaves unescaped: what Werkzeug's URL building leaves (url_for).
+URL_SAFE = "!$'()*,/:;?@"
+
+
+def records_href(facet: str, value: str) -> str:
+    """The index of the records that have ``value`` of ``facet``."""
+    return f"{url_for('index')}?{urlencode({facet: value}, safe=URL_SAFE)}"
 
 
 def respond(body: str | bytes, media_type: str) -> Response:

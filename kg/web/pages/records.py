@@ -18,12 +18,13 @@ from ...config import placeholder_note
 from ...errors import NotFoundError, UsageError
 from ...rdf.formats import by_media_type, media_types
 from ...rdf.negotiation import negotiate
-from ...read.catalog import FACETS, SORTS, FacetCounts, Page
+from ...read.catalog import FACET_LIMIT, FACETS, SORTS, FacetCounts, Page
 from ...read.citation import catalog as catalog_schema
+from ...read.lists import LIST_OF_FACET
 from ...store.index.rows import LISTING_FIELDS
 from ..http.request_rules import int_param, params, with_changes
 from ..state import state
-from .answers import node_path, render_page, respond
+from .answers import URL_SAFE, node_path, render_page, respond
 
 #: The index comes as a page, or as data: /records.json, /records.csv.
 LISTING_FORMATS = ("json", "csv")
@@ -49,6 +50,10 @@ class IndexPage:
     base_note: str
     #: the registry as a schema.org DataCatalog
     schema: Markup
+    #: facet -> the path and title of the list of all its values, where it has one
+    lists: dict[str, tuple[str, str]]
+    #: how many values a facet shows at most (a facet that shows so many links to its list)
+    facet_limit: int
 
 
 def index(suffix: str | None = None) -> Response:
@@ -133,6 +138,8 @@ def index(suffix: str | None = None) -> Response:
             request.url_root,
             app.licence_parts,
         ),
+        lists={facet: (kind.name, kind.title) for facet, kind in LIST_OF_FACET.items()},
+        facet_limit=FACET_LIMIT,
     )
     return render_page("index.html", context)
 
@@ -151,10 +158,6 @@ FACET_TITLES = {
     "precision": "Precision",
     "standing": "Standing",
 }
-
-
-#: What a query string leaves unescaped: what Werkzeug's URL building leaves (url_for).
-URL_SAFE = "!$'()*,/:;?@"
 
 
 def _index_link() -> Callable[..., str]:

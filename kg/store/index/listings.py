@@ -1,0 +1,95 @@
+"""Every value of a facet as a list: searched, sorted and paged (the browser's ``/benchmarks``,
+``/models``, ``/sources``, ...), and what the home page counts; read from the index's own
+counts (``facet_values``, kept by every write), never from the rows whole.
+
+>>> like_words("Llama 3_8b")
+['%llama%', '%3\\\\_8b%']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from .reader import Index
+
+#: The orders a list takes: a key and SQL (ties by label, then value).
+VALUE_SORTS: dict[str, str] = {
+    "count": "count DESC, shown, value",
+    "-count": "count, shown, value",
+    "name": "shown COLLATE NOCASE, value",
+    "-name": "shown COLLATE NOCASE DESC, value",
+}
+_SHOWN = "coalesce(nullif(label, ''), value)"
+
+
+@dataclass(frozen=True)
+class ValuePage:
+    """One page of a facet's values: (value, label, count) each, and how many there are."""
+
+    values: list[tuple[str, str, int]]
+    total: int
+
+
+def like_words(text: str) -> list[str]:
+    """Each word of ``text`` as a LIKE pattern matching it anywhere (``%`` and ``_``
+    escaped with ``\\``), lower-cased."""
+    escaped = text.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return [f"%{word}%" for word in escaped.split()]
+
+
+def value_page(
+    index: Index, facet: str, text: str, sort: str, offset: int, limit: int
+) -> ValuePage:
+    """The values of ``facet`` some row has whose label or value holds every word of
+    ``text`` (case-insensitive), in ``sort`` order (:data:`VALUE_SORTS`), ``limit`` from
+    ``offset``.
+
+    :raises KeyError: for a sort that is not one of :data:`VALUE_SORTS`.
+    """
+    order = VALUE_SORTS[sort]
+    words = like_words(text)
+    held = "".join(
+        " AND (lower(label) LIKE ? ESCAPE '\\' OR lower(value) LIKE ? ESCAPE '\\')" for _ in words
+    )
+    arguments: list[object] = [facet]
+    for word in words:
+        arguments += [word, word]
+    where = f"facet = ? AND count > 0{held}"
+    total = index.execute(f"SELECT count(*) FROM facet_values WHERE {where}", arguments)
+    found = index.execute(
+        f"SELECT value, {_SHOWN} AS shown, count FROM facet_values WHERE {where} "
+        f"ORDER BY {order} LIMIT ? OFFSET ?",
+        [*arguments, int(limit), int(offset)],
+    )
+    return ValuePage(list(found), total.fetchone()[0])
+
+
+def value_counts(index: Index, facets: Collection[str]) -> dict[str, int]:
+    """How many values each of ``facets`` has (that some row has)."""
+    counted = dict(
+        index.execute(
+            "SELECT facet, count(*) FROM facet_values WHERE count > 0 GROUP BY facet"
+        ).fetchall()
+    )
+    return {facet: counted.get(facet, 0) for facet in facets}
+
+
+def activity_counts(index: Index) -> dict[str, int]:
+    """How many activities of each kind (review, run, import, ...) the store holds."""
+    return dict(index.execute("SELECT kind, count(*) FROM activities GROUP BY kind").fetchall())
+
+
+def first_of(index: Index, key: str, values: Collection[str], column: str) -> dict[str, str]:
+    """For each of ``values`` of the row key ``key``, ``column`` of its first row (a
+    benchmark's source title, a model's developer): one lookup along ``key``'s index."""
+    found: dict[str, str] = {}
+    for value in values:
+        row = index.execute(
+            f"SELECT {column} FROM rows INDEXED BY rows_by_{key} WHERE {key} = ? "
+            f"ORDER BY n LIMIT 1",
+            (value,),
+        ).fetchone()
+        if row is not None and row[0]:
+            found[value] = row[0]
+    return found

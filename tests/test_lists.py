@@ -1,0 +1,185 @@
+"""The home page and the lists (``/benchmarks``, ``/models``, ``/sources``, ``/developers``,
+``/metrics``, ``/agents``) in the app in this process over the bundled data: every count is
+the records' own, paging visits every value once, sorting and searching select what they
+say, every format agrees, every link answers, and bad parameters get clear errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections import Counter
+from urllib.parse import quote
+
+import pytest
+from flask.testing import FlaskClient
+
+from kg.read.lists import LISTS
+from kg.store.index.schema import FACETS
+from kg.web.state import state
+
+NAMES = list(LISTS)
+
+
+def every_value(client: FlaskClient, facet: str) -> Counter[str]:
+    """How many records have each value of ``facet``, counted from the rows themselves."""
+    key = FACETS[facet][0]
+    counted: Counter[str] = Counter()
+    for row in state(client.application).catalog.rows():
+        value = getattr(row, key)
+        if value:
+            counted[value] += 1
+    return counted
+
+
+def pages(client: FlaskClient, name: str, **args: object) -> list[dict]:
+    """Every item of a list, page after page (its ``next`` links followed)."""
+    items: list[dict] = []
+    got = client.get(f"/{name}.json", query_string=args)
+    assert got.status_code == 200, got.data[:300]
+    while True:
+        body = got.get_json()
+        items += body["items"]
+        if not body["next"]:
+            return items
+        got = client.get(body["next"])
+        assert got.status_code == 200
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_list_holds_every_value_once_with_its_records_count(
+    client: FlaskClient, name: str
+) -> None:
+    expected = every_value(client, LISTS[name].facet)
+    assert expected, name  # the bundled data has some of each
+    items = pages(client, name, limit=7)
+    assert Counter(i["value"] for i in items) == Counter(set(expected))
+    assert {i["value"]: i["records"] for i in items} == dict(expected)
+    assert client.get(f"/{name}.json").get_json()["total"] == len(expected)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_list_sorts_by_count_and_by_name(client: FlaskClient, name: str) -> None:
+    by_count = [i["records"] for i in pages(client, name, limit=5)]
+    assert by_count == sorted(by_count, reverse=True)
+    fewest = [i["records"] for i in pages(client, name, limit=5, sort="-count")]
+    assert fewest == sorted(fewest)
+    names = [i["label"].casefold() for i in pages(client, name, limit=5, sort="name")]
+    assert names == sorted(names)
+    backwards = [i["label"].casefold() for i in pages(client, name, limit=5, sort="-name")]
+    assert backwards == sorted(backwards, reverse=True)
+
+
+@pytest.mark.parametrize("name", ["models", "benchmarks", "metrics"])
+def test_a_search_selects_the_values_holding_every_word(client: FlaskClient, name: str) -> None:
+    everything = pages(client, name)
+    word = re.split(r"[\W_]+", everything[0]["label"])[0][:4]
+    found = pages(client, name, q=word.upper())
+    held = [i for i in everything if word.casefold() in (i["label"] + " " + i["value"]).casefold()]
+    assert found and sorted(i["value"] for i in found) == sorted(i["value"] for i in held)
+    assert pages(client, name, q=f"{word} zzzz-nothing-has-this") == []
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_value_links_to_its_page_and_to_its_records(client: FlaskClient, name: str) -> None:
+    for item in pages(client, name)[:4]:
+        assert client.get(item["page"]).status_code == 200, item
+        records = client.get(item["records_page"], headers={"Accept": "application/json"})
+        assert records.status_code == 200
+        assert records.get_json()["total"] == item["records"], item
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_page_and_the_csv_show_what_the_json_says(client: FlaskClient, name: str) -> None:
+    items = client.get(f"/{name}.json").get_json()["items"]
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/{name}.csv").get_data(as_text=True))))
+    assert [(r["value"], int(r["records"])) for r in rows] == [
+        (i["value"], i["records"]) for i in items
+    ]
+    html = client.get(f"/{name}").get_data(as_text=True)
+    for item in items:
+        assert f'href="{item["records_page"].replace("&", "&amp;")}"' in html
+        assert f">{item['records']:,}</a>" in html
+
+
+def test_the_models_list_says_each_models_developer(client: FlaskClient) -> None:
+    developers = {}
+    for row in state(client.application).catalog.rows():
+        developers.setdefault(row.model, set()).add(row.developer)
+    for item in pages(client, "models"):
+        assert item["developer"] in developers[item["value"]] | {""}
+        assert item["page"] == f"/model/{quote(item['value'], safe='')}"
+
+
+def test_bad_parameters_are_refused_clearly(client: FlaskClient) -> None:
+    refused = client.get("/models?sort=size")
+    assert refused.status_code == 400
+    assert "sort" in refused.get_data(as_text=True)
+    assert client.get("/models?limit=0").status_code == 400
+    assert client.get("/models?page=abc").status_code == 400
+    assert client.get("/models?page=999").status_code == 404
+    assert client.get("/models.xml").status_code == 404
+    assert client.get("/nothing-listed").status_code == 404
+
+
+def test_the_agents_list_counts_each_agents_activities(client: FlaskClient) -> None:
+    body = client.get("/agents.json").get_json()
+    agents = {a["agent"].rpartition("/")[2]: a for a in body["items"]}
+    assert {"claude", "claimgraph-runner", "claimgraph-import-0.1.0"} <= set(agents)
+    # the runner ran every bundled reproduction run; claude reviewed one record
+    runs = (
+        state(client.application)
+        .catalog.index.execute("SELECT count(*) FROM activities WHERE kind = 'run'")
+        .fetchone()[0]
+    )
+    assert agents["claimgraph-runner"]["activities"] == runs > 0
+    assert agents["claude"]["type"] == "software"
+    for agent in body["items"]:
+        assert client.get(agent["page"]).status_code == 200
+    assert [a["label"] for a in client.get("/agents.json?q=RUNNER").get_json()["items"]] == [
+        agents["claimgraph-runner"]["label"]
+    ]
+    rows = list(csv.DictReader(io.StringIO(client.get("/agents.csv").get_data(as_text=True))))
+    assert [r["agent"] for r in rows] == [a["agent"] for a in body["items"]]
+
+
+def test_the_home_page_shows_what_the_registry_holds(client: FlaskClient) -> None:
+    html = client.get("/").get_data(as_text=True)
+    total = client.get("/records.json").get_json()["total"]
+    assert f"<strong>{total:,}</strong> record" in html
+    for name, facet in [("sources", "source"), ("benchmarks", "benchmark"), ("models", "model")]:
+        assert f'<a href="/{name}"><strong>{len(every_value(client, facet)):,}</strong>' in html
+    for item in client.get("/sources.json").get_json()["items"][:3]:
+        assert f'<a href="{item["page"]}">{item["label"]}</a>' in html
+        assert f'<a href="{item["records_page"]}">{item["records"]:,}</a>' in html
+    # the latest changes are the feed's first entries, each linking to a page that answers
+    feed = client.get("/feed.atom").get_data(as_text=True)
+    first = re.search(r"<entry>.*?<title[^>]*>(.*?)</title>", feed, re.S)
+    assert first is not None and first.group(1) in html
+    changes = re.search(r'<ul class="changes">(.*?)</ul>', html, re.S)
+    assert changes is not None
+    for href in re.findall(r'href="([^"]+)"', changes.group(1)):
+        assert client.get(href).status_code in (200, 410), href
+
+
+def test_the_home_page_with_a_search_or_as_data_is_the_records_index(client: FlaskClient) -> None:
+    searched = client.get("/?q=memory", headers={"Accept": "application/json"})
+    assert searched.get_json() == client.get("/records.json?q=memory").get_json()
+    page = client.get("/?q=memory").get_data(as_text=True)
+    assert "<h1>Published results</h1>" in page
+    as_data = client.get("/", headers={"Accept": "application/json"}).get_json()
+    assert as_data["total"] == client.get("/records.json").get_json()["total"]
+    assert "<h1>Published results</h1>" in client.get("/records").get_data(as_text=True)
+
+
+def test_a_facet_that_shows_its_limit_links_to_its_list(client: FlaskClient) -> None:
+    html = client.get("/records").get_data(as_text=True)
+    sections = re.findall(r'<section class="facet" data-facet="(\w+)">(.*?)</section>', html, re.S)
+    assert sections
+    for facet, body in sections:
+        shown = body.count("<li")
+        linked = re.search(r'<p class="all"><a href="/(\w+)">', body)
+        if facet in {kind.facet for kind in LISTS.values()} and shown >= 30:
+            assert linked is not None and LISTS[linked.group(1)].facet == facet
+        else:
+            assert linked is None, facet
