@@ -183,3 +183,17 @@ def test_a_facet_that_shows_its_limit_links_to_its_list(client: FlaskClient) -> 
             assert linked is not None and LISTS[linked.group(1)].facet == facet
         else:
             assert linked is None, facet
+
+
+def test_no_two_boards_share_a_heading_and_every_page_names_a_board_alike(
+    client: FlaskClient,
+) -> None:
+    items = pages(client, "benchmarks")
+    labels = [i["label"] for i in items]
+    assert len(set(labels)) == len(labels) > 1
+    facet = client.get("/records.json").get_json()["facets"]["benchmark"]
+    named = {f["value"]: f["label"] for f in facet}
+    for item in items[:5]:
+        page = client.get(item["page"]).get_data(as_text=True)
+        assert f"<h1>{item['label']}</h1>" in page
+        assert named.get(item["value"], item["label"]) == item["label"]

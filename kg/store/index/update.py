@@ -32,6 +32,7 @@ from .activities import update_activities
 from .classes import update_classes
 from .codec import row_from, standing_json
 from .files import among
+from .headings import name_boards
 from .reader import Index
 from .rows import Row, read_rows, restated
 from .schema import FACETS, ROW_FIELDS, TOUCHED
@@ -105,6 +106,7 @@ def update_index(
         rows = [*gone, *were, *fresh, *now]
         rank_boards(db, sorted({r.benchmark for r in rows if r.benchmark}))
         count_facets(db, _touched(rows))
+        name_boards(db)
         find_disagreements(
             db, sorted({(r.model_node, r.benchmark) for r in rows if r.model_node and r.benchmark})
         )

@@ -20,6 +20,7 @@ from ..versions import INDEX_FIELDS, INDEX_TEMPORARY
 from .activities import write_activities
 from .classes import write_classes
 from .field_scan import FieldScan
+from .headings import name_boards
 from .rows import claim_chunks, read_rows
 from .schema import ROW_INDEXES, TABLES
 from .tables import (
@@ -68,6 +69,7 @@ def write_index(store: GraphStore, path: Path, version: str | None) -> None:
         benchmarks = db.execute("SELECT DISTINCT benchmark FROM rows WHERE benchmark != ''")
         rank_boards(db, sorted(b for (b,) in benchmarks))
         count_facets(db, None)
+        name_boards(db)
         find_disagreements(db)
         write_standings(db, found)
         write_imports(db, store)
