@@ -299,3 +299,42 @@ def test_a_filter_offers_its_most_frequent_values_and_the_chosen_one(client, mon
         asked = {"precision": value, "start": "0"}
         html = client.get(f"/benchmark/{TINY}", query_string=asked).get_data(as_text=True)
         assert f'<option value="{value}" selected>' in html
+
+
+def current_rows(html: str) -> list[str]:
+    """The ids of the rows a board page marks."""
+    return re.findall(r'<tr id="([^"]+)" class="current"', html)
+
+
+def test_a_board_jumps_to_a_models_best_row_and_to_a_rank(client) -> None:
+    rows = board(client, MMLU)["rows"]
+    # a model with more than one row on the board: its best is found, by any part of its name
+    target = rows[-1]
+    best = next(r for r in rows if r["model"] == target["model"])
+    part = target["model"].split("/")[-1][:-2].upper()
+    page = client.get(f"/benchmark/{MMLU}", query_string={"find": part}).get_data(as_text=True)
+    found = current_rows(page)
+    assert len(found) == 1
+    first = next(r for r in rows if part.casefold() in r["model"].casefold())
+    assert found == [first["id"]]
+    exact = client.get(f"/benchmark/{MMLU}", query_string={"find": target["model"].upper()})
+    assert current_rows(exact.get_data(as_text=True)) == [best["id"]]
+    # a rank: its rows marked
+    rank = rows[len(rows) // 2]["rank"]
+    page = client.get(f"/benchmark/{MMLU}", query_string={"rank": rank}).get_data(as_text=True)
+    assert current_rows(page) == [r["id"] for r in rows if r["rank"] == rank]
+    # nothing found: said so, the board as it was
+    missing = client.get(f"/benchmark/{MMLU}", query_string={"find": "no-such-model-here"})
+    assert missing.status_code == 200
+    assert "No model matching “no-such-model-here”" in missing.get_data(as_text=True)
+    assert client.get(f"/benchmark/{MMLU}", query_string={"rank": "first"}).status_code == 400
+
+
+def test_a_board_offers_only_filters_that_narrow(client) -> None:
+    html = client.get(f"/benchmark/{MMLU}").get_data(as_text=True)
+    selects = re.findall(r'<select name="(\w+)">(.*?)</select>', html, re.S)
+    assert selects
+    for name, options in selects:
+        offered = re.findall(r'<option value="([^"]*)"', options)
+        choices = [o for o in offered if o not in ("", "all")]
+        assert len(choices) > 1, name

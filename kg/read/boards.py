@@ -183,6 +183,15 @@ class BoardView:
         not among them)."""
         return board_reads.place(self.index, self.benchmark, *self.condition, record)
 
+    def find_model(self, text: str) -> tuple[str, str] | None:
+        """(record IRI, id) of the best admitted row of the model named ``text`` (or whose
+        name holds it); None when no admitted row's does."""
+        return board_reads.first_of_model(self.index, self.benchmark, *self.condition, text)
+
+    def place_of_rank(self, rank: int) -> int:
+        """Where the first admitted row of rank ``rank`` or worse stands."""
+        return board_reads.place_of_rank(self.index, self.benchmark, *self.condition, rank)
+
     def bars(self, place: int | None = None) -> Bars:
         """What the chart draws: the ranked values of the admitted rows, best first; the
         rows themselves where few enough for a bar each; the row at ``place`` (of

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from decimal import Decimal
 
 from ...model.standing import CURRENT
+from .listings import escape_like
 from .ranking import Ranked
 from .reader import Index
 from .schema import BOARD_FACET_COLUMNS
@@ -109,6 +110,42 @@ def place(
         f"SELECT count(*) FROM rows INDEXED BY rows_on_board WHERE benchmark = ? "
         f"AND board_place < ? AND {condition}",
         (benchmark, found[0], *parameters),
+    ).fetchone()[0]
+
+
+def first_of_model(
+    index: Index, benchmark: str, condition: str, parameters: Sequence[object], text: str
+) -> tuple[str, str] | None:
+    """(record IRI, id) of the best admitted row whose model is ``text`` (case aside), else
+    of the best whose model holds it; None when no admitted row's does. A walk of the board
+    in rank order, its model read from the index."""
+    wanted = text.strip().casefold()
+    if not wanted:
+        return None
+    pattern = f"%{escape_like(wanted)}%"
+    for test, argument in (
+        ("lower(model) = ?", wanted),
+        ("lower(model) LIKE ? ESCAPE '\\'", pattern),
+    ):
+        found = index.execute(
+            f"SELECT record, id FROM rows INDEXED BY rows_on_board WHERE benchmark = ? "
+            f"AND {condition} AND {test} ORDER BY board_place LIMIT 1",
+            (benchmark, *parameters, argument),
+        ).fetchone()
+        if found is not None:
+            return found[0], found[1]
+    return None
+
+
+def place_of_rank(
+    index: Index, benchmark: str, condition: str, parameters: Sequence[object], rank: int
+) -> int:
+    """Where the first admitted row of rank ``rank`` or worse stands (ranked rows come first,
+    in rank order)."""
+    return index.execute(
+        f"SELECT count(*) FROM rows INDEXED BY rows_on_board WHERE benchmark = ? "
+        f"AND rank < ? AND {condition}",
+        (benchmark, rank, *parameters),
     ).fetchone()[0]
 
 

@@ -31,11 +31,15 @@ class ValuePage:
     total: int
 
 
+def escape_like(text: str) -> str:
+    """``text`` with LIKE's wildcards (``%``, ``_``) and the escape (``\\``) escaped."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
 def like_words(text: str) -> list[str]:
-    """Each word of ``text`` as a LIKE pattern matching it anywhere (``%`` and ``_``
-    escaped with ``\\``), lower-cased."""
-    escaped = text.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return [f"%{word}%" for word in escaped.split()]
+    """Each word of ``text`` as a LIKE pattern matching it anywhere (wildcards escaped with
+    ``\\``), lower-cased."""
+    return [f"%{escape_like(word)}%" for word in text.casefold().split()]
 
 
 def value_page(

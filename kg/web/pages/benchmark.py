@@ -59,6 +59,11 @@ class BenchmarkPage:
     node_path: Callable[[str], str]
     record_href: Callable[[Any], str]
     formats: dict[str, str]
+    #: the jump asked for: a model's name (or part of it) and a rank (0: none)
+    find: str
+    #: the model asked for that no admitted row has ("" when found or not asked)
+    missing: str
+    rank: int
 
 
 def benchmark(name: str) -> Response:
@@ -68,9 +73,19 @@ def benchmark(name: str) -> Response:
     args = board.filter.args()
     current = params().get("record", "")
     current_iri = minted_iri(state().settings.base, "record", current) if current else ""
+    # a jump: to a model's best row (?find=), or to a rank (?rank=)
+    find = params().get("find", "").strip()
+    missing = ""
+    if find and not current:
+        found = board.find_model(find)
+        if found is None:
+            missing = find
+        else:
+            current_iri, current = found
     # A link to one record on the board opens the page of the table that holds it.
     place = board.place(current_iri) if current_iri else None
-    at = place or 0
+    rank = int_param("rank", 0, 1, max(board.size, 1)) if params().get("rank") else 0
+    at = place or (board.place_of_rank(rank) if rank else 0)
     start = int_param("start", at - at % BOARD_PAGE, 0, max(board.total, 0))
     context = BenchmarkPage(
         b=board,
@@ -85,6 +100,9 @@ def benchmark(name: str) -> Response:
         node_path=node_path,
         record_href=record_href,
         formats=TABLE_FORMATS,
+        find=find,
+        missing=missing,
+        rank=rank,
     )
     return as_document(
         render_page("benchmark.html", context), node_stem("benchmark", split_suffix(name)[0]), HTML
