@@ -116,6 +116,8 @@ def urls(app, registry: Registry) -> list[tuple[str, dict[str, str]]]:
         ("/sources.csv", {}),
         ("/agents", {}),
         ("/agents.json", {}),
+        ("/source/crfm-helm-lite/suite", {}),
+        ("/source/crfm-helm-lite/suite.csv", {}),
         (f"/compare?record={SEED_ID}&record={OTHER_ID}", {}),
         (f"/compare.csv?record={SEED_ID}&record={OTHER_ID}", {}),
         ("/disagreements", {}),

@@ -26,6 +26,7 @@ CONTENT = {
     "rows": "SELECT * FROM rows",
     "facet_values": "SELECT * FROM facet_values ORDER BY facet, value",
     "boards": "SELECT * FROM boards ORDER BY benchmark",
+    "source_boards": "SELECT * FROM source_boards ORDER BY source, benchmark",
     "disagreeing": "SELECT * FROM disagreeing ORDER BY model, benchmark",
     "standings": "SELECT * FROM standings ORDER BY record",
     "imports": "SELECT * FROM imports ORDER BY import",

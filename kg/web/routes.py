@@ -31,6 +31,7 @@ from .pages.node import node
 from .pages.record import record
 from .pages.records import index
 from .pages.release import release
+from .pages.suite import suite
 from .pages.vocabulary import ontology, vocabulary
 from .sparql.endpoint import REQUESTS, endpoint, prefixes, preflight
 
@@ -71,6 +72,7 @@ ROUTES: tuple[Route, ...] = (
     Route(("/<kind>/<path:name>",), node, requests=RELEASE_READER),
     Route(("/benchmark/<path:name>",), benchmark, requests=RELEASE_READER),
     Route(("/benchmark/<ident>/leaderboard.<fmt>",), benchmark_table),
+    Route(("/source/<ident>/suite.<fmt>", "/source/<ident>/suite"), suite),
     Route(("/model/<path:name>",), model, requests=RELEASE_READER),
     Route(("/compare.<suffix>", "/compare"), compare),
     Route(("/disagreements",), disagreements),

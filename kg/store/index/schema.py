@@ -19,7 +19,7 @@ from typing import Any
 from .rows import Row
 
 #: Bumped when the tables change: a file of another format is built again, never read.
-FORMAT = "claimgraph-index/11"
+FORMAT = "claimgraph-index/12"
 
 #: Facet name -> (the row key holding the value, the row key holding its label).
 FACETS: dict[str, tuple[str, str]] = {
@@ -175,6 +175,10 @@ CREATE TABLE boards (
   benchmark TEXT PRIMARY KEY, label TEXT NOT NULL, size INTEGER NOT NULL,
   low TEXT, high TEXT, lower_is_better INTEGER NOT NULL
 );
+CREATE TABLE source_boards (
+  source TEXT NOT NULL, benchmark TEXT NOT NULL, rows INTEGER NOT NULL,
+  PRIMARY KEY (source, benchmark)
+) WITHOUT ROWID;
 CREATE TABLE import_rows (imported_by TEXT PRIMARY KEY, rows INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE imports (
   import TEXT PRIMARY KEY, part TEXT NOT NULL, licence TEXT, notice TEXT

@@ -36,6 +36,7 @@ from .headings import name_boards
 from .reader import Index
 from .rows import Row, read_rows, restated
 from .schema import FACETS, ROW_FIELDS, TOUCHED
+from .suites import count_source_boards
 from .tables import (
     add_term_uses,
     count_facets,
@@ -104,7 +105,9 @@ def update_index(
         around |= partners(db, affected)  # and after
         share_quotes(db, around | {row.record for row in [*fresh, *now]})
         rows = [*gone, *were, *fresh, *now]
-        rank_boards(db, sorted({r.benchmark for r in rows if r.benchmark}))
+        boards = sorted({r.benchmark for r in rows if r.benchmark})
+        rank_boards(db, boards)
+        count_source_boards(db, boards)
         count_facets(db, _touched(rows))
         name_boards(db)
         find_disagreements(

@@ -23,6 +23,7 @@ from .field_scan import FieldScan
 from .headings import name_boards
 from .rows import claim_chunks, read_rows
 from .schema import ROW_INDEXES, TABLES
+from .suites import count_source_boards
 from .tables import (
     add_term_uses,
     count_facets,
@@ -70,6 +71,7 @@ def write_index(store: GraphStore, path: Path, version: str | None) -> None:
         rank_boards(db, sorted(b for (b,) in benchmarks))
         count_facets(db, None)
         name_boards(db)
+        count_source_boards(db, None)
         find_disagreements(db)
         write_standings(db, found)
         write_imports(db, store)

@@ -18,6 +18,7 @@ from ...export.citations import source_item
 from ...rdf.facts import Facts
 from ...read.citation import citation_meta
 from ...read.node import node_rows
+from ...read.suite import has_suite
 from ...store.archive import ReleaseInfo
 from .answers import HTML, NodeRequest, render_page
 
@@ -36,6 +37,8 @@ class NodePage:
     meta: list[tuple[str, str]]
     schema: str | None
     at_release: ReleaseInfo | None
+    #: a source's suite, its results side by side ("" for another node, or none)
+    suite: str = ""
 
 
 def node(kind: str, name: str) -> Response:
@@ -60,5 +63,8 @@ def node(kind: str, name: str) -> Response:
         meta=citation_meta(source_item(facts, iri), pdf_url=source.pdf_url) if source else [],
         schema=None,
         at_release=asked.at,
+        suite=f"/source/{quote(asked.ident, safe='')}/suite"
+        if kind == "source" and index is not None and has_suite(index, iri.value)
+        else "",
     )
     return asked.document(render_page("node.html", context))

@@ -1,0 +1,119 @@
+"""A source's suite, ``/source/<id>/suite``: its submissions side by side, a column per
+benchmark, any column sortable (``?sort=``), paged (``?page=``); as CSV and JSON
+(``/source/<id>/suite.csv``, ``.json``) for the page shown."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from flask import Response, url_for
+
+from ...errors import NotFoundError
+from ...kinds import minted_iri
+from ...rdf.formats import media_types
+from ...read.suite import SUITE_PAGE, Suite, column_key, read_suite
+from ..http.request_rules import int_param, params
+from ..state import state
+from .answers import URL_SAFE, node_path, render_page, respond
+
+FORMATS = dict(zip(("csv", "json"), media_types("csv", "json"), strict=True))
+#: How far a suite may be paged (a bound on OFFSET's walk).
+MAX_PAGE = 100_000
+
+
+@dataclass(frozen=True)
+class SuitePage:
+    """What ``suite.html`` shows."""
+
+    suite: Suite
+    page: int
+    pages: int
+    link: Any
+    path: Any
+    column_key: Any
+    record_href: Any
+
+
+def suite(ident: str, fmt: str | None = None) -> Response:
+    if fmt is not None and fmt not in FORMATS:
+        raise NotFoundError(f"no suite format {fmt!r} ({', '.join(FORMATS)})")
+    app = state()
+    source = minted_iri(app.settings.base, "source", ident)
+    page = int_param("page", 1, 1, MAX_PAGE)
+    limit = int_param("limit", SUITE_PAGE, 1, 1000)
+    found = read_suite(
+        app.catalog.index, source, params().get("sort", ""), (page - 1) * limit, limit
+    )
+    pages = max(1, -(-found.total // limit))
+    if page > pages:
+        raise NotFoundError(f"this suite has {pages} page(s) of {limit}; there is no page {page}")
+
+    def link(**changes: object) -> str:
+        args: dict[str, object] = {"sort": found.sort, "page": page}
+        if limit != SUITE_PAGE:
+            args["limit"] = limit
+        suffix = changes.pop("suffix", None)
+        args.update(changes)
+        kept = {k: str(v) for k, v in args.items() if v not in ("", None) and (k, v) != ("page", 1)}
+        base = (
+            url_for("suite", ident=ident, fmt=suffix) if suffix else url_for("suite", ident=ident)
+        )
+        return f"{base}?{urlencode(kept, safe=URL_SAFE)}" if kept else base
+
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["model", "submission", *(c.heading for c in found.columns)])
+        for s in found.submissions:
+            cells = [
+                s.cells[c.benchmark].printed if c.benchmark in s.cells else ""
+                for c in found.columns
+            ]
+            writer.writerow([s.model, s.key, *cells])
+        return respond(out.getvalue(), FORMATS["csv"])
+    if fmt == "json":
+        body = {
+            "source": source,
+            "title": found.title,
+            "sort": found.sort,
+            "total": found.total,
+            "page": page,
+            "pages": pages,
+            "columns": [
+                {
+                    "benchmark": c.benchmark,
+                    "heading": c.heading,
+                    "key": column_key(c),
+                    "rows": c.rows,
+                }
+                for c in found.columns
+            ],
+            "submissions": [
+                {
+                    "model": s.model,
+                    "submission": s.key,
+                    "results": {
+                        column_key(c): {
+                            "record": s.cells[c.benchmark].id,
+                            "value": s.cells[c.benchmark].printed,
+                            "value_note": s.cells[c.benchmark].meant,
+                            "rank": s.cells[c.benchmark].rank,
+                        }
+                        for c in found.columns
+                        if c.benchmark in s.cells
+                    },
+                }
+                for s in found.submissions
+            ],
+            "next": link(page=page + 1, suffix="json") if page < pages else None,
+        }
+        return respond(json.dumps(body, ensure_ascii=False, indent=1), FORMATS["json"])
+    context = SuitePage(
+        found, page, pages, link, node_path, column_key, lambda i: f"/record/{quote(i, safe='')}"
+    )
+    return render_page("suite.html", context)
