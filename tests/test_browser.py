@@ -34,6 +34,8 @@ def seed_values() -> list[str]:
         if not line or set(line) <= set("|- "):
             continue
         line = line.removeprefix("- ")
+        # the headline: its value and its label, between which the page puts the unit
+        line = re.sub(r"^(\d[\d.]*) (?=[A-Z])", r"\1 · ", line)
         cells = [c for c in line.strip("|").split(" | ")] if line.startswith("|") else [line]
         for cell in cells:
             for part in re.split(r" · |: |(?<=[a-z.])(?=[A-Z][a-z])", cell):

@@ -197,3 +197,29 @@ def test_no_two_boards_share_a_heading_and_every_page_names_a_board_alike(
         page = client.get(item["page"]).get_data(as_text=True)
         assert f"<h1>{item['label']}</h1>" in page
         assert named.get(item["value"], item["label"]) == item["label"]
+
+
+def test_a_value_shows_its_units_symbol_and_nothing_for_a_unitless_one(
+    client: FlaskClient,
+) -> None:
+    rows = list(state(client.application).catalog.rows())
+    with_symbol = next(r for r in rows if r.unit_symbol)
+    unitless = next(r for r in rows if r.unit == "unitless")
+    assert unitless.unit_symbol == ""
+    page = client.get(f"/record/{with_symbol.id}").get_data(as_text=True)
+    headline = re.search(r'<p class="headline">(.*?)</p>', page, re.S)
+    assert headline is not None and f">{with_symbol.unit_symbol}</abbr>" in headline.group(1)
+    listing = client.get("/records", query_string={"model": with_symbol.model})
+    assert f'{with_symbol.printed} <abbr title="{with_symbol.unit}">' in listing.get_data(
+        as_text=True
+    )
+    assert "unitless" not in client.get("/records").get_data(as_text=True).split("<tbody>")[1]
+
+
+def test_a_record_page_lists_its_sections_first(client: FlaskClient) -> None:
+    rows = list(state(client.application).catalog.rows())
+    page = client.get(f"/record/{rows[0].id}").get_data(as_text=True)
+    toc = re.search(r'<nav class="toc"[^>]*>(.*?)</nav>', page, re.S)
+    assert toc is not None
+    for anchor in re.findall(r'href="#([\w-]+)"', toc.group(1)):
+        assert f'<section id="{anchor}">' in page, anchor

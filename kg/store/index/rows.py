@@ -13,7 +13,7 @@ import pyoxigraph as ox
 from ...model.fields import meant
 from ...model.outcomes import worst_outcome
 from ...model.standing import CURRENT, Standing
-from ...rdf.namespaces import KGV, RDFS, SKOS
+from ...rdf.namespaces import KGV, QUDT, RDFS, SKOS
 from ...rdf.sparqltext import inside_where
 from ...rdf.vocabulary import load_terms, statement_index
 from ..base import GraphStore, solutions
@@ -24,6 +24,7 @@ from .field_scan import Fields
 #: The fields (of queries/internal/index-rows.rq) a record has: nodes lacking one are not listed.
 REQUIRED = ("id", "title", "metric", "evidenceKind", "status", "source", "printed")
 PREF_LABEL, RDFS_LABEL, ALT_LABEL = str(SKOS.prefLabel), str(RDFS.label), str(SKOS.altLabel)
+QUDT_SYMBOL = str(QUDT.symbol)
 LOWER_IS_BETTER = str(KGV.lower)
 
 
@@ -84,6 +85,9 @@ class Row:
     #: The import that brought it (``kg:importedBy``; "" for the registry's own records):
     #: the part of the registry, and the licence, it belongs to.
     imported_by: str = ""
+    #: The unit's symbol (``qudt:symbol``: "GB", "%"), shown after the value; "" for a unit
+    #: without one (unitless, a count), after whose value nothing is shown.
+    unit_symbol: str = ""
     #: (source, quote's exact words) of each of its sources and quotes: what sharing a
     #: sentence is decided on (kept in the index's ``quote_pairs``, not as a column)
     pairs: list[tuple[str, str]] = field(default_factory=list, compare=False, repr=False)
@@ -210,6 +214,7 @@ def read_rows(
             quote=first("quote"),
             printed=first("printed"),
             unit=label(unit, RDFS_LABEL) if unit else "",
+            unit_symbol=label(unit, QUDT_SYMBOL) if unit else "",
             evidence_kind=first("evidenceKind"),
             evidence_kind_label=label(first("evidenceKind")),
             status=first("status"),
