@@ -223,3 +223,18 @@ def test_a_record_page_lists_its_sections_first(client: FlaskClient) -> None:
     assert toc is not None
     for anchor in re.findall(r'href="#([\w-]+)"', toc.group(1)):
         assert f'<section id="{anchor}">' in page, anchor
+
+
+def test_the_header_search_holds_a_search_never_a_sparql_query(client: FlaskClient) -> None:
+    query = 'SELECT (1 AS ?n) ("x"@en AS ?t) WHERE {}'
+    page = client.get(
+        "/sparql", query_string={"query": query}, headers={"Accept": "text/html"}
+    ).get_data(as_text=True)
+    header = re.search(r'<header class="site">.*?</header>', page, re.S)
+    assert header is not None and 'value=""' in header.group(0)
+    # each value shows as a value, its type on hover
+    cells = re.findall(r'<td title="([^"]+)">([^<]*)</td>', page)
+    assert ("xsd:integer", "1") in cells and ("text @en", "x") in cells
+    searched = client.get("/records?q=memory").get_data(as_text=True)
+    header = re.search(r'<header class="site">.*?</header>', searched, re.S)
+    assert header is not None and 'value="memory"' in header.group(0)

@@ -188,3 +188,23 @@ def test_from_the_home_page_to_a_model_through_its_list(visit, site) -> None:
     visit.locator("table.values tbody a", has_text=first).first.click()
     visit.wait_for_url(re.compile(r"/model/"))
     assert first in visit.inner_text("h1")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_index_filters_fold_away_on_a_phone(visit, site, width: int) -> None:
+    visit.set_viewport_size({"width": width, "height": 900})
+    visit.goto(site + "/records")
+    folded = visit.evaluate("!document.querySelector('details.filters').open")
+    assert folded == (width < 640)
+    if folded:  # one tap opens them
+        visit.click("details.filters > summary")
+        assert visit.locator("[data-facet] a").first.is_visible()
+
+
+@pytest.mark.parametrize(
+    "path", ["/disagreements", f"/model/{quote('openai/gpt-3.5-turbo-0613', safe='')}"]
+)
+def test_wide_tables_scroll_in_their_own_box_on_a_phone(visit, site, path: str) -> None:
+    visit.set_viewport_size({"width": 390, "height": 900})
+    visit.goto(site + path)
+    assert visit.evaluate("document.documentElement.scrollWidth") <= 390

@@ -38,6 +38,8 @@ class IndexPage:
 
     page: Page
     query: str
+    #: what the header's search box holds (the search shown)
+    search: str
     filters: dict[str, str]
     facets: FacetCounts
     facet_names: dict[str, str]
@@ -125,6 +127,7 @@ def index(suffix: str | None = None) -> Response:
     context = IndexPage(
         page=page,
         query=query,
+        search=query,
         filters=filters,
         facets=facets,
         facet_names=FACET_TITLES,

@@ -297,7 +297,10 @@ def _form_context(query: str | None = None) -> dict[str, Any]:
 def _table(doc: dict[str, Any], base: str) -> dict[str, Any]:
     """SPARQL JSON results as rows of (text, link) cells; our IRIs link to their pages."""
     if "boolean" in doc:
-        return {"vars": ["result"], "rows": [[("true" if doc["boolean"] else "false", "")]]}
+        return {
+            "vars": ["result"],
+            "rows": [[("true" if doc["boolean"] else "false", "", "xsd:boolean")]],
+        }
     variables = doc["head"]["vars"]
     rows = []
     for binding in doc["results"]["bindings"]:
@@ -305,7 +308,7 @@ def _table(doc: dict[str, Any], base: str) -> dict[str, Any]:
         for var in variables:
             term = binding.get(var)
             if term is None:
-                row.append(("", ""))
+                row.append(("", "", ""))
             elif term["type"] == "uri":
                 value = term["value"]
                 # Only web IRIs become links: a query can make any IRI ("javascript:...").
@@ -316,11 +319,22 @@ def _table(doc: dict[str, Any], base: str) -> dict[str, Any]:
                     if value.startswith(("http://", "https://"))
                     else ""
                 )
-                row.append((value, href))
+                row.append((value, href, "IRI"))
             else:
-                row.append((term["value"], ""))
+                row.append((term["value"], "", _kind_of(term)))
         rows.append(row)
     return {"vars": variables, "rows": rows}
+
+
+def _kind_of(term: dict[str, str]) -> str:
+    """What a literal or blank node is, for a cell's hover text: its datatype (``xsd:``
+    shortened), its language, or "blank node"."""
+    if term["type"] == "bnode":
+        return "blank node"
+    if "xml:lang" in term:
+        return f"text @{term['xml:lang']}"
+    datatype = term.get("datatype", "http://www.w3.org/2001/XMLSchema#string")
+    return datatype.replace("http://www.w3.org/2001/XMLSchema#", "xsd:")
 
 
 def service_description(media_type: str) -> bytes:
