@@ -92,3 +92,14 @@ def test_without_javascript_the_page_is_the_form(browser, site: str) -> None:
     page.wait_for_url("**/sparql?query=*")
     assert page.locator("table.results tbody tr").count() > 0
     context.close()
+
+
+def test_one_result_view_the_servers_table_then_the_editors(page, site: str) -> None:
+    page.goto(f"{site}/sparql?canned=stats")
+    page.wait_for_selector("#yasgui .CodeMirror")
+    assert page.locator("#results table.results").is_visible()  # the server ran it
+    assert page.locator("#yasgui .yasr").is_hidden()  # no empty pane above it
+    page.locator("#yasgui .yasqe_queryButton").click()
+    page.locator("#yasgui table.dataTable tbody tr").first.wait_for()
+    assert page.locator("#yasgui .yasr").is_visible()
+    assert page.locator("#results").is_hidden()

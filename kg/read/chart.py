@@ -66,7 +66,7 @@ def board_chart(
     if per_bar > 1:
         title += f"; each bar stands for {per_bar} neighbouring ranks, drawn at the best of them"
     out = [
-        f'<svg class="chart board-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'<svg class="chart board-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="group" '
         f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
         f"<title>{escape(title)}</title>",
     ]
@@ -141,7 +141,7 @@ def model_chart(points: Sequence[ModelPoint], model: str) -> Markup:
     track = WIDTH - label_w - value_w - RIGHT
     title = f"{model}: {len(points)} results, each between its benchmark's lowest and highest"
     out = [
-        f'<svg class="chart model-chart" viewBox="0 0 {WIDTH} {height}" role="img" '
+        f'<svg class="chart model-chart" viewBox="0 0 {WIDTH} {height}" role="group" '
         f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
         f"<title>{escape(title)}</title>",
     ]

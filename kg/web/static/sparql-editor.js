@@ -33,6 +33,27 @@
   function tab() { return yasgui.getTab(); }
   if (!tab().getQuery().trim()) { tab().setQuery(config.query); }
 
+  // One result view: the server's table of the query it ran, until a query runs in the
+  // editor; then the editor's, and the server's goes.
+  holder.classList.add("not-run");
+  yasgui.on("query", function () {
+    holder.classList.remove("not-run");
+    var served = document.getElementById("results");
+    if (served) { served.hidden = true; }
+  });
+
+  // What YASGUI leaves unnamed for assistive technology (axe-core's findings): its
+  // editor's input, the endpoint box, the scrolling editor.
+  holder.querySelectorAll(".CodeMirror textarea").forEach(function (t) {
+    t.setAttribute("aria-label", "SPARQL query");
+  });
+  holder.querySelectorAll("input.autocomplete").forEach(function (i) {
+    i.setAttribute("aria-label", "SPARQL endpoint");
+  });
+  holder.querySelectorAll(".CodeMirror-scroll").forEach(function (s) {
+    s.setAttribute("tabindex", "0");
+  });
+
   document.querySelectorAll("form.canned").forEach(function (canned) {
     var text = config.canned[canned.dataset.query];
     if (!text) { return; }
