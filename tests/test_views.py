@@ -338,3 +338,24 @@ def test_a_board_offers_only_filters_that_narrow(client) -> None:
         offered = re.findall(r'<option value="([^"]*)"', options)
         choices = [o for o in offered if o not in ("", "all")]
         assert len(choices) > 1, name
+
+
+def test_a_models_two_results_on_one_board_say_what_tells_them_apart(client) -> None:
+    model = "openai/gpt-3.5-turbo-0613"
+    rows = [r for r in board(client, MMLU)["rows"] if r["model"] == model]
+    assert len(rows) == 2  # HELM Lite's and HELM Classic's
+    html = client.get(f"/model/{quote(model, safe='')}").get_data(as_text=True)
+    labels = {}
+    for row in rows:
+        found = re.search(
+            rf'<tr data-record="{re.escape(row["id"])}">.*?<span class="differs">(.*?)</span>',
+            html,
+            re.S,
+        )
+        assert found is not None, row["id"]
+        labels[row["id"]] = found.group(1)
+    assert len(set(labels.values())) == 2
+    for row in rows:
+        assert f"source {row['source_title']}" in labels[row["id"]]
+    assert f"<h1>{model}</h1>" in html
+    assert 'class="model-facts">Developer: <a href="/records?developer=openai">openai</a>' in html

@@ -5,7 +5,7 @@ its page in a release, and a model no ranked result names are the node's page.""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
@@ -36,6 +36,10 @@ class ModelPage:
     node_path: Callable[[str], str]
     record_href: Callable[[Any], str]
     alternates: dict[str, str]
+    #: its name as its files write it, its developer, its sizes (billions) as stated
+    name: str = ""
+    developer: str = ""
+    sizes: list[str] = field(default_factory=list)
 
 
 def model(name: str) -> Response:
@@ -53,7 +57,10 @@ def model(name: str) -> Response:
         sections=results.sections,
         sources=results.sources,
         rows=results.rows,
-        chart=model_chart(_points(results), ident),
+        chart=model_chart(_points(results), results.name or ident),
+        name=results.name or ident,
+        developer=results.developer,
+        sizes=results.sizes,
         node_path=node_path,
         record_href=record_href,
         alternates={
