@@ -359,3 +359,47 @@ def test_a_models_two_results_on_one_board_say_what_tells_them_apart(client) -> 
         assert f"source {row['source_title']}" in labels[row["id"]]
     assert f"<h1>{model}</h1>" in html
     assert 'class="model-facts">Developer: <a href="/records?developer=openai">openai</a>' in html
+
+
+def test_compare_names_what_differs_in_its_headings_and_links_its_values(client) -> None:
+    model = "openai/gpt-3.5-turbo-0613"
+    rows = [r for r in board(client, MMLU)["rows"] if r["model"] == model]
+    html = client.get("/compare", query_string={"record": [r["id"] for r in rows]}).get_data(
+        as_text=True
+    )
+    heads = re.findall(r'<th scope="col"><a href="/record/[^"]+">(.*?)</a>(.*?)</th>', html)
+    assert len(heads) == 2
+    if heads[0][0] == heads[1][0]:  # one title: the heading says what tells them apart
+        assert heads[0][1] != heads[1][1] and "differs" in heads[0][1]
+    values = re.search(r'data-field="Value as printed">(.*?)</tr>', html, re.S)
+    assert values is not None
+    for row in rows:  # each value links to its record
+        assert f'<a href="/record/{quote(row["id"], safe="")}">' in values.group(1)
+    assert re.search(r'data-field="Source">.*?<td><a href="/source/', html, re.S)
+
+
+def test_a_selection_compare_cannot_take_gets_a_page_saying_how_to_pick(client) -> None:
+    one = board(client, MMLU)["rows"][0]["id"]
+    answer = client.get("/compare", query_string={"record": [one]})
+    assert answer.status_code == 400
+    page = answer.get_data(as_text=True)
+    assert "Pick two to 12 records to compare" in page
+    assert f'href="/record/{one}"' in page and f"/records?record={one}" in page
+    assert client.get("/compare").status_code == 400
+
+
+def test_ticked_records_follow_the_index_from_page_to_page(client) -> None:
+    first = client.get("/records?limit=5").get_data(as_text=True)
+    ids = re.findall(r'name="record" value="([^"]+)"', first)[:2]
+    following = re.search(r'formaction="/records" name="after" value="([^"]+)"', first)
+    assert following is not None
+    # the form sends the ticked boxes with the next page's start
+    page = client.get(
+        "/records", query_string={"limit": 5, "after": following.group(1), "record": ids}
+    ).get_data(as_text=True)
+    for ident in ids:  # not on this page: carried on, hidden
+        assert f'<input type="hidden" name="record" value="{ident}">' in page
+    assert "2 records ticked so far" in page
+    back = client.get("/records", query_string={"limit": 5, "record": ids}).get_data(as_text=True)
+    for ident in ids:
+        assert f'value="{ident}" aria-label="compare {ident}" checked>' in back

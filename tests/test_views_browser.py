@@ -208,3 +208,22 @@ def test_wide_tables_scroll_in_their_own_box_on_a_phone(visit, site, path: str) 
     visit.set_viewport_size({"width": 390, "height": 900})
     visit.goto(site + path)
     assert visit.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_records_ticked_on_two_pages_are_compared(visit, site) -> None:
+    visit.goto(site + "/records?limit=3")
+    first = visit.locator("table.index tbody input[name=record]").first
+    picked = [first.get_attribute("value")]
+    first.check()
+    visit.click("text=Next page, keeping the ticked records")
+    visit.wait_for_url(re.compile(r"after="))
+    assert "1 record ticked so far" in visit.inner_text("p.ticked")
+    second = visit.locator("table.index tbody input[name=record]").first
+    picked.append(second.get_attribute("value"))
+    second.check()
+    visit.click("text=Compare the selected records")
+    visit.wait_for_url(re.compile(r"/compare\?"))
+    heads = visit.locator("table.compare thead th a").evaluate_all(
+        "els => els.map(e => e.getAttribute('href'))"
+    )
+    assert heads == [f"/record/{quote(i, safe='')}" for i in picked]

@@ -5,13 +5,15 @@ so a comparison shows what the record pages show."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from urllib.parse import quote
 
 import pyoxigraph as ox
 
 from ..rdf.facts import Facts
 from ..registry import Registry
 from ..store.records import record_closure
+from .closure import Link
 from .record import RecordView
 
 
@@ -23,10 +25,16 @@ class Line:
     values: list[str]
     #: the section of the comparison it belongs to (value, measurement, provenance)
     group: str
+    #: where each value links ("" for none): its record, source, file, model, benchmark
+    hrefs: list[str] = field(default_factory=list)
 
     @property
     def differs(self) -> bool:
         return len(set(self.values)) > 1
+
+
+#: Fields that name what was measured or said, never what tells two submissions apart.
+NOT_TELLING = {"Value as printed", "Reproduction runs", "Locator", "Check against the source"}
 
 
 @dataclass
@@ -38,14 +46,35 @@ class Comparison:
     def differing(self) -> int:
         return sum(line.differs for line in self.lines)
 
+    @property
+    def headings(self) -> list[tuple[str, str]]:
+        """Each record's column heading: its title, and where another compared record has
+        the same title, the first two fields that differ between them ("Evaluation: ...")."""
+        titles = [v.title for v in self.views]
+        telling = [line for line in self.lines if line.differs and line.label not in NOT_TELLING]
+        out = []
+        for place, title in enumerate(titles):
+            if titles.count(title) == 1:
+                out.append((title, ""))
+                continue
+            shared = [i for i, t in enumerate(titles) if t == title]
+            apart = [line for line in telling if len({line.values[i] for i in shared}) > 1][:2]
+            out.append(
+                (
+                    title,
+                    " · ".join(f"{line.label}: {line.values[place] or 'none'}" for line in apart),
+                )
+            )
+        return out
 
-def _imported(attribute: str) -> Callable[[RecordView], str]:
-    def read(view: RecordView) -> str:
+
+def _imported(attribute: str) -> Callable[[RecordView], Link | str]:
+    def read(view: RecordView) -> Link | str:
         imported = view.imported
         if imported is None:
             return ""
         value = getattr(imported, attribute)
-        return value.text if hasattr(value, "text") else str(value)
+        return value if isinstance(value, Link) else str(value)
 
     return read
 
@@ -66,10 +95,23 @@ def _check(view: RecordView) -> str:
     return ", ".join(outcomes)
 
 
+def _record_href(view: RecordView) -> str:
+    return f"/record/{quote(view.id, safe='')}"
+
+
+def _source(view: RecordView) -> Link | str:
+    source = view.quoted_from
+    return Link(source.long, source.href) if source else ""
+
+
 #: (group, label, how a record view gives the field's text): the fields compared, in order.
-FIELDS: tuple[tuple[str, str, Callable[[RecordView], str]], ...] = (
+FIELDS: tuple[tuple[str, str, Callable[[RecordView], Link | str]], ...] = (
     ("value", "Metric", lambda v: v.headline_label),
-    ("value", "Value as printed", lambda v: v.meant or v.printed),
+    (
+        "value",
+        "Value as printed",
+        lambda v: Link(v.meant or v.printed, f"/record/{quote(v.id, safe='')}"),
+    ),
     ("value", "Unit", lambda v: v.unit.text),
     ("value", "Direction", lambda v: v.direction),
     ("measurement", "Benchmark", _imported("benchmark")),
@@ -78,8 +120,12 @@ FIELDS: tuple[tuple[str, str, Callable[[RecordView], str]], ...] = (
     ("measurement", "Data set", _cited("dataset")),
     ("measurement", "Protocol", _cited("protocol")),
     ("measurement", "Hardware as reported", lambda v: v.hardware),
-    ("provenance", "Source", lambda v: v.quoted_from.long if v.quoted_from else ""),
-    ("provenance", "Evaluation", lambda v: v.evaluation.text if v.evaluation else ""),
+    (
+        "provenance",
+        "Source",
+        lambda v: Link(v.quoted_from.long, v.quoted_from.href) if v.quoted_from else "",
+    ),
+    ("provenance", "Evaluation", lambda v: v.evaluation or ""),
     ("provenance", "Locator", lambda v: v.locator),
     ("provenance", "Evidence kind", lambda v: v.evidence_kind),
     ("provenance", "Review status", lambda v: v.status),
@@ -101,6 +147,16 @@ def compare_records(registry: Registry, ids: Sequence[str], terms) -> Comparison
                 Facts(quads, terms), ox.NamedNode(registry.iri("record", ident)), registry.base
             )
         )
-    lines = [Line(label, [read(v) or "" for v in views], group) for group, label, read in FIELDS]
+    lines = []
+    for group, label, read in FIELDS:
+        found = [read(v) or "" for v in views]
+        lines.append(
+            Line(
+                label,
+                [f.text if isinstance(f, Link) else f for f in found],
+                group,
+                [f.href if isinstance(f, Link) else "" for f in found],
+            )
+        )
     # A field no compared record has is no line of the comparison.
     return Comparison(views, [line for line in lines if any(line.values)])

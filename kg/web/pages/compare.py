@@ -29,10 +29,23 @@ class ComparePage:
     csv_url: str
 
 
+@dataclass(frozen=True)
+class ComparePick:
+    """What ``compare_pick.html`` shows: a selection compare cannot take."""
+
+    ids: list[str]
+    most: int
+
+
 def compare(suffix: str | None = None) -> Response:
     if suffix not in (None, "csv"):
         raise NotFoundError(f"no comparison format {suffix!r} (csv)")
     ids = [i for i in dict.fromkeys(params().getlist("record")) if i]
+    if not 2 <= len(ids) <= MOST_COMPARED and suffix is None:
+        # a page that says how to pick, with what was picked, not a bare error
+        answer = render_page("compare_pick.html", ComparePick(ids, MOST_COMPARED))
+        answer.status_code = 400
+        return answer
     if not 2 <= len(ids) <= MOST_COMPARED:
         raise UsageError(
             f"a comparison takes 2 to {MOST_COMPARED} records "

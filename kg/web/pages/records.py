@@ -30,6 +30,8 @@ from .answers import URL_SAFE, node_path, render_page, respond
 LISTING_FORMATS = ("json", "csv")
 LISTING_OFFERED = media_types("html", *LISTING_FORMATS)
 PAGE_SIZE = 50
+#: How many ticked records the index carries from page to page (what compare takes).
+MOST_TICKED = 12
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,8 @@ class IndexPage:
     query: str
     #: what the header's search box holds (the search shown)
     search: str
+    #: the records ticked for comparison so far (``?record=``), kept from page to page
+    ticked: list[str]
     filters: dict[str, str]
     facets: FacetCounts
     facet_names: dict[str, str]
@@ -128,6 +132,7 @@ def index(suffix: str | None = None) -> Response:
         page=page,
         query=query,
         search=query,
+        ticked=[i for i in dict.fromkeys(params().getlist("record")) if i][:MOST_TICKED],
         filters=filters,
         facets=facets,
         facet_names=FACET_TITLES,
