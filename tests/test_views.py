@@ -403,3 +403,40 @@ def test_ticked_records_follow_the_index_from_page_to_page(client) -> None:
     back = client.get("/records", query_string={"limit": 5, "record": ids}).get_data(as_text=True)
     for ident in ids:
         assert f'value="{ident}" aria-label="compare {ident}" checked>' in back
+
+
+def disagreement_sections(html: str) -> list[str]:
+    return re.findall(r'<section class="disagreement">(.*?)</section>', html, re.S)
+
+
+def test_the_disagreements_narrow_to_a_source_a_benchmark_or_a_developer(client) -> None:
+    every = client.get("/disagreements").get_data(as_text=True)
+    everything = disagreement_sections(every)
+    assert everything
+    options = dict(re.findall(r'<select name="(\w+)">(.*?)</select>', every, re.S))
+    assert set(options) == {"source", "benchmark", "developer"}
+    for name, body in options.items():
+        for value, count in re.findall(r'<option value="([^"]+)">[^<]*\((\d+)\)</option>', body):
+            html = client.get("/disagreements", query_string={name: value}).get_data(as_text=True)
+            kept = disagreement_sections(html)
+            assert f"{count} quantit" in html and len(kept) == int(count), (name, value)
+            if name == "benchmark":
+                expected = [
+                    s for s in everything if f'href="/benchmark/{value.rpartition("/")[2]}"' in s
+                ]
+            elif name == "source":
+                expected = [
+                    s for s in everything if f'href="/source/{value.rpartition("/")[2]}"' in s
+                ]
+            else:  # a quantity of a model whose records name that developer
+                developers: dict[str, set[str]] = {}
+                for row in state(client.application).catalog.rows():
+                    path = "/model/" + row.model_node.rpartition("/model/")[2]
+                    developers.setdefault(path, set()).add(row.developer)
+                expected = [
+                    s
+                    for s in everything
+                    if value in developers[re.search(r'href="(/model/[^"]+)"', s).group(1)]
+                ]
+            assert len(expected) == len(kept), (name, value)
+            assert f'value="{value}" selected' in html

@@ -215,6 +215,7 @@ class Boards:
 
     def __init__(self, index: Index):
         self.index = index
+        self._choices: dict[str, list[tuple[str, int]]] | None = None
 
     def info(self, benchmark: str) -> BoardInfo | None:
         """A board's label, size, range and direction (None for an unknown benchmark)."""
@@ -301,16 +302,29 @@ class Boards:
         found = self.index.quantity_rows(row.model_node, row.benchmark)
         return [other for other in found if other.record != row.record]
 
-    def disagreement_count(self) -> int:
-        """How many quantities are reported with more than one value."""
-        return board_reads.disagreement_count(self.index)
+    def disagreement_count(self, filters: dict[str, str] | None = None) -> int:
+        """How many quantities are reported with more than one value (of those ``filters``
+        keep: :data:`~kg.store.index.board_reads.DISAGREEMENT_FILTERS`)."""
+        return board_reads.disagreement_count(self.index, filters)
 
-    def disagreements(self, start: int = 0, limit: int = 50) -> list[Disagreement]:
+    def disagreement_choices(self) -> dict[str, list[tuple[str, int]]]:
+        """Each filter's values, with how many quantities each keeps (read once for the
+        version: the index file never changes)."""
+        if self._choices is None:
+            self._choices = board_reads.disagreement_choices(self.index)
+        return self._choices
+
+    def disagreements(
+        self, start: int = 0, limit: int = 50, filters: dict[str, str] | None = None
+    ) -> list[Disagreement]:
         """The quantities reported with more than one value (as the store says, when the
         index was written: the canned query ``disagreements``), the widest spread first,
-        ``limit`` of them from ``start``, each with the rows the catalogue lists of it."""
+        ``limit`` of them from ``start``, each with the rows the catalogue lists of it;
+        ``filters`` narrow them."""
         found = []
-        for model, benchmark, spread in board_reads.disagreements(self.index, start, limit):
+        for model, benchmark, spread in board_reads.disagreements(
+            self.index, start, limit, filters
+        ):
             # a printed value that stands for none is in no disagreement (docs/views.md)
             rows = [r for r in self.index.quantity_rows(model, benchmark) if not r.meant]
             ordered = sorted(rows, key=lambda r: (r.value is None, r.value, r.id))

@@ -161,19 +161,66 @@ def ranked_values(
     return [v for (v,) in found]
 
 
-def disagreements(index: Index, start: int, limit: int) -> list[tuple[str, str, Decimal]]:
+#: What a disagreement can be narrowed to, and how: each a condition on the quantity
+#: (``d``); a source or developer narrows to the quantities any of whose records has it.
+DISAGREEMENT_FILTERS = {
+    "benchmark": "d.benchmark = ?",
+    "source": (
+        "EXISTS (SELECT 1 FROM rows INDEXED BY rows_by_model_node WHERE "
+        "rows.model_node = d.model AND rows.benchmark = d.benchmark AND rows.source = ?)"
+    ),
+    "developer": (
+        "EXISTS (SELECT 1 FROM rows INDEXED BY rows_by_model_node WHERE "
+        "rows.model_node = d.model AND rows.benchmark = d.benchmark AND rows.developer = ?)"
+    ),
+}
+
+
+def _narrowed(filters: dict[str, str]) -> tuple[str, list[object]]:
+    where = [DISAGREEMENT_FILTERS[name] for name in sorted(filters)]
+    return " AND ".join(where) or "1", [filters[name] for name in sorted(filters)]
+
+
+def disagreements(
+    index: Index, start: int, limit: int, filters: dict[str, str] | None = None
+) -> list[tuple[str, str, Decimal]]:
     """The quantities (model node, benchmark, spread) that disagree, the widest spread
-    first (then by benchmark and model), ``limit`` of them from ``start``."""
+    first (then by benchmark and model), ``limit`` of them from ``start``; ``filters``
+    (:data:`DISAGREEMENT_FILTERS`) narrow them."""
+    where, arguments = _narrowed(filters or {})
     return [
         (model, benchmark, Decimal(spread))
         for model, benchmark, spread in index.execute(
-            "SELECT model, benchmark, spread FROM disagreeing INDEXED BY disagreeing_widest "
+            "SELECT model, benchmark, spread FROM disagreeing AS d INDEXED BY disagreeing_widest "
+            f"WHERE {where} "
             "ORDER BY spread_number DESC, benchmark_label, model_label, model, benchmark "
             "LIMIT ? OFFSET ?",
-            (int(limit), int(start)),
+            (*arguments, int(limit), int(start)),
         )
     ]
 
 
-def disagreement_count(index: Index) -> int:
-    return index.execute("SELECT count(*) FROM disagreeing").fetchone()[0]
+def disagreement_count(index: Index, filters: dict[str, str] | None = None) -> int:
+    where, arguments = _narrowed(filters or {})
+    return index.execute(
+        f"SELECT count(*) FROM disagreeing AS d WHERE {where}", arguments
+    ).fetchone()[0]
+
+
+def disagreement_choices(index: Index) -> dict[str, list[tuple[str, int]]]:
+    """What each filter of the disagreements can choose, with how many quantities it keeps:
+    the benchmarks (from the quantities themselves), the sources and developers (their
+    records')."""
+    found: dict[str, list[tuple[str, int]]] = {
+        "benchmark": index.execute(
+            "SELECT benchmark, count(*) FROM disagreeing GROUP BY benchmark ORDER BY 2 DESC, 1"
+        ).fetchall()
+    }
+    for column in ("source", "developer"):
+        found[column] = index.execute(
+            f"SELECT rows.{column}, count(DISTINCT d.model || ' ' || d.benchmark) "
+            "FROM disagreeing d JOIN rows INDEXED BY rows_by_model_node "
+            "ON rows.model_node = d.model AND rows.benchmark = d.benchmark "
+            f"WHERE rows.{column} != '' GROUP BY rows.{column} ORDER BY 2 DESC, 1"
+        ).fetchall()
+    return found
