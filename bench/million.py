@@ -12,8 +12,10 @@ from. In this one command, on this machine:
 - **memory**: PSS of the server's processes summed (/proc/PID/smaps_rollup: shared pages
   counted once), after start and after the first requests of every page kind;
 - **first request of every page kind**, each once, cold, in a fixed order right after the
-  start (index, record, source, benchmark, model, feeds, VoID, sitemap and a part,
-  disagreements, compare, /ns, /sparql, a search and its JSON): ids are the store's
+  start (home, index, record, source, benchmark, model, feeds, VoID, sitemap and a part, a
+  board's model found and rank jumped to, the source's suite (and its page 20 worst first),
+  the lists, disagreements (and of a source), compare, /ns, /sparql, a search and its
+  JSON): ids are the store's
   largest model, benchmark and source (the worst case of a page that lists them), picked
   with small SPARQL lookups before the server starts;
 - **cold search**: after a restart, each query's first `/?q=` and `/records.json?q=`;
@@ -109,6 +111,7 @@ def pick(store_dir: Path, sample: int) -> dict[str, object]:
         "model": _path(model, "model"),
         "benchmark": _path(benchmark, "benchmark"),
         "source": _path(source, "source"),
+        "source_iri": source,
         "queries": [f"{model_name} {label.split(' ')[0]}", label.split(" ")[0], model_name[:4]],
         "ids": ids,
     }
@@ -121,8 +124,10 @@ def pages(picked: dict[str, object]) -> list[tuple[str, str]]:
     assert isinstance(records, list)
     query = str(picked["queries"][0])  # type: ignore[index]
     compare = urllib.parse.urlencode([("record", r) for r in records])
+    model_name = urllib.parse.unquote(str(picked["model"]).rsplit("/", 1)[-1])
     return [
-        ("index", "/"),
+        ("home", "/"),
+        ("index", "/records"),
         ("record", str(picked["record"])),
         ("source", source),
         ("benchmark", benchmark),
@@ -132,7 +137,27 @@ def pages(picked: dict[str, object]) -> list[tuple[str, str]]:
         ("void", "/.well-known/void"),
         ("sitemap", "/sitemap.xml"),
         ("sitemap part", ""),  # the first part the sitemap names
+        ("board, a model found", f"{benchmark}?" + urllib.parse.urlencode({"find": model_name})),
+        ("board, a rank", f"{benchmark}?rank=1000"),
+        ("suite", f"{source}/suite"),
+        (
+            "suite, worst first, page 20",
+            f"{source}/suite?page=20&sort=-{benchmark.rsplit('/', 1)[-1]}",
+        ),
+        ("benchmarks", "/benchmarks"),
+        ("models", "/models"),
+        ("models, page 40", "/models?page=40"),
+        (
+            "models, searched by name",
+            "/models?" + urllib.parse.urlencode({"q": query.split()[0], "sort": "name"}),
+        ),
+        ("sources", "/sources"),
+        ("agents", "/agents"),
         ("disagreements", "/disagreements"),
+        (
+            "disagreements of a source",
+            "/disagreements?" + urllib.parse.urlencode({"source": str(picked["source_iri"])}),
+        ),
         ("compare", f"/compare?{compare}"),
         ("vocabulary", "/ns"),
         ("sparql page", "/sparql"),

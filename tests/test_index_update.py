@@ -28,6 +28,7 @@ CONTENT = {
     "boards": "SELECT * FROM boards ORDER BY benchmark",
     "source_boards": "SELECT * FROM source_boards ORDER BY source, benchmark",
     "disagreeing": "SELECT * FROM disagreeing ORDER BY model, benchmark",
+    "disagreeing_by": "SELECT * FROM disagreeing_by ORDER BY 1, 2, 3, 4",
     "standings": "SELECT * FROM standings ORDER BY record",
     "imports": "SELECT * FROM imports ORDER BY import",
     "import_rows": "SELECT * FROM import_rows ORDER BY imported_by",

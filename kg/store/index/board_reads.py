@@ -165,14 +165,13 @@ def ranked_values(
 #: (``d``); a source or developer narrows to the quantities any of whose records has it.
 DISAGREEMENT_FILTERS = {
     "benchmark": "d.benchmark = ?",
-    "source": (
-        "EXISTS (SELECT 1 FROM rows INDEXED BY rows_by_model_node WHERE "
-        "rows.model_node = d.model AND rows.benchmark = d.benchmark AND rows.source = ?)"
-    ),
-    "developer": (
-        "EXISTS (SELECT 1 FROM rows INDEXED BY rows_by_model_node WHERE "
-        "rows.model_node = d.model AND rows.benchmark = d.benchmark AND rows.developer = ?)"
-    ),
+    **{
+        column: (
+            "EXISTS (SELECT 1 FROM disagreeing_by b WHERE b.facet = '" + column + "' "
+            "AND b.value = ? AND b.model = d.model AND b.benchmark = d.benchmark)"
+        )
+        for column in ("source", "developer")
+    },
 }
 
 
@@ -208,9 +207,9 @@ def disagreement_count(index: Index, filters: dict[str, str] | None = None) -> i
 
 
 def disagreement_choices(index: Index) -> dict[str, list[tuple[str, int]]]:
-    """What each filter of the disagreements can choose, with how many quantities it keeps:
-    the benchmarks (from the quantities themselves), the sources and developers (their
-    records')."""
+    """What each filter of the disagreements can choose, with how many quantities it keeps,
+    most first: the benchmarks, the sources and the developers (kept with the quantities
+    when the index was written)."""
     found: dict[str, list[tuple[str, int]]] = {
         "benchmark": index.execute(
             "SELECT benchmark, count(*) FROM disagreeing GROUP BY benchmark ORDER BY 2 DESC, 1"
@@ -218,9 +217,8 @@ def disagreement_choices(index: Index) -> dict[str, list[tuple[str, int]]]:
     }
     for column in ("source", "developer"):
         found[column] = index.execute(
-            f"SELECT rows.{column}, count(DISTINCT d.model || ' ' || d.benchmark) "
-            "FROM disagreeing d JOIN rows INDEXED BY rows_by_model_node "
-            "ON rows.model_node = d.model AND rows.benchmark = d.benchmark "
-            f"WHERE rows.{column} != '' GROUP BY rows.{column} ORDER BY 2 DESC, 1"
+            "SELECT value, count(*) FROM disagreeing_by WHERE facet = ? GROUP BY value "
+            "ORDER BY 2 DESC, 1",
+            (column,),
         ).fetchall()
     return found

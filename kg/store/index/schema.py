@@ -19,7 +19,7 @@ from typing import Any
 from .rows import Row
 
 #: Bumped when the tables change: a file of another format is built again, never read.
-FORMAT = "claimgraph-index/13"
+FORMAT = "claimgraph-index/14"
 
 #: Facet name -> (the row key holding the value, the row key holding its label).
 FACETS: dict[str, tuple[str, str]] = {
@@ -192,6 +192,11 @@ CREATE TABLE disagreeing (
   PRIMARY KEY (model, benchmark)
 ) WITHOUT ROWID;
 CREATE INDEX disagreeing_widest ON disagreeing(spread_number DESC, benchmark_label, model_label);
+CREATE TABLE disagreeing_by (
+  facet TEXT NOT NULL, value TEXT NOT NULL, model TEXT NOT NULL, benchmark TEXT NOT NULL,
+  PRIMARY KEY (facet, value, model, benchmark)
+) WITHOUT ROWID;
+CREATE INDEX disagreeing_by_quantity ON disagreeing_by(model, benchmark);
 CREATE TABLE classes (class TEXT PRIMARY KEY, entities INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE activities (
   activity TEXT PRIMARY KEY, kind TEXT NOT NULL, at TEXT NOT NULL, graph TEXT NOT NULL,

@@ -9,7 +9,6 @@ import json
 import sqlite3
 from collections.abc import Collection, Iterable, Mapping
 from datetime import UTC, datetime
-from decimal import Decimal
 
 import pyoxigraph as ox
 from rdflib import URIRef
@@ -238,49 +237,6 @@ def _counted_methods(
         entry[0] = json.loads(labels).get(method, method)
         entry[1] += 1
     return [(method, label, n) for method, (label, n) in tally.items()]
-
-
-def find_disagreements(
-    db: sqlite3.Connection, quantities: Collection[tuple[str, str]] | None = None
-) -> None:
-    """The quantities (a model node on a benchmark) the rows give more than one value, with
-    their spread (highest less lowest, exactly), of ``quantities`` or of every one. A value
-    that stands for none (docs/imports.md) is no value here, as in
-    queries/disagreements.rq. Each is kept with what orders the page that lists them: its
-    spread as a number, its benchmark's label and the model's name on its lowest row."""
-    sql = (
-        "SELECT model_node, benchmark, value, id, benchmark_label, model FROM rows "
-        "WHERE model_node != '' AND benchmark != '' AND value IS NOT NULL"
-    )
-    if quantities is None:
-        db.execute("DELETE FROM disagreeing")
-        found = db.execute(sql).fetchall()
-    else:
-        found = []
-        for model, benchmark in quantities:
-            db.execute(
-                "DELETE FROM disagreeing WHERE model = ? AND benchmark = ?", (model, benchmark)
-            )
-            found += db.execute(
-                f"{sql} AND model_node = ? AND benchmark = ?", (model, benchmark)
-            ).fetchall()
-    values: dict[tuple[str, str], set[Decimal]] = {}
-    lowest: dict[tuple[str, str], tuple[Decimal, str, str, str]] = {}
-    for model, benchmark, value, ident, benchmark_label, model_label in found:
-        quantity, number = (model, benchmark), Decimal(value)
-        values.setdefault(quantity, set()).add(number)
-        low = lowest.get(quantity)
-        if low is None or (number, ident) < low[:2]:
-            lowest[quantity] = (number, ident, benchmark_label, model_label)
-    db.executemany(
-        "INSERT INTO disagreeing VALUES (?, ?, ?, ?, ?, ?)",
-        (
-            (model, benchmark, str(spread), float(spread), *lowest[(model, benchmark)][2:])
-            for (model, benchmark), seen in values.items()
-            if len(seen) > 1
-            for spread in (max(seen) - min(seen),)
-        ),
-    )
 
 
 def write_imports(db: sqlite3.Connection, store: GraphStore) -> None:

@@ -31,6 +31,7 @@ from ..standing import standings
 from .activities import update_activities
 from .classes import update_classes
 from .codec import row_from, standing_json
+from .disagreeing import find_disagreements
 from .files import among
 from .headings import name_boards
 from .reader import Index
@@ -41,7 +42,6 @@ from .tables import (
     add_term_uses,
     count_facets,
     drop_rows,
-    find_disagreements,
     partners,
     put_rows,
     rank_boards,

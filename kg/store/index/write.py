@@ -19,6 +19,7 @@ from ..standing import standings
 from ..versions import INDEX_FIELDS, INDEX_TEMPORARY
 from .activities import write_activities
 from .classes import write_classes
+from .disagreeing import find_disagreements
 from .field_scan import FieldScan
 from .headings import name_boards
 from .rows import claim_chunks, read_rows
@@ -27,7 +28,6 @@ from .suites import count_source_boards
 from .tables import (
     add_term_uses,
     count_facets,
-    find_disagreements,
     index_searched,
     put_rows,
     rank_boards,
