@@ -282,7 +282,7 @@ def test_the_index_offers_the_import_facets(bundled: Path) -> None:
     from kg.web import create_app
 
     app = create_app({"store": bundled, "base": BASE, "data": DATA})
-    page = app.test_client().get("/").get_data(as_text=True)
+    page = app.test_client().get("/records").get_data(as_text=True)
     for facet in ("source", "evaluator", "benchmark", "developer"):
         assert f'data-facet="{facet}"' in page
     listing = app.test_client().get("/records.json?developer=openai").get_json()

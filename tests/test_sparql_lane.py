@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -123,7 +124,7 @@ def test_what_the_lane_does_not_answer_is_flasks(served: Counted, name: str) -> 
         assert by_flask
         assert response.status_code == status
     if status == 200:  # the body the lane read was put back for Flask: the query ran
-        assert "<td>a</td>" in response.text.replace(" ", "")
+        assert re.search(r"<td[^>]*>a</td>", response.text) is not None
 
 
 def test_a_get_is_flasks(served: Counted) -> None:

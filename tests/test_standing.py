@@ -577,7 +577,7 @@ def test_leaderboards_show_current_claims_and_the_rest_one_click_away(runner, da
             client.get("/records.json", query_string={"standing": "withdrawn"}).data
         )
         assert [r["id"] for r in listing["rows"]] == [top["id"]]
-        index = client.get("/", headers={"Accept": "text/html"}).get_data(as_text=True)
+        index = client.get("/records", headers={"Accept": "text/html"}).get_data(as_text=True)
         assert 'data-facet="standing"' in index
         tagged = 'class="tag standing-tag standing-withdrawn"'
         assert tagged in client.get(

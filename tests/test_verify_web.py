@@ -104,7 +104,7 @@ def test_a_browser_sees_the_flag_and_the_checks(page, verified_server: str, tmp_
     assert len(colours) == 2
     page.screenshot(path=str(tmp_path / "flagged.png"), full_page=True)
 
-    page.goto(verified_server)
+    page.goto(f"{verified_server}/records")
     page.locator('[data-facet="verification"] a', has_text="failed").click()
     page.wait_for_url("**verification=failed**")
     results = page.locator("section.results tbody tr")

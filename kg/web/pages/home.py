@@ -9,11 +9,13 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from flask import Response, current_app, request
+from markupsafe import Markup
 
 from ...config import placeholder_note
 from ...rdf.formats import by_media_type, media_types
 from ...rdf.negotiation import negotiate
 from ...read.catalog import FACETS
+from ...read.citation import catalog as catalog_schema
 from ...read.home import Overview, overview
 from ...read.lists import LISTS
 from ..http.request_rules import params
@@ -35,6 +37,8 @@ class HomePage:
     path: Any
     records: Any
     base_note: str
+    #: the registry as a schema.org DataCatalog, its parts with their licences
+    schema: Markup
 
 
 def home() -> Response:
@@ -50,5 +54,6 @@ def home() -> Response:
         path=node_path,
         records=records_href,
         base_note=placeholder_note(app.settings.base) if app.settings.placeholder_base else "",
+        schema=catalog_schema(request.url_root, app.licence_parts),
     )
     return render_page("home.html", context)
