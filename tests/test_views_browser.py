@@ -227,3 +227,18 @@ def test_records_ticked_on_two_pages_are_compared(visit, site) -> None:
         "els => els.map(e => e.getAttribute('href'))"
     )
     assert heads == [f"/record/{quote(i, safe='')}" for i in picked]
+
+
+@pytest.mark.parametrize("record", ["seed", "imported"])
+def test_a_record_page_fits_a_phone(visit, site, record: str) -> None:
+    from helpers import SEED_ID
+
+    ident = SEED_ID
+    if record == "imported":
+        found = visit.request.get(f"{site}/records.json?q=helm&limit=1").json()
+        ident = found["rows"][0]["id"]
+    visit.set_viewport_size({"width": 390, "height": 900})
+    visit.goto(f"{site}/record/{ident}")
+    for summary in visit.locator("details > summary").all():
+        summary.click()  # every section open, as a reader would
+    assert visit.evaluate("document.documentElement.scrollWidth") <= 390
