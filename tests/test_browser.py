@@ -160,3 +160,16 @@ def test_copy_bibtex_and_download_citations(browser, server: str, tmp_path: Path
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_the_home_search_suggests_records_as_one_types(page, server: str) -> None:
+    page.goto(server + "/")
+    page.locator("#home-q").press_sequentially("ZeRO", delay=30)
+    suggestions = page.locator("#home-suggestions li a")
+    suggestions.last.wait_for()
+    hrefs = suggestions.evaluate_all("els => els.map(e => e.getAttribute('href'))")
+    assert f"/record/{SEED_ID}" in hrefs and f"/record/{OTHER_ID}" in hrefs
+    assert suggestions.last.inner_text() == "All 2 matching records"
+    suggestions.last.click()
+    page.wait_for_url(re.compile(r"/records\?q=ZeRO$"))
+    assert "2 records" in page.inner_text("p.count")

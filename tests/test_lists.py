@@ -238,3 +238,12 @@ def test_the_header_search_holds_a_search_never_a_sparql_query(client: FlaskClie
     searched = client.get("/records?q=memory").get_data(as_text=True)
     header = re.search(r'<header class="site">.*?</header>', searched, re.S)
     assert header is not None and 'value="memory"' in header.group(0)
+
+
+def test_the_records_as_data_without_facets_for_a_caller_that_shows_none(
+    client: FlaskClient,
+) -> None:
+    full = client.get("/records.json?q=memory").get_json()
+    bare = client.get("/records.json?q=memory&facets=none").get_json()
+    assert bare["facets"] == {} and full["facets"]
+    assert bare["rows"] == full["rows"] and bare["total"] == full["total"]

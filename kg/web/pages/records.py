@@ -91,7 +91,12 @@ def index(suffix: str | None = None) -> Response:
         return respond(out.getvalue(), media_type)
     # the facets of the rows shown (the CSV has none): a misspelt search's, those of the
     # corrected one
-    facets = catalog.facets(page.corrected or query, filters)
+    # (?facets=none: a caller that shows none, the home page's suggestions as one types)
+    facets = (
+        FacetCounts()
+        if params().get("facets") == "none"
+        else catalog.facets(page.corrected or query, filters)
+    )
     if listing == "json":
         next_url = (
             # mypy checks a ** dict against url_for's own _external (a bool): _args has no
