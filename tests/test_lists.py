@@ -247,3 +247,23 @@ def test_the_records_as_data_without_facets_for_a_caller_that_shows_none(
     bare = client.get("/records.json?q=memory&facets=none").get_json()
     assert bare["facets"] == {} and full["facets"]
     assert bare["rows"] == full["rows"] and bare["total"] == full["total"]
+
+
+def test_the_sparql_page_shows_a_long_result_a_page_at_a_time(client: FlaskClient) -> None:
+    query = "SELECT ?s ?p WHERE { ?s ?p ?o } ORDER BY ?s ?p ?o LIMIT 450"
+    every = client.get(
+        "/sparql",
+        query_string={"query": query},
+        headers={"Accept": "application/sparql-results+json"},
+    ).get_json()["results"]["bindings"]
+    assert len(every) == 450
+    seen = []
+    for page in (1, 2, 3):
+        html = client.get(
+            "/sparql", query_string={"query": query, "page": page}, headers={"Accept": "text/html"}
+        ).get_data(as_text=True)
+        rows = re.findall(r"<tr><td[^>]*>(?:<a [^>]+>)?([^<]*)", html.split("<tbody>")[1])
+        seen += rows
+        assert f"page {page} of 3" in html
+        assert ('rel="next"' in html) == (page < 3)
+    assert seen == [b["s"]["value"] for b in every]

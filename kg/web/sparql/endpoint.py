@@ -22,7 +22,7 @@ from ...rdf.negotiation import named_media_type, negotiate
 from ...rdf.sparqltext import inside_where, query_form
 from ...store.queries import canned_queries, canned_query
 from ...store.sparql_requests import values_clause
-from ..http.request_rules import FORM, Params, Rules, params
+from ..http.request_rules import FORM, Params, Rules, int_param, params
 from ..http.security import EDITOR_POLICY
 from ..state import AppState, state
 from ..workers.pool import QueryAnswer, QueryPool, QueryRequest, QueryRunner, open_query_runner
@@ -101,6 +101,10 @@ def prefixes() -> Response:
     return _page(json.dumps(PREFIXES, indent=1), "application/json")
 
 
+#: Rows of a result's table on the SPARQL page (the downloads give every row).
+TABLE_PAGE = 200
+
+
 def preflight() -> Response:
     return Response(status=204, headers=PREFLIGHT)
 
@@ -128,12 +132,23 @@ def endpoint() -> Response:
         if planned.request.media_type != TURTLE
         else None
     )
+    # the page shows its table a page at a time (a canned query may give 4 MB of rows); the
+    # downloads give every row
+    pages, page = 1, 1
+    if table is not None:
+        pages = max(1, -(-len(table["rows"]) // TABLE_PAGE))
+        page = min(int_param("page", 1, 1, 1_000_000), pages)
+        table["first"] = (page - 1) * TABLE_PAGE
+        table["rows"] = table["rows"][table["first"] : page * TABLE_PAGE]
     html = render_template(
         "sparql.html",
         **_form_context(planned.text),
         query=planned.text,
         canned_name=planned.canned,
         table=table,
+        page=page,
+        pages=pages,
+        page_args={k: v for k, v in values.items() if k != "page"},
         graph=None if table else answer.body.decode(),
         truncated=answer.truncated,
         rows=answer.rows,
