@@ -175,7 +175,7 @@ def test_record_page_links_its_citations(client) -> None:
     html = client.get(RECORD).text
     for suffix in ("bib", "csl.json", "ris"):
         assert f'href="{RECORD}.{suffix}" download' in html
-    assert '<script src="/static/cite.js" defer></script>' in html
+    assert re.search(r'<script src="/static/cite.js\?v=[0-9a-f]{12}" defer></script>', html)
     assert "<script>" not in html  # no inline script: the pages run under a CSP
 
 

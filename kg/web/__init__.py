@@ -16,6 +16,7 @@ from flask import Flask
 
 from ..config import Settings, load_settings
 from .following.feeds import feeds_in_templates
+from .http.assets import register_assets
 from .http.cache import register_http_cache
 from .http.errors import register_error_handlers
 from .http.proxy import register_forwarded_headers
@@ -40,6 +41,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         # room for a query at the limit, percent-encoded in a form
         app.config["MAX_CONTENT_LENGTH"] = 4 * settings.max_query_bytes
     rules = register_routes(app)
+    register_assets(app)
     app.context_processor(feeds_in_templates)
     app.context_processor(document_in_templates)
     register_request_rules(app, rules)
