@@ -158,7 +158,18 @@ def test_the_vocabulary_fits_desktop_and_phone_widths(visit, site, width: int) -
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-@pytest.mark.parametrize("path", ["/", "/benchmarks", "/models", "/sources", "/agents"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/benchmarks",
+        "/models",
+        "/sources",
+        "/agents",
+        f"/benchmark/{MMLU}",
+        "/source/crfm-helm-lite/suite",
+    ],
+)
 def test_the_home_page_and_the_lists_fit_desktop_and_phone_widths(
     visit, site, width: int, path: str, tmp_path: Path
 ) -> None:
@@ -242,3 +253,16 @@ def test_a_record_page_fits_a_phone(visit, site, record: str) -> None:
     for summary in visit.locator("details > summary").all():
         summary.click()  # every section open, as a reader would
     assert visit.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+@pytest.mark.parametrize(
+    "path", [f"/benchmark/{MMLU}", f"/model/{quote('openai/gpt-3.5-turbo-0613', safe='')}"]
+)
+def test_a_charts_text_stays_legible_on_a_phone(visit, site, path: str) -> None:
+    visit.set_viewport_size({"width": 390, "height": 900})
+    visit.goto(site + path)
+    assert visit.evaluate("document.documentElement.scrollWidth") <= 390
+    sizes = visit.locator("svg.chart text").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().height)"
+    )
+    assert sizes and min(sizes) >= 9  # pixels on the screen
