@@ -107,11 +107,7 @@ def _source(view: RecordView) -> Link | str:
 #: (group, label, how a record view gives the field's text): the fields compared, in order.
 FIELDS: tuple[tuple[str, str, Callable[[RecordView], Link | str]], ...] = (
     ("value", "Metric", lambda v: v.headline_label),
-    (
-        "value",
-        "Value as printed",
-        lambda v: Link(v.meant or v.printed, f"/record/{quote(v.id, safe='')}"),
-    ),
+    ("value", "Value as printed", lambda v: Link(v.meant or v.printed, _record_href(v))),
     ("value", "Unit", lambda v: v.unit.text),
     ("value", "Direction", lambda v: v.direction),
     ("measurement", "Benchmark", _imported("benchmark")),
@@ -120,11 +116,7 @@ FIELDS: tuple[tuple[str, str, Callable[[RecordView], Link | str]], ...] = (
     ("measurement", "Data set", _cited("dataset")),
     ("measurement", "Protocol", _cited("protocol")),
     ("measurement", "Hardware as reported", lambda v: v.hardware),
-    (
-        "provenance",
-        "Source",
-        lambda v: Link(v.quoted_from.long, v.quoted_from.href) if v.quoted_from else "",
-    ),
+    ("provenance", "Source", _source),
     ("provenance", "Evaluation", lambda v: v.evaluation or ""),
     ("provenance", "Locator", lambda v: v.locator),
     ("provenance", "Evidence kind", lambda v: v.evidence_kind),

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from decimal import Decimal
 
 from ...model.standing import CURRENT
+from .disagreeing import NARROWED_BY
 from .listings import escape_like
 from .ranking import Ranked
 from .reader import Index
@@ -170,7 +171,7 @@ DISAGREEMENT_FILTERS = {
             "EXISTS (SELECT 1 FROM disagreeing_by b WHERE b.facet = '" + column + "' "
             "AND b.value = ? AND b.model = d.model AND b.benchmark = d.benchmark)"
         )
-        for column in ("source", "developer")
+        for column in NARROWED_BY
     },
 }
 
@@ -215,7 +216,7 @@ def disagreement_choices(index: Index) -> dict[str, list[tuple[str, int]]]:
             "SELECT benchmark, count(*) FROM disagreeing GROUP BY benchmark ORDER BY 2 DESC, 1"
         ).fetchall()
     }
-    for column in ("source", "developer"):
+    for column in NARROWED_BY:
         found[column] = index.execute(
             "SELECT value, count(*) FROM disagreeing_by WHERE facet = ? GROUP BY value "
             "ORDER BY 2 DESC, 1",

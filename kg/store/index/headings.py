@@ -10,18 +10,14 @@ from __future__ import annotations
 import sqlite3
 from collections import Counter
 
+from .listings import first_rows
+
 
 def name_boards(db: sqlite3.Connection) -> None:
     """Give every board of the file its heading (see the module)."""
     boards = [b for (b,) in db.execute("SELECT benchmark FROM boards")]
-    first: dict[str, tuple[str, str]] = {}
-    for benchmark in boards:
-        found = db.execute(
-            "SELECT benchmark_label, source_title FROM rows INDEXED BY rows_by_benchmark "
-            "WHERE benchmark = ? ORDER BY n LIMIT 1",
-            (benchmark,),
-        ).fetchone()
-        first[benchmark] = (found[0] or benchmark, found[1] or "") if found else (benchmark, "")
+    found = first_rows(db, "benchmark", boards, "benchmark_label, source_title")
+    first = {b: (found[b][0] or b, found[b][1] or "") if b in found else (b, "") for b in boards}
     headings = headings_of(first)
     db.executemany(
         "UPDATE boards SET label = ? WHERE benchmark = ?",

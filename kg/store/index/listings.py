@@ -8,9 +8,11 @@ counts (``facet_values``, kept by every write), never from the rows whole.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from .files import ReadOnlyFile
 from .reader import Index
 
 #: The orders a list takes: a key and SQL (ties by label, then value).
@@ -84,16 +86,24 @@ def activity_counts(index: Index) -> dict[str, int]:
     return dict(index.execute("SELECT kind, count(*) FROM activities GROUP BY kind").fetchall())
 
 
-def first_of(index: Index, key: str, values: Collection[str], column: str) -> dict[str, str]:
-    """For each of ``values`` of the row key ``key``, ``column`` of its first row (a
-    benchmark's source title, a model's developer): one lookup along ``key``'s index."""
-    found: dict[str, str] = {}
+def first_rows(
+    db: sqlite3.Connection | ReadOnlyFile, key: str, values: Collection[str], columns: str
+) -> dict[str, tuple]:
+    """For each of ``values`` of the row key ``key`` that a row has, ``columns`` of its
+    first row (a benchmark's name and source title, a model's developer): one lookup along
+    ``key``'s index each."""
+    found: dict[str, tuple] = {}
     for value in values:
-        row = index.execute(
-            f"SELECT {column} FROM rows INDEXED BY rows_by_{key} WHERE {key} = ? "
+        row = db.execute(
+            f"SELECT {columns} FROM rows INDEXED BY rows_by_{key} WHERE {key} = ? "
             f"ORDER BY n LIMIT 1",
             (value,),
         ).fetchone()
-        if row is not None and row[0]:
-            found[value] = row[0]
+        if row is not None:
+            found[value] = tuple(row)
     return found
+
+
+def first_of(index: Index, key: str, values: Collection[str], column: str) -> dict[str, str]:
+    """:func:`first_rows` of one column, those without a value left out."""
+    return {v: row[0] for v, row in first_rows(index, key, values, column).items() if row[0]}

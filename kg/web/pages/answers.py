@@ -7,6 +7,7 @@ Not a page itself: the route table names no view of this module.
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import NoReturn
 from urllib.parse import quote, urlencode
@@ -27,7 +28,7 @@ from ...store.index.rows import Row
 from ...store.records import describe
 from ..following.tombstones import gone_if_removed
 from ..http.documents import RDF_DOCUMENTS, as_document, document_quads, document_url, node_stem
-from ..http.request_rules import params
+from ..http.request_rules import int_param, params
 from ..state import AppState, state
 
 HTML = media_type_of("html")
@@ -52,6 +53,38 @@ URL_SAFE = "!$'()*,/:;?@"
 def records_href(facet: str, value: str) -> str:
     """The index of the records that have ``value`` of ``facet``."""
     return f"{url_for('index')}?{urlencode({facet: value}, safe=URL_SAFE)}"
+
+
+#: How far a paged list may be paged (a bound on the walk its OFFSET makes).
+MAX_PAGE = 100_000
+
+
+def paging(default_limit: int) -> tuple[int, int]:
+    """A paged list's ``?page=`` (from 1) and ``?limit=`` (1 to 1,000).
+
+    :raises UsageError: for anything else."""
+    return int_param("page", 1, 1, MAX_PAGE), int_param("limit", default_limit, 1, 1000)
+
+
+def page_count(total: int, limit: int, page: int, what: str) -> int:
+    """How many pages of ``limit`` a list of ``total`` makes (one at least).
+
+    :raises NotFoundError: for a ``page`` past the last."""
+    pages = max(1, -(-total // limit))
+    if page > pages:
+        raise NotFoundError(f"{what} has {pages} page(s) of {limit}; there is no page {page}")
+    return pages
+
+
+def paged_link(base: str, args: Mapping[str, object], default_limit: int) -> str:
+    """``base`` with ``args`` as its query string, leaving out the empty ones, the first
+    page and the default limit."""
+    kept = {
+        k: str(v)
+        for k, v in args.items()
+        if v not in ("", None) and (k, v) not in (("page", 1), ("limit", default_limit))
+    }
+    return f"{base}?{urlencode(kept, safe=URL_SAFE)}" if kept else base
 
 
 def respond(body: str | bytes, media_type: str) -> Response:

@@ -17,7 +17,6 @@ from ...rdf.negotiation import negotiate
 from ...read.catalog import FACETS
 from ...read.citation import catalog as catalog_schema
 from ...read.home import Overview, overview
-from ...read.lists import LISTS
 from ..http.request_rules import params
 from ..state import state
 from .answers import node_path, records_href, render_page
@@ -33,7 +32,6 @@ class HomePage:
     """What ``home.html`` shows."""
 
     overview: Overview
-    lists: dict[str, str]
     path: Any
     records: Any
     base_note: str
@@ -50,7 +48,6 @@ def home() -> Response:
     app = state()
     context = HomePage(
         overview=overview(app.catalog.index, app.timeline),
-        lists={name: kind.title for name, kind in LISTS.items()},
         path=node_path,
         records=records_href,
         base_note=placeholder_note(app.settings.base) if app.settings.placeholder_base else "",

@@ -9,7 +9,7 @@ import io
 import json
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import quote
 
 from flask import Response, request, url_for
 
@@ -18,14 +18,12 @@ from ...rdf.formats import by_media_type, media_types
 from ...rdf.negotiation import negotiate
 from ...read.lists import LIST_PAGE, LIST_SORTS, LISTS, Agent, ListItem, ValueList, agents
 from ...read.lists import value_list as read_value_list
-from ..http.request_rules import int_param, params
+from ..http.request_rules import params
 from ..state import state
-from .answers import URL_SAFE, node_path, records_href, render_page, respond
+from .answers import node_path, page_count, paged_link, paging, records_href, render_page, respond
 
 FORMATS = ("json", "csv")
 OFFERED = media_types("html", *FORMATS)
-#: How many pages a list may be asked for past its first (a bound on OFFSET's walk).
-MAX_PAGE = 100_000
 
 
 def _wanted(suffix: str | None) -> str:
@@ -70,23 +68,15 @@ def value_list(name: str, suffix: str | None = None) -> Response:
     sort = params().get("sort", "") or LIST_SORTS[0]
     if sort not in LIST_SORTS:
         raise UsageError(f"?sort= takes one of {', '.join(LIST_SORTS)}, not {sort!r}")
-    limit = int_param("limit", LIST_PAGE, 1, 1000)
-    page = int_param("page", 1, 1, MAX_PAGE)
+    page, limit = paging(LIST_PAGE)
     listing = read_value_list(state().catalog.index, kind, query, sort, (page - 1) * limit, limit)
-    pages = max(1, -(-listing.total // limit))
-    if page > pages and listing.total:
-        raise NotFoundError(f"/{name} has {pages} page(s) of {limit}; there is no page {page}")
+    pages = page_count(listing.total, limit, page, f"/{name}")
 
-    def link(**changes: object) -> str:
-        args = {"q": query, "sort": sort if sort != LIST_SORTS[0] else "", "page": page}
-        if limit != LIST_PAGE:
-            args["limit"] = limit
-        args.update(changes)
-        if args.get("page") == 1:
-            args["page"] = ""
-        kept = {k: str(v) for k, v in args.items() if v not in ("", None)}
-        base = url_for("value_list", name=name, suffix=changes.pop("suffix", None) or None)
-        return f"{base}?{urlencode(kept, safe=URL_SAFE)}" if kept else base
+    def link(suffix: str | None = None, **changes: object) -> str:
+        base = url_for("value_list", name=name, suffix=suffix)
+        default = sort if sort != LIST_SORTS[0] else ""
+        args = {"q": query, "sort": default, "page": page, "limit": limit, **changes}
+        return paged_link(base, args, LIST_PAGE)
 
     def href(item: ListItem) -> str:
         return item_href(kind.link, kind.facet, item.value)

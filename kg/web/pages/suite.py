@@ -9,7 +9,7 @@ import io
 import json
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import quote
 
 from flask import Response, url_for
 
@@ -17,13 +17,11 @@ from ...errors import NotFoundError
 from ...kinds import minted_iri
 from ...rdf.formats import media_types
 from ...read.suite import SUITE_PAGE, Suite, column_key, read_suite
-from ..http.request_rules import int_param, params
+from ..http.request_rules import params
 from ..state import state
-from .answers import URL_SAFE, node_path, render_page, respond
+from .answers import node_path, page_count, paged_link, paging, render_page, respond
 
 FORMATS = dict(zip(("csv", "json"), media_types("csv", "json"), strict=True))
-#: How far a suite may be paged (a bound on OFFSET's walk).
-MAX_PAGE = 100_000
 
 
 @dataclass(frozen=True)
@@ -44,26 +42,18 @@ def suite(ident: str, fmt: str | None = None) -> Response:
         raise NotFoundError(f"no suite format {fmt!r} ({', '.join(FORMATS)})")
     app = state()
     source = minted_iri(app.settings.base, "source", ident)
-    page = int_param("page", 1, 1, MAX_PAGE)
-    limit = int_param("limit", SUITE_PAGE, 1, 1000)
+    page, limit = paging(SUITE_PAGE)
     found = read_suite(
         app.catalog.index, source, params().get("sort", ""), (page - 1) * limit, limit
     )
-    pages = max(1, -(-found.total // limit))
-    if page > pages:
-        raise NotFoundError(f"this suite has {pages} page(s) of {limit}; there is no page {page}")
+    pages = page_count(found.total, limit, page, "this suite")
 
-    def link(**changes: object) -> str:
-        args: dict[str, object] = {"sort": found.sort, "page": page}
-        if limit != SUITE_PAGE:
-            args["limit"] = limit
-        suffix = changes.pop("suffix", None)
-        args.update(changes)
-        kept = {k: str(v) for k, v in args.items() if v not in ("", None) and (k, v) != ("page", 1)}
+    def link(suffix: str | None = None, **changes: object) -> str:
         base = (
             url_for("suite", ident=ident, fmt=suffix) if suffix else url_for("suite", ident=ident)
         )
-        return f"{base}?{urlencode(kept, safe=URL_SAFE)}" if kept else base
+        args = {"sort": found.sort, "page": page, "limit": limit, **changes}
+        return paged_link(base, args, SUITE_PAGE)
 
     if fmt == "csv":
         out = io.StringIO()
