@@ -170,9 +170,10 @@ class BoardView:
     index: Index = field(repr=False)
     condition: tuple[str, list[object]] = field(repr=False)
 
-    def page(self, start: int, limit: int) -> list[Ranked]:
-        """The admitted rows from place ``start`` (0: the best), ``limit`` of them."""
-        return board_reads.page(self.index, self.benchmark, *self.condition, start, limit)
+    def page(self, start: int, limit: int, sort: str = "rank") -> list[Ranked]:
+        """The admitted rows from place ``start`` (0: the first), ``limit`` of them, in
+        the order of ``sort`` (kg.store.index.board_reads.BOARD_ORDERS; best first)."""
+        return board_reads.page(self.index, self.benchmark, *self.condition, start, limit, sort)
 
     def rows(self) -> Iterator[Ranked]:
         """Every admitted row, in rank order (read in pieces)."""

@@ -55,6 +55,35 @@ def models(index: Index, benchmark: str, condition: str, parameters: Sequence[ob
     return len({m for (m,) in found})
 
 
+#: How a board's table can be sorted: name -> the column's SQL value. ``-name`` sorts the
+#: other way; empty values come last either way, and rank order breaks ties.
+BOARD_ORDERS = {
+    "rank": "board_place",
+    "model": "lower(model)",
+    "source": "lower(source_title)",
+    "evaluator": "lower(evaluator_label)",
+    "params": "CAST(nullif(params, '') AS REAL)",
+    "precision": "lower(precision)",
+    "review": "status_label",
+    "standing": "standing_label",
+}
+
+
+def order_by(sort: str) -> str:
+    """The SQL order of ``sort`` (a name of :data:`BOARD_ORDERS`, ``-`` before it for the
+    other way).
+
+    >>> order_by("-model")
+    "ORDER BY coalesce(lower(model), '') = '', lower(model) DESC, board_place"
+    """
+    name = sort.removeprefix("-")
+    value = BOARD_ORDERS[name]
+    direction = " DESC" if sort.startswith("-") else ""
+    if name == "rank":
+        return f"ORDER BY board_place{direction}"
+    return f"ORDER BY coalesce({value}, '') = '', {value}{direction}, board_place"
+
+
 def page(
     index: Index,
     benchmark: str,
@@ -62,13 +91,18 @@ def page(
     parameters: Sequence[object],
     start: int,
     limit: int,
+    sort: str = "rank",
 ) -> list[Ranked]:
-    """The admitted rows from place ``start`` on (0: the best), ``limit`` of them."""
+    """The admitted rows from place ``start`` on (0: the first), ``limit`` of them, in
+    the order ``sort`` names (:func:`order_by`; by default best first)."""
+    order = order_by(sort)
+    # the rank order walks the index; another sorts the board's admitted rows
+    by = "INDEXED BY rows_on_board " if sort == "rank" else ""
     return index.ranked(
-        f"n IN (SELECT n FROM rows INDEXED BY rows_on_board WHERE benchmark = ? "
-        f"AND {condition} ORDER BY board_place LIMIT {int(limit)} OFFSET {int(start)})",
+        f"n IN (SELECT n FROM rows {by}WHERE benchmark = ? "
+        f"AND {condition} {order} LIMIT {int(limit)} OFFSET {int(start)})",
         (benchmark, *parameters),
-        "ORDER BY board_place",
+        order,
     )
 
 

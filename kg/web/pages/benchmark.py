@@ -15,13 +15,14 @@ from typing import Any
 from flask import Response
 from markupsafe import Markup
 
-from ...errors import NotFoundError
+from ...errors import NotFoundError, UsageError
 from ...kinds import minted_iri
 from ...rdf.formats import media_types
 from ...rdf.negotiation import split_suffix
 from ...read.boards import BOARD_FACETS, BoardFilter, BoardView
 from ...read.chart import board_chart
 from ...read.leaderboard import table_csv, table_json, table_jsonld
+from ...store.index.board_reads import BOARD_ORDERS
 from ...store.index.ranking import Ranked
 from ..http.documents import as_document, node_stem
 from ..http.request_rules import int_param, params, with_changes
@@ -64,18 +65,58 @@ class BenchmarkPage:
     #: the model asked for that no admitted row has ("" when found or not asked)
     missing: str
     rank: int
+    #: the table's order (``?sort=``: a column of :data:`COLUMNS`, ``-`` for the other way)
+    sort: str
+    columns: tuple[tuple[str, str], ...]
+    #: what the caption says of a sort other than by rank
+    sort_heading: str
+
+
+#: The table's sortable columns: (``?sort=`` name, heading), in the table's order.
+COLUMNS = (
+    ("rank", "Rank"),
+    ("model", "Model"),
+    ("rank", "Value"),
+    ("source", "Source"),
+    ("evaluator", "Evaluator"),
+    ("params", "Parameters (B)"),
+    ("precision", "Precision"),
+    ("review", "Review / check"),
+    ("standing", "Standing"),
+)
+
+
+def _sort() -> str:
+    sort = params().get("sort", "") or "rank"
+    if sort.removeprefix("-") not in BOARD_ORDERS:
+        names = ", ".join(BOARD_ORDERS)
+        raise UsageError(f"?sort= takes one of {names}, or one of them after - (got {sort!r})")
+    return sort
+
+
+def _sort_heading(sort: str) -> str:
+    name = sort.removeprefix("-")
+    if name == "rank":
+        return "rank, worst first"
+    heading = next(h for key, h in COLUMNS if key == name)
+    return f"{heading}, descending" if sort.startswith("-") else heading
 
 
 def benchmark(name: str) -> Response:
     if not html_wanted(name):
         return node("benchmark", name)
     board, _ = _board(name)
+    sort = _sort()
     args = board.filter.args()
+    # the page's links keep its order; the filters, the jumps and the formats do not need it
+    kept = {**args, **({"sort": sort} if sort != "rank" else {})}
     current = params().get("record", "")
     current_iri = minted_iri(state().settings.base, "record", current) if current else ""
     # a jump: to a model's best row (?find=), or to a rank (?rank=)
     find = params().get("find", "").strip()
     missing = ""
+    if sort != "rank":
+        find = ""  # a jump is to a place in rank order (its form drops the sort)
     if find and not current:
         found = board.find_model(find)
         if found is None:
@@ -86,23 +127,28 @@ def benchmark(name: str) -> Response:
     place = board.place(current_iri) if current_iri else None
     rank = int_param("rank", 0, 1, max(board.size, 1)) if params().get("rank") else 0
     at = place or (board.place_of_rank(rank) if rank else 0)
+    if sort != "rank":
+        at = 0
     start = int_param("start", at - at % BOARD_PAGE, 0, max(board.total, 0))
     context = BenchmarkPage(
         b=board,
-        page=board.page(start, BOARD_PAGE),
+        page=board.page(start, BOARD_PAGE, sort),
         start=start,
         page_size=BOARD_PAGE,
         chart=board_chart(board.bars(place), board.label, board.lower_is_better, record_href),
         facet_titles={k: v[0] for k, v in BOARD_FACETS.items()},
         args=args,
         current=current,
-        with_args=lambda **changes: with_changes(args, **changes),
+        with_args=lambda **changes: with_changes(kept, **changes),
         node_path=node_path,
         record_href=record_href,
         formats=TABLE_FORMATS,
         find=find,
         missing=missing,
         rank=rank,
+        sort=sort,
+        columns=COLUMNS,
+        sort_heading=_sort_heading(sort),
     )
     return as_document(
         render_page("benchmark.html", context), node_stem("benchmark", split_suffix(name)[0]), HTML
