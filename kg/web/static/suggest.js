@@ -1,6 +1,7 @@
 // The home page's search box, as the reader types: the first records that match (from
 // /records.json, without its facets), and a link to all of them. Without JavaScript the
-// box is a plain form leading to the same results.
+// box is a plain form leading to the same results. From the box, the down arrow moves into
+// the suggestions (up and down arrows move among them, Escape goes back to the box).
 "use strict";
 
 (function () {
@@ -38,6 +39,26 @@
     all.appendChild(more);
     list.appendChild(all);
   }
+
+  function links() { return Array.prototype.slice.call(list.querySelectorAll("a")); }
+
+  input.addEventListener("keydown", function (event) {
+    var found = links();
+    if (event.key === "ArrowDown" && found.length) { event.preventDefault(); found[0].focus(); }
+  });
+
+  list.addEventListener("keydown", function (event) {
+    var found = links();
+    var at = found.indexOf(document.activeElement);
+    if (at < 0) { return; }
+    if (event.key === "ArrowDown" && at + 1 < found.length) {
+      event.preventDefault(); found[at + 1].focus();
+    } else if (event.key === "ArrowUp") {
+      event.preventDefault(); (at > 0 ? found[at - 1] : input).focus();
+    } else if (event.key === "Escape") {
+      event.preventDefault(); list.textContent = ""; input.focus();
+    }
+  });
 
   input.addEventListener("input", function () {
     clearTimeout(timer);
