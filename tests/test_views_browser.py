@@ -212,13 +212,34 @@ def test_the_index_filters_fold_away_on_a_phone(visit, site, width: int) -> None
         assert visit.locator("[data-facet] a").first.is_visible()
 
 
+#: Each wide table's box scrolled to its far right: whether it scrolls at all, and where
+#: its first row's first cell stands before and after (pixels from the viewport's left).
+SCROLLED = """() => Array.from(document.querySelectorAll('.table-scroll')).map(box => {
+  const cell = box.querySelector('tbody tr > :first-child');
+  const before = cell.getBoundingClientRect().left;
+  box.scrollLeft = box.scrollWidth;
+  return [box.scrollWidth > box.clientWidth, before, cell.getBoundingClientRect().left];
+})"""
+
+
 @pytest.mark.parametrize(
-    "path", ["/disagreements", f"/model/{quote('openai/gpt-3.5-turbo-0613', safe='')}"]
+    "path",
+    [
+        "/disagreements",
+        f"/model/{quote('openai/gpt-3.5-turbo-0613', safe='')}",
+        f"/benchmark/{MMLU}",
+        "/source/crfm-helm-lite/suite",
+    ],
 )
 def test_wide_tables_scroll_in_their_own_box_on_a_phone(visit, site, path: str) -> None:
     visit.set_viewport_size({"width": 390, "height": 900})
     visit.goto(site + path)
     assert visit.evaluate("document.documentElement.scrollWidth") <= 390
+    # each table that scrolls sideways keeps its first column in view
+    boxes = visit.evaluate(SCROLLED)
+    assert any(scrolls for scrolls, _, _ in boxes), boxes
+    for scrolls, before, after in boxes:
+        assert not scrolls or abs(after - before) < 1, boxes
 
 
 def test_records_ticked_on_two_pages_are_compared(visit, site) -> None:

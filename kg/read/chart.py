@@ -41,6 +41,15 @@ class Bars:
 MAX_BARS = 360
 
 
+def ranks_per_bar(values: int) -> int:
+    """How many neighbouring ranks one bar of a board's chart stands for.
+
+    >>> ranks_per_bar(360), ranks_per_bar(4574)
+    (1, 13)
+    """
+    return max(1, math.ceil(values / MAX_BARS))
+
+
 def board_chart(
     bars: Bars, metric: str, lower_is_better: bool, record_href=lambda row: ""
 ) -> Markup:
@@ -51,7 +60,7 @@ def board_chart(
     values = bars.values
     if not values:
         return Markup("")
-    per_bar = math.ceil(len(values) / MAX_BARS)
+    per_bar = ranks_per_bar(len(values))
     heights = [float(v) for v in values[::per_bar]]
     low, high = _range([min(values), max(values)])
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM

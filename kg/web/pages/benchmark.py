@@ -20,7 +20,7 @@ from ...kinds import minted_iri
 from ...rdf.formats import media_types
 from ...rdf.negotiation import split_suffix
 from ...read.boards import BOARD_FACETS, BoardFilter, BoardView
-from ...read.chart import board_chart
+from ...read.chart import board_chart, ranks_per_bar
 from ...read.leaderboard import table_csv, table_json, table_jsonld
 from ...store.index.board_reads import BOARD_ORDERS
 from ...store.index.ranking import Ranked
@@ -53,6 +53,8 @@ class BenchmarkPage:
     start: int
     page_size: int
     chart: Markup | str
+    #: how many neighbouring ranks one bar of the chart stands for (1: a bar a row)
+    per_bar: int
     facet_titles: dict[str, str]
     args: dict[str, str]
     current: str
@@ -130,12 +132,14 @@ def benchmark(name: str) -> Response:
     if sort != "rank":
         at = 0
     start = int_param("start", at - at % BOARD_PAGE, 0, max(board.total, 0))
+    bars = board.bars(place)
     context = BenchmarkPage(
         b=board,
         page=board.page(start, BOARD_PAGE, sort),
         start=start,
         page_size=BOARD_PAGE,
-        chart=board_chart(board.bars(place), board.label, board.lower_is_better, record_href),
+        chart=board_chart(bars, board.label, board.lower_is_better, record_href),
+        per_bar=ranks_per_bar(len(bars.values)),
         facet_titles={k: v[0] for k, v in BOARD_FACETS.items()},
         args=args,
         current=current,
