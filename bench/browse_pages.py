@@ -22,12 +22,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from axe_playwright_python.sync_playwright import Axe  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import sync_playwright
 
-from bench.million import pages, pick, start  # noqa: E402
-from bench.page_weight import more_pages  # noqa: E402
-from bench.serve import live_or_exit  # noqa: E402
+from bench.million import pages, pick, start
+from bench.page_weight import more_pages
+from bench.serve import live_or_exit
 
 WIDTHS = (1400, 390)
 SEVERE = {"serious", "critical"}
@@ -84,7 +84,10 @@ def main(argv: list[str] | None = None) -> int:
             browser.close()
     finally:
         server.stop()
-    lines += ["", f"{failed} of {len(lines) - 4} page views fail a check; screenshots in {args.shots}."]
+    lines += [
+        "",
+        f"{failed} of {len(lines) - 4} page views fail a check; screenshots in {args.shots}.",
+    ]
     print("\n".join(lines))
     return 1 if failed else 0
 

@@ -29,8 +29,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.million import pages, pick, start  # noqa: E402
-from bench.serve import Server, live_or_exit  # noqa: E402
+from bench.million import pages, pick, start
+from bench.serve import Server, live_or_exit
 
 GZIP = {"Accept-Encoding": "gzip", "Accept": "text/html"}
 PLAIN = {"Accept": "text/html"}

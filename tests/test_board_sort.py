@@ -42,9 +42,7 @@ def test_a_board_sorts_by_model_name_either_way(client, rows) -> None:
     assert sorted(ascending) == sorted(names)  # every row, once
     assert [names[i] for i in ascending] == sorted(names[i] for i in ascending)
     descending = shown(client, sort="-model")
-    assert [names[i] for i in descending] == sorted(
-        (names[i] for i in descending), reverse=True
-    )
+    assert [names[i] for i in descending] == sorted((names[i] for i in descending), reverse=True)
 
 
 def test_a_board_sorts_by_size_as_numbers(client) -> None:
@@ -72,9 +70,7 @@ def test_worst_first_is_rank_order_reversed(client, rows) -> None:
 
 
 def test_the_headings_link_each_sort_and_mark_the_current_one(client) -> None:
-    html = client.get(f"/benchmark/{MMLU}", query_string={"sort": "source"}).get_data(
-        as_text=True
-    )
+    html = client.get(f"/benchmark/{MMLU}", query_string={"sort": "source"}).get_data(as_text=True)
     head = re.search(r"<thead>(.*?)</thead>", html, re.S).group(1)
     # the current column sorts the other way next; the others by themselves
     assert 'aria-sort="ascending"' in head

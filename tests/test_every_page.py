@@ -51,9 +51,7 @@ def test_every_page_kind_fits_and_has_no_serious_finding(
 
 
 #: What takes focus from the keyboard: a visible element of these kinds.
-FOCUSABLE = (
-    "a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex='0']"
-)
+FOCUSABLE = "a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex='0']"
 #: Numbers every visible element that ought to take focus (``data-kbd``), and says each.
 EXPECTED = """(selector) => Array.from(document.querySelectorAll(selector))
   .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden'

@@ -10,11 +10,11 @@ from urllib.parse import unquote
 
 import pyoxigraph as ox
 
-from ..model.upstream.jsondoc import JsonSyntaxError, dumps, loads
 from ..rdf.facts import Facts, Term
 from ..rdf.namespaces import DCAT, DCTERMS, KG, OA, PROV, RDF, RDFS, SCHEMA, SPDX
 from ..store.index.rows import decimal_or_none
 from .closure import ClosureReader, Link
+from .json_outline import OutlineItem, outline_text
 
 
 @dataclass
@@ -37,9 +37,9 @@ class ImportedView:
     commit: str
     #: (label, value) rows of what the upstream file says of the evaluation and the metric
     facts: list[tuple[str, str]] = field(default_factory=list)
-    #: What else the upstream file says (its JSON, pretty-printed): the result's, the file's
-    remainder: str = ""
-    evaluation_remainder: str = ""
+    #: What else the upstream file says (its JSON as nested lists): the result's, the file's
+    remainder: list[OutlineItem] = field(default_factory=list)
+    evaluation_remainder: list[OutlineItem] = field(default_factory=list)
     #: The declared range ("0.0-1.0") where the value lies outside it, else ""
     outside_range: str = ""
 
@@ -124,8 +124,8 @@ def imported_view(view: ClosureReader, record: ox.NamedNode) -> ImportedView | N
         else None,
         commit=commit,
         facts=[(k, v) for k, v in rows if v],
-        remainder=_pretty(f.one(record, KG.upstreamRemainder)),
-        evaluation_remainder=_pretty(f.one(evaluation, KG.upstreamRemainder)),
+        remainder=outline_text(f.text(record, KG.upstreamRemainder)),
+        evaluation_remainder=outline_text(f.text(evaluation, KG.upstreamRemainder)),
         outside_range=_outside_range(view, record),
     )
 
@@ -151,16 +151,6 @@ def _benchmark_label(f, record: ox.NamedNode) -> str:
     description = f.text(record, KG.metricDescription)
     label = name if not dataset or dataset == name else f"{name} ({dataset})"
     return f"{label}: {description}" if description else label
-
-
-def _pretty(term: Term | None) -> str:
-    """The JSON indented, its numbers as the upstream file writes them."""
-    if not isinstance(term, ox.Literal):
-        return ""
-    try:
-        return dumps(loads(term.value.encode()), indent=2)
-    except JsonSyntaxError:
-        return term.value
 
 
 def _commit_of(f: Facts, imported: Term, path: str) -> str:
