@@ -210,6 +210,15 @@ def test_disagreements_list_the_real_case_and_agree_with_the_canned_query(client
     listed = set(re.findall(r'<h2><a href="/model/([^"]+)">.*?<a href="/benchmark/([^"]+)">', html))
     assert {(f"{BASE}model/{m}", f"{BASE}benchmark/{b}") for m, b in listed} == from_query
     assert (f"{BASE}model/tiny%2Falpha", f"{BASE}benchmark/{TINY}") in from_query
+    # the same spread against the same scale as the page's
+    with client.application.app_context():
+        boards = state(client.application).catalog.boards
+        listed_share = {
+            (d.model, d.benchmark): d.relative
+            for d in boards.disagreements(0, boards.disagreement_count())
+        }
+    for r in rows:
+        assert float(r["share"]) == pytest.approx(listed_share[(r["model"], r["benchmark"])])
 
 
 def test_a_record_page_shows_its_rank_and_the_other_claims_of_its_quantity(client) -> None:
@@ -281,7 +290,18 @@ def test_disagreements_come_widest_first_a_page_at_a_time(client) -> None:
         boards = state(client.application).catalog.boards
         every = boards.disagreements(0, boards.disagreement_count())
         assert len(every) == boards.disagreement_count() >= 2
-        assert [d.spread for d in every] == sorted((d.spread for d in every), reverse=True)
+        # widest against the metric's scale first: the declared one where its rows declare it
+        assert [d.relative for d in every] == sorted((d.relative for d in every), reverse=True)
+        for d in every:
+            scales = {(r.min_score, r.max_score) for r in d.rows if r.min_score and r.max_score}
+            assert len(scales) == 1 and d.scale == " to ".join(*scales)
+            low, high = (Decimal(v) for v in next(iter(scales)))
+            assert d.relative == pytest.approx(float(d.spread / (high - low)))
+        # the generated board's 0.15 on a 0-100 scale is narrower than HELM's few hundredths
+        # on a 0-1 one, though larger as a number
+        tiny = next(d for d in every if d.benchmark.endswith(TINY))
+        helm = [d for d in every if d.scale == "0 to 1" and d.spread < tiny.spread]
+        assert helm and all(every.index(d) < every.index(tiny) for d in helm)
         assert [d.model for d in boards.disagreements(1, 1)] == [every[1].model]
 
 

@@ -125,6 +125,9 @@ FIELDS: dict[str, Field] = _fields(
     Field("metricLabel", "kg:metricLabel", "xsd:string"),
     Field("qualifier", "kg:metricQualifier", "xsd:string"),
     Field("direction", "kg:metricDirection", claims_only=True),
+    # the scale the upstream declares for its metric (min_score, max_score), where it does
+    Field("minScore", "kg:minScore", "xsd:decimal", claims_only=True),
+    Field("maxScore", "kg:maxScore", "xsd:decimal", claims_only=True),
     Field("evidenceKind", "kg:evidenceKind"),
     Field("status", "kg:reviewStatus"),
     Field("source", "prov:wasQuotedFrom"),

@@ -323,13 +323,13 @@ class Boards:
         ``limit`` of them from ``start``, each with the rows the catalogue lists of it;
         ``filters`` narrow them."""
         found = []
-        for model, benchmark, spread in board_reads.disagreements(
+        for model, benchmark, spread, relative, scale in board_reads.disagreements(
             self.index, start, limit, filters
         ):
             # a printed value that stands for none is in no disagreement (docs/views.md)
             rows = [r for r in self.index.quantity_rows(model, benchmark) if not r.meant]
             ordered = sorted(rows, key=lambda r: (r.value is None, r.value, r.id))
-            found.append(Disagreement(model, benchmark, ordered, spread))
+            found.append(Disagreement(model, benchmark, ordered, spread, relative, scale))
         return found
 
 
@@ -341,6 +341,10 @@ class Disagreement:
     benchmark: str
     rows: list[Row]
     spread: Decimal
+    #: the spread as a share of the metric's scale: the one its upstream declares
+    #: (``scale``, "0 to 1"), else ("") the range the benchmark's values span
+    relative: float = 0.0
+    scale: str = ""
 
     @property
     def sources(self) -> int:

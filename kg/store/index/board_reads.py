@@ -217,17 +217,18 @@ def _narrowed(filters: dict[str, str]) -> tuple[str, list[object]]:
 
 def disagreements(
     index: Index, start: int, limit: int, filters: dict[str, str] | None = None
-) -> list[tuple[str, str, Decimal]]:
-    """The quantities (model node, benchmark, spread) that disagree, the widest spread
-    first (then by benchmark and model), ``limit`` of them from ``start``; ``filters``
-    (:data:`DISAGREEMENT_FILTERS`) narrow them."""
+) -> list[tuple[str, str, Decimal, float, str]]:
+    """The quantities (model node, benchmark, spread, spread as a share of the scale, the
+    declared scale or "") that disagree, the widest spread against its scale first (then
+    by benchmark and model: kg/store/index/disagreeing.py), ``limit`` of them from
+    ``start``; ``filters`` (:data:`DISAGREEMENT_FILTERS`) narrow them."""
     where, arguments = _narrowed(filters or {})
     return [
-        (model, benchmark, Decimal(spread))
-        for model, benchmark, spread in index.execute(
-            "SELECT model, benchmark, spread FROM disagreeing AS d INDEXED BY disagreeing_widest "
-            f"WHERE {where} "
-            "ORDER BY spread_number DESC, benchmark_label, model_label, model, benchmark "
+        (model, benchmark, Decimal(spread), relative, scale)
+        for model, benchmark, spread, relative, scale in index.execute(
+            "SELECT model, benchmark, spread, relative, scale FROM disagreeing AS d "
+            f"INDEXED BY disagreeing_widest WHERE {where} "
+            "ORDER BY relative DESC, benchmark_label, model_label, model, benchmark "
             "LIMIT ? OFFSET ?",
             (*arguments, int(limit), int(start)),
         )

@@ -88,6 +88,10 @@ class Row:
     #: The unit's symbol (``qudt:symbol``: "GB", "%"), shown after the value; "" for a unit
     #: without one (unitless, a count), after whose value nothing is shown.
     unit_symbol: str = ""
+    #: The scale its upstream declares for the metric (``min_score``, ``max_score``), as
+    #: written; "" where none is declared (a disagreement's spread is read against it).
+    min_score: str = ""
+    max_score: str = ""
     #: (source, quote's exact words) of each of its sources and quotes: what sharing a
     #: sentence is decided on (kept in the index's ``quote_pairs``, not as a column)
     pairs: list[tuple[str, str]] = field(default_factory=list, compare=False, repr=False)
@@ -237,6 +241,8 @@ def read_rows(
             params=about.get("params", [""])[0],
             precision=about.get("precision", [""])[0],
             imported_by=first("importedBy"),
+            min_score=first("minScore"),
+            max_score=first("maxScore"),
         )
         if row.benchmark:  # what the record says it measures: its own words, no lookup
             name, dataset = row.metric_label, row.dataset

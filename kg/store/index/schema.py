@@ -19,7 +19,7 @@ from typing import Any
 from .rows import Row
 
 #: Bumped when the tables change: a file of another format is built again, never read.
-FORMAT = "claimgraph-index/14"
+FORMAT = "claimgraph-index/15"
 
 #: Facet name -> (the row key holding the value, the row key holding its label).
 FACETS: dict[str, tuple[str, str]] = {
@@ -188,10 +188,11 @@ CREATE TABLE standings (record TEXT PRIMARY KEY, standing TEXT NOT NULL) WITHOUT
 CREATE TABLE about (node TEXT PRIMARY KEY, graphs TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE disagreeing (
   model TEXT NOT NULL, benchmark TEXT NOT NULL, spread TEXT NOT NULL, spread_number REAL NOT NULL,
+  relative REAL NOT NULL, scale TEXT NOT NULL,
   benchmark_label TEXT NOT NULL, model_label TEXT NOT NULL,
   PRIMARY KEY (model, benchmark)
 ) WITHOUT ROWID;
-CREATE INDEX disagreeing_widest ON disagreeing(spread_number DESC, benchmark_label, model_label);
+CREATE INDEX disagreeing_widest ON disagreeing(relative DESC, benchmark_label, model_label);
 CREATE TABLE disagreeing_by (
   facet TEXT NOT NULL, value TEXT NOT NULL, model TEXT NOT NULL, benchmark TEXT NOT NULL,
   PRIMARY KEY (facet, value, model, benchmark)
