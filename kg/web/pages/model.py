@@ -7,19 +7,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
+import pyoxigraph as ox
 from flask import Response
 from markupsafe import Markup
 
 from ...kinds import minted_iri
+from ...rdf.facts import Facts
+from ...rdf.namespaces import FOAF, OWL, RDFS
 from ...rdf.negotiation import split_suffix
 from ...read.chart import ModelPoint, model_chart
 from ...read.model_results import BenchmarkResults, ModelResults, model_results
 from ...store.index.rows import Row
 from ..http.documents import as_document, node_stem
 from ..state import state
-from .answers import HTML, html_wanted, node_path, record_href, render_page
+from .answers import HTML, NodeRequest, html_wanted, node_path, record_href, render_page
 from .node import node
 
 
@@ -40,6 +43,26 @@ class ModelPage:
     name: str = ""
     developer: str = ""
     sizes: list[str] = field(default_factory=list)
+    #: (site, URL) of the pages elsewhere its node links to (docs/links.md)
+    links: list[tuple[str, str]] = field(default_factory=list)
+
+
+#: The properties of a model node that link out, and the sites they are named by.
+LINKING = (FOAF.page, OWL.sameAs, RDFS.seeAlso)
+SITES = {"huggingface.co": "Hugging Face"}
+
+
+def links_out(name: str, iri: str) -> list[tuple[str, str]]:
+    """(site, URL) of each page elsewhere the model node ``iri`` links to: its Hugging Face
+    repository where its files name one (kg/model/mapping/imports.py)."""
+    facts = Facts(NodeRequest.read("model", name).describe(), state().terms.graph)
+    found = []
+    for predicate in LINKING:
+        for target in facts.all(ox.NamedNode(iri), predicate):
+            if isinstance(target, ox.NamedNode):
+                host = urlsplit(target.value).hostname or target.value
+                found.append((SITES.get(host, host), target.value))
+    return sorted(set(found))
 
 
 def model(name: str) -> Response:
@@ -61,6 +84,7 @@ def model(name: str) -> Response:
         name=results.name or ident,
         developer=results.developer,
         sizes=results.sizes,
+        links=links_out(name, iri),
         node_path=node_path,
         record_href=record_href,
         alternates={
