@@ -52,6 +52,12 @@ def test_the_editor_runs_a_canned_query_and_shows_its_table(
     [row] = text.json()["results"]["bindings"]
     shown = " ".join(cells.all_inner_texts())
     assert row["records"]["value"] in shown and row["triples"]["value"] in shown
+    # values as values: the number alone, its datatype on hover, as the server's table
+    assert "^^" not in shown and "XMLSchema" not in shown
+    titles = page.locator("#yasgui table.dataTable tbody td span[title]").evaluate_all(
+        "els => els.map(e => e.title)"
+    )
+    assert "xsd:" + row["records"]["datatype"].rsplit("#", 1)[-1] in titles
     page.screenshot(path=str(tmp_path / "editor.png"), full_page=True)
     # prefix completion offers the registry's own prefixes
     page.evaluate("document.querySelector('#yasgui .CodeMirror').CodeMirror.setValue('')")

@@ -16,6 +16,20 @@
   form.hidden = true;
 
   var Yasgui = window.Yasgui;
+  // Values as values, as the server's table shows them: YASR's table writes a typed literal
+  // as "-1"^^xsd:decimal; here it shows -1, its datatype (or language) on hover.
+  var Table = Yasgui.Yasr && Yasgui.Yasr.plugins && Yasgui.Yasr.plugins.table;
+  if (Table && Table.prototype.formatLiteral) {
+    Table.prototype.formatLiteral = function (binding) {
+      var cell = document.createElement("span");
+      cell.textContent = binding.value;
+      var lang = binding["xml:lang"];
+      var type = binding.datatype || "http://www.w3.org/2001/XMLSchema#string";
+      cell.title = lang ? "text @" + lang
+        : type.replace("http://www.w3.org/2001/XMLSchema#", "xsd:");
+      return cell.outerHTML;
+    };
+  }
   // Local completion only: variables, and prefixes from this registry's list.
   Yasgui.Yasqe.defaults.autocompleters = ["prefixes", "variables"];
   var yasgui = new Yasgui(holder, {
