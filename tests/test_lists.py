@@ -14,7 +14,7 @@ from urllib.parse import quote
 import pytest
 from flask.testing import FlaskClient
 
-from kg.read.lists import LISTS
+from kg.read.lists import LIST_OF_FACET, LISTS
 from kg.store.index.schema import FACETS
 from kg.web.state import state
 
@@ -298,3 +298,22 @@ def test_a_versioned_static_file_is_immutable_and_gzipped(client: FlaskClient) -
     for other in (url.split("?")[0], url.split("?")[0] + "?v=000000000000"):
         old = client.get(other, headers={"Accept-Encoding": "gzip"})
         assert old.data == on_disk and "immutable" not in old.headers.get("Cache-Control", "")
+
+
+def test_every_facet_of_free_text_has_a_list_and_the_others_few_values(client) -> None:
+    """A facet whose values are not a vocabulary's can have thousands (a link to all of
+    them: its list); a vocabulary's facet has a few, all shown."""
+    vocabulary = {
+        "evidence_kind",
+        "review_status",
+        "evaluator",
+        "method",
+        "verification",
+        "standing",
+    }
+    assert set(FACETS) - set(LIST_OF_FACET) == vocabulary
+    html = client.get("/records").get_data(as_text=True)
+    for facet in vocabulary:
+        shown = re.search(rf'data-facet="{facet}">(.*?)</section>', html, re.S)
+        if shown:
+            assert 'class="all"' not in shown.group(1)

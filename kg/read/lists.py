@@ -1,5 +1,5 @@
-"""The lists of what the records are about: every benchmark, model, source, developer and
-metric with how many records name it (from the index's counts, searched, sorted, paged),
+"""The lists of what the records are about: every benchmark, model, source, developer,
+metric and precision with how many records name it (from the index's counts, searched, sorted, paged),
 and every agent with the activities associated with it (from the store: a few).
 
 What links where is the web app's business; a list says what each value is."""
@@ -45,6 +45,8 @@ LISTS: dict[str, ListKind] = {
         ListKind("sources", "source", "Sources", "source", "node"),
         ListKind("developers", "developer", "Developers", "developer", "records"),
         ListKind("metrics", "metric", "Metrics", "metric", "records"),
+        # the one other facet whose values are the upstream's free text, not a vocabulary's
+        ListKind("precisions", "precision", "Precisions", "precision", "records"),
     )
 }
 #: The list of each facet that has one.
