@@ -84,3 +84,25 @@ def test_an_unknown_sort_is_a_bad_request_that_names_the_choices(client) -> None
     assert response.status_code == 400
     assert "colour" in response.get_data(as_text=True)
     assert "params" in response.get_data(as_text=True)
+
+
+def test_records_ticked_on_two_pages_of_a_board_stay_ticked(client, monkeypatch) -> None:
+    from kg.web.pages import benchmark as board_page
+
+    monkeypatch.setattr(board_page, "BOARD_PAGE", 3)  # pages of 3 rows on the small board
+    first = shown(client, sort="model")[:3]
+    # "Next rows, keeping the ticked records": the compare form sent to the board
+    asked = {"sort": "model", "keep": "3", "record": [first[0]]}
+    response = client.get(f"/benchmark/{MMLU}", query_string=asked)
+    html = response.get_data(as_text=True)
+    second = re.findall(r'<tr id="([^"]+)"', html)
+    assert second and not set(second) & set(first)  # the next rows, in the same order
+    assert second == shown(client, sort="model")[3:6]
+    # the one ticked before rides along hidden; none is marked as the current record
+    assert f'<input type="hidden" name="record" value="{first[0]}">' in html
+    assert 'class="current"' not in html
+    assert "1 record ticked so far, some on other pages" in html
+    # ticked here too, both go to compare
+    both = {"keep": "6", "record": [first[0], second[0]]}
+    html = client.get(f"/benchmark/{MMLU}", query_string=both).get_data(as_text=True)
+    assert "2 records ticked so far" in html

@@ -57,6 +57,9 @@ def records_href(facet: str, value: str) -> str:
 
 #: How far a paged list may be paged (a bound on the walk its OFFSET makes).
 MAX_PAGE = 100_000
+#: How many records a comparison takes: what the index and a board carry from page to page
+#: as ticked.
+MOST_COMPARED = 12
 
 
 def paging(default_limit: int) -> tuple[int, int]:

@@ -29,6 +29,7 @@ from ..http.request_rules import int_param, params, with_changes
 from ..state import state
 from .answers import (
     HTML,
+    MOST_COMPARED,
     html_wanted,
     node_path,
     record_href,
@@ -72,6 +73,9 @@ class BenchmarkPage:
     columns: tuple[tuple[str, str], ...]
     #: what the caption says of a sort other than by rank
     sort_heading: str
+    #: the records ticked for comparison on earlier pages (``?keep=N&record=...``: the page
+    #: from place N, the ``record`` values ticked rather than marked)
+    ticked: list[str]
 
 
 #: The table's sortable columns: (``?sort=`` name, heading), in the table's order.
@@ -112,7 +116,11 @@ def benchmark(name: str) -> Response:
     args = board.filter.args()
     # the page's links keep its order; the filters, the jumps and the formats do not need it
     kept = {**args, **({"sort": sort} if sort != "rank" else {})}
-    current = params().get("record", "")
+    # "Next ranks, keeping the ticked records": the compare form sent to the board itself
+    keeping = params().get("keep", "") != ""
+    ticked = [i for i in dict.fromkeys(params().getlist("record")) if i] if keeping else []
+    ticked = ticked[:MOST_COMPARED]
+    current = "" if keeping else params().get("record", "")
     current_iri = minted_iri(state().settings.base, "record", current) if current else ""
     # a jump: to a model's best row (?find=), or to a rank (?rank=)
     find = params().get("find", "").strip()
@@ -131,7 +139,7 @@ def benchmark(name: str) -> Response:
     at = place or (board.place_of_rank(rank) if rank else 0)
     if sort != "rank":
         at = 0
-    start = int_param("start", at - at % BOARD_PAGE, 0, max(board.total, 0))
+    start = int_param("keep" if keeping else "start", at - at % BOARD_PAGE, 0, max(board.total, 0))
     bars = board.bars(place)
     context = BenchmarkPage(
         b=board,
@@ -153,6 +161,7 @@ def benchmark(name: str) -> Response:
         sort=sort,
         columns=COLUMNS,
         sort_heading=_sort_heading(sort),
+        ticked=ticked,
     )
     return as_document(
         render_page("benchmark.html", context), node_stem("benchmark", split_suffix(name)[0]), HTML

@@ -14,10 +14,7 @@ from ...rdf.formats import media_type_of
 from ...read.compare import Comparison, compare_records
 from ..http.request_rules import params
 from ..state import state
-from .answers import render_page, respond
-
-#: How many records a comparison takes.
-MOST_COMPARED = 12
+from .answers import MOST_COMPARED, render_page, respond
 
 
 @dataclass(frozen=True)

@@ -24,14 +24,12 @@ from ...read.lists import LIST_OF_FACET
 from ...store.index.rows import LISTING_FIELDS
 from ..http.request_rules import int_param, params, with_changes
 from ..state import state
-from .answers import URL_SAFE, node_path, render_page, respond
+from .answers import MOST_COMPARED, URL_SAFE, node_path, render_page, respond
 
 #: The index comes as a page, or as data: /records.json, /records.csv.
 LISTING_FORMATS = ("json", "csv")
 LISTING_OFFERED = media_types("html", *LISTING_FORMATS)
 PAGE_SIZE = 50
-#: How many ticked records the index carries from page to page (what compare takes).
-MOST_TICKED = 12
 
 
 @dataclass(frozen=True)
@@ -137,7 +135,7 @@ def index(suffix: str | None = None) -> Response:
         page=page,
         query=query,
         search=query,
-        ticked=[i for i in dict.fromkeys(params().getlist("record")) if i][:MOST_TICKED],
+        ticked=[i for i in dict.fromkeys(params().getlist("record")) if i][:MOST_COMPARED],
         filters=filters,
         facets=facets,
         facet_names=FACET_TITLES,
