@@ -1,6 +1,6 @@
 """The lists of what the records are about: every benchmark, model, source, developer,
-metric and precision with how many records name it (from the index's counts, searched, sorted, paged),
-and every agent with the activities associated with it (from the store: a few).
+metric and precision with how many records name it (from the index's counts, searched,
+sorted, paged), and every agent with the activities associated with it (from the store: a few).
 
 What links where is the web app's business; a list says what each value is."""
 
