@@ -9,7 +9,6 @@ import csv
 import io
 import re
 from collections import Counter
-from urllib.parse import quote
 
 import pytest
 from flask.testing import FlaskClient
@@ -106,9 +105,21 @@ def test_the_models_list_says_each_models_developer(client: FlaskClient) -> None
     developers = {}
     for row in state(client.application).catalog.rows():
         developers.setdefault(row.model, set()).add(row.developer)
+    nodes = {row.model: row.model_node for row in state(client.application).catalog.rows()}
     for item in pages(client, "models"):
         assert item["developer"] in developers[item["value"]] | {""}
-        assert item["page"] == f"/model/{quote(item['value'], safe='')}"
+        # the page of the model node its records name, whatever the name's case (a
+        # hand-made record names no model node: its records)
+        node = nodes[item["value"]]
+        expected = "/model/" + node.rsplit("/model/", 1)[1] if node else item["records_page"]
+        assert item["page"] == expected
+
+
+def test_every_listed_model_links_to_a_page_that_answers(client: FlaskClient) -> None:
+    listed = pages(client, "models")
+    assert any(item["value"] != item["value"].casefold() for item in listed)  # names in case
+    for item in listed:
+        assert client.get(item["page"]).status_code == 200, item
 
 
 def test_bad_parameters_are_refused_clearly(client: FlaskClient) -> None:
@@ -317,3 +328,13 @@ def test_every_facet_of_free_text_has_a_list_and_the_others_few_values(client) -
         shown = re.search(rf'data-facet="{facet}">(.*?)</section>', html, re.S)
         if shown:
             assert 'class="all"' not in shown.group(1)
+
+
+def test_a_list_links_each_of_its_pages_by_number(client) -> None:
+    html = client.get("/models", query_string={"limit": "2", "page": "2"}).get_data(as_text=True)
+    numbers = re.search(r'<nav class="page-numbers"[^>]*>(.*?)</nav>', html, re.S).group(1)
+    total = client.get("/models.json", query_string={"limit": "2"}).get_json()["pages"]
+    linked = [int(n) for n in re.findall(r'page=(\d+)[^"]*">\d+</a>', numbers)]
+    # every page but this one (the first's link has no page=) is one click away
+    assert sorted({1, *linked}) == [n for n in range(1, total + 1) if n != 2]
+    assert '<strong aria-current="page">2</strong>' in numbers

@@ -27,8 +27,8 @@ class ListKind:
     title: str
     #: one of them, in a sentence ("benchmark")
     noun: str
-    #: where a value's name links: "node" (its IRI's page), "model" (``/model/NAME``) or
-    #: "records" (the records that have it)
+    #: where a value's name links: "node" (its IRI's page), "model" (the page of the model
+    #: node its records name) or "records" (the records that have it)
     link: str
     #: a column beside the count: (heading, the row column read from a value's first record)
     beside: tuple[str, str] | None = None
@@ -65,6 +65,8 @@ class ListItem:
     count: int
     #: the column beside the count ("" where its first record has none)
     beside: str = ""
+    #: the node its records name (a model's: names differing in case are one model node)
+    node: str = ""
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,14 @@ def value_list(
         beside = first_of(
             index, FACETS[kind.facet][0], [v for v, _, _ in found.values], kind.beside[1]
         )
-    items = [ListItem(v, label, n, beside.get(v, "")) for v, label, n in found.values]
+    nodes: dict[str, str] = {}
+    if kind.link == "model":  # a model's page is its node's, not its name's
+        nodes = first_of(
+            index, FACETS[kind.facet][0], [v for v, _, _ in found.values], "model_node"
+        )
+    items = [
+        ListItem(v, label, n, beside.get(v, ""), nodes.get(v, "")) for v, label, n in found.values
+    ]
     return ValueList(kind, items, found.total, query, sort, offset, limit)
 
 

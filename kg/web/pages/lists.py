@@ -9,7 +9,6 @@ import io
 import json
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
 
 from flask import Response, request, url_for
 
@@ -36,14 +35,14 @@ def _wanted(suffix: str | None) -> str:
     return by_media_type(media_type).name
 
 
-def item_href(kind_link: str, facet: str, value: str) -> str:
-    """Where a listed value's name links: its node's page, a model's page, or the records
-    that have it."""
+def item_href(kind_link: str, facet: str, item: ListItem) -> str:
+    """Where a listed value's name links: its node's page, its model node's page, or the
+    records that have it."""
     if kind_link == "node":
-        return node_path(value)
-    if kind_link == "model":
-        return f"/model/{quote(value, safe='')}"
-    return records_href(facet, value)
+        return node_path(item.value)
+    if kind_link == "model" and item.node:
+        return node_path(item.node)
+    return records_href(facet, item.value)
 
 
 @dataclass(frozen=True)
@@ -79,7 +78,7 @@ def value_list(name: str, suffix: str | None = None) -> Response:
         return paged_link(base, args, LIST_PAGE)
 
     def href(item: ListItem) -> str:
-        return item_href(kind.link, kind.facet, item.value)
+        return item_href(kind.link, kind.facet, item)
 
     def records(item: ListItem) -> str:
         return records_href(kind.facet, item.value)
