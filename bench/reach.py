@@ -7,9 +7,11 @@ pages as a reader clicks them.
 STORE and DATA as ``kg serve`` takes them (only read). From ``/``, the pages at fewer than
 ``--clicks`` clicks are fetched (same origin, HTML only; the SPARQL endpoint's results,
 data formats and feeds are not pages a reader clicks through) and their links collected;
-a link found on a page at N-1 clicks is reached in N. The totals come from the lists
-(``/benchmarks.json``, ``/models.json``, ``/sources.json``). Prints, for each kind, how
-many were reached and at how many clicks at most, and how many pages the crawl fetched.
+a link found on a page at N-1 clicks is reached in N, where its page answers 200. What
+there is to reach comes from the server's SPARQL endpoint: every benchmark, model node and
+source some record names. Prints,
+for each kind, how many of them were reached and at how many clicks at most, and how many
+pages the crawl fetched.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from html import unescape
 from pathlib import Path
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import unquote, urlencode, urljoin, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.million import start
@@ -36,7 +38,7 @@ SKIPPED = re.compile(
 
 
 def links(server: Server, path: str) -> list[str]:
-    status, body = server.get(path, headers={"Accept": "text/html"})
+    status, body = server.get(path, headers=HTML)
     if status != 200:
         return []
     found = []
@@ -46,9 +48,17 @@ def links(server: Server, path: str) -> list[str]:
         if parts.netloc and parts.netloc != f"{server.host}:{server.port}":
             continue  # another site
         local = parts.path + (f"?{parts.query}" if parts.query else "")
-        if not SKIPPED.search(local):
+        if kind_of(local) or not SKIPPED.search(local):  # a node's id may end as ".json"
             found.append(local)
     return found
+
+
+HTML = {"Accept": "text/html"}
+
+
+def pool_map(workers: int, work, items) -> list:
+    with ThreadPoolExecutor(workers) as pool:
+        return list(pool.map(work, items))
 
 
 def kind_of(path: str) -> tuple[str, str] | None:
@@ -58,9 +68,27 @@ def kind_of(path: str) -> tuple[str, str] | None:
     return (found.group(1), unquote(found.group(2)).casefold()) if found else None
 
 
-def total(server: Server, name: str) -> int:
-    status, body = server.get(f"/{name}.json?limit=1", headers={"Accept": "application/json"})
-    return json.loads(body)["total"] if status == 200 else 0
+#: What records name, by kind: the nodes a reader should be able to reach.
+NAMED = {
+    "benchmark": "<https://w3id.org/claimgraph/ns#benchmark>",
+    "model": "<https://w3id.org/claimgraph/ns#evaluatedModel>",
+    "source": "<http://www.w3.org/ns/prov#wasQuotedFrom>",
+}
+
+
+def named(server: Server, kind: str) -> set[str]:
+    """The ids of every node of ``kind`` some record names (case-folded, as kind_of)."""
+    query = f"SELECT DISTINCT ?n WHERE {{ ?r {NAMED[kind]} ?n }}"
+    status, body = server.get(
+        "/sparql?" + urlencode({"query": query}),
+        headers={"Accept": "application/sparql-results+json"},
+    )
+    if status != 200:
+        raise SystemExit(f"the SPARQL endpoint answered {status}: {body[:200]!r}")
+    return {
+        unquote(b["n"]["value"].rsplit(f"/{kind}/", 1)[-1]).casefold()
+        for b in json.loads(body)["results"]["bindings"]
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,8 +120,17 @@ def main(argv: list[str] | None = None) -> int:
                             following.append(link)
                 print(f"  {clicks} click(s): {len(following):,} new pages", file=sys.stderr)
                 frontier = following
-        totals = {"benchmark": total(server, "benchmarks"), "model": total(server, "models")}
-        totals["source"] = total(server, "sources")
+        wanted = {kind: named(server, kind) for kind in KINDS}
+        # reached means its page answers, as a reader's click would find it
+        pages = {thing: link for link, clicks in seen.items() if (thing := kind_of(link))}
+        answers = dict(
+            zip(
+                pages,
+                pool_map(args.workers, lambda p: server.get(p, headers=HTML)[0], pages.values()),
+                strict=True,
+            )
+        )
+        reached = {t: c for t, c in reached.items() if answers.get(t) == 200}
     finally:
         server.stop()
     print(f"From the home page in at most {args.clicks} clicks ({fetched:,} pages fetched):")
@@ -101,8 +138,12 @@ def main(argv: list[str] | None = None) -> int:
     print("| kind | reached | of | most clicks needed |")
     print("|---|---|---|---|")
     for kind in KINDS:
-        got = [c for (k, _), c in reached.items() if k == kind]
-        print(f"| {kind} | {len(got):,} | {totals[kind]:,} | {max(got, default=0)} |")
+        got = [c for (k, i), c in reached.items() if k == kind and i in wanted[kind]]
+        print(f"| {kind} | {len(got):,} | {len(wanted[kind]):,} | {max(got, default=0)} |")
+    for kind in KINDS:
+        missed = sorted(wanted[kind] - {i for k, i in reached if k == kind})
+        if missed:
+            print(f"\nNot reached ({kind}): {', '.join(missed[:20])}")
     return 0
 
 

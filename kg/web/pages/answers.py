@@ -17,7 +17,7 @@ from flask import Response, g, render_template, request, url_for
 
 from ...errors import KgError, NotFoundError
 from ...export.render import EXPORT_MEDIA_TYPES, UPSTREAM_OFFERED, render
-from ...kinds import segments
+from ...kinds import minted_iri, segments
 from ...rdf.formats import CITATIONS, RDF_SYNTAXES, by_media_type, media_type_of, media_types
 from ...rdf.negotiation import accept_parameter, negotiate, split_suffix
 from ...rdf.output import write_graph
@@ -103,11 +103,23 @@ def render_page(template: str, context: object) -> Response:
     return respond(render_template(template, **names), HTML)
 
 
-def html_wanted(name: str) -> bool:
+def node_name(kind: str, name: str) -> tuple[str, str | None]:
+    """(id, format name) of ``/<kind>/NAME``: ``x.ttl`` is node ``x`` as Turtle, unless a
+    node's id is the whole name (the model ``ai2/tulu-2-7b-rm-v0.json`` of RewardBench is
+    a model, not a model as JSON): one look-up, where the name ends as a format does."""
+    ident, suffix = split_suffix(name)
+    if suffix is None or kind == "record":  # a record's id never holds a dot
+        return ident, suffix
+    iri = minted_iri(state().settings.base, kind, name)
+    store = state().registry(params().get("release") or None).store
+    return (name, None) if bool(store.query(f"ASK {{ <{iri}> ?p ?o }}")) else (ident, suffix)
+
+
+def html_wanted(kind: str, name: str) -> bool:
     """Whether ``/benchmark/NAME`` (or ``/model/NAME``) asks for the page, not the node's RDF."""
     if params().get("release"):
         return False
-    suffix = split_suffix(name)[1]
+    suffix = node_name(kind, name)[1]
     return (
         negotiate(request.headers.get("Accept"), BOARD_OFFERED, suffix or params().get("format"))
         == HTML
@@ -148,7 +160,7 @@ class NodeRequest:
         """:raises NotFoundError: for a kind of node with no pages."""
         if kind not in KINDS:
             raise NotFoundError(f"no such page: /{kind}/{name}")
-        ident, suffix = split_suffix(name)
+        ident, suffix = node_name(kind, name)
         app = state()
         release = params().get("release") or None
         at = app.archive.release(release) if release else None

@@ -18,7 +18,6 @@ from markupsafe import Markup
 from ...errors import NotFoundError, UsageError
 from ...kinds import minted_iri
 from ...rdf.formats import media_types
-from ...rdf.negotiation import split_suffix
 from ...read.boards import BOARD_FACETS, BoardFilter, BoardView
 from ...read.chart import board_chart, ranks_per_bar
 from ...read.leaderboard import table_csv, table_json, table_jsonld
@@ -31,6 +30,7 @@ from .answers import (
     HTML,
     MOST_COMPARED,
     html_wanted,
+    node_name,
     node_path,
     record_href,
     render_page,
@@ -109,7 +109,7 @@ def _sort_heading(sort: str) -> str:
 
 
 def benchmark(name: str) -> Response:
-    if not html_wanted(name):
+    if not html_wanted("benchmark", name):
         return node("benchmark", name)
     board, _ = _board(name)
     sort = _sort()
@@ -164,7 +164,9 @@ def benchmark(name: str) -> Response:
         ticked=ticked,
     )
     return as_document(
-        render_page("benchmark.html", context), node_stem("benchmark", split_suffix(name)[0]), HTML
+        render_page("benchmark.html", context),
+        node_stem("benchmark", node_name("benchmark", name)[0]),
+        HTML,
     )
 
 
@@ -180,7 +182,7 @@ def benchmark_table(ident: str, fmt: str) -> Response:
 
 
 def _board(name: str) -> tuple[BoardView, str]:
-    ident = split_suffix(name)[0]
+    ident = node_name("benchmark", name)[0]
     iri = minted_iri(state().settings.base, "benchmark", ident)
     board = state().catalog.boards.board(iri, BoardFilter.from_args(params()))
     if board is None:

@@ -16,13 +16,12 @@ from markupsafe import Markup
 from ...kinds import minted_iri
 from ...rdf.facts import Facts
 from ...rdf.namespaces import FOAF, OWL, RDFS
-from ...rdf.negotiation import split_suffix
 from ...read.chart import ModelPoint, model_chart
 from ...read.model_results import BenchmarkResults, ModelResults, model_results
 from ...store.index.rows import Row
 from ..http.documents import as_document, node_stem
 from ..state import state
-from .answers import HTML, NodeRequest, html_wanted, node_path, record_href, render_page
+from .answers import HTML, NodeRequest, html_wanted, node_name, node_path, record_href, render_page
 from .node import node
 
 
@@ -66,9 +65,9 @@ def links_out(name: str, iri: str) -> list[tuple[str, str]]:
 
 
 def model(name: str) -> Response:
-    if not html_wanted(name):
+    if not html_wanted("model", name):
         return node("model", name)
-    ident = split_suffix(name)[0]
+    ident = node_name("model", name)[0]
     app = state()
     iri = minted_iri(app.settings.base, "model", ident)
     results = model_results(app.catalog.boards, iri)
