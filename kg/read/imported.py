@@ -138,7 +138,7 @@ def _outside_range(view: ClosureReader, record: ox.NamedNode) -> str:
     value = decimal_or_none(view.field_text(record, "value"))
     if value is None or view.field(record, "valueReason") is not None:
         return ""
-    low, high = f.text(record, KG.minScore), f.text(record, KG.maxScore)
+    low, high = view.field_text(record, "minScore"), view.field_text(record, "maxScore")
     below = low != "" and value < Decimal(low)
     above = high != "" and value > Decimal(high)
     return f"{low or '…'}-{high or '…'}" if below or above else ""

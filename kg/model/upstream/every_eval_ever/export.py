@@ -165,14 +165,11 @@ def _result(f: Facts, record: ox.NamedNode, imported: bool) -> dict[str, Any]:
     if description:
         metric["evaluation_description"] = description
     metric["lower_is_better"] = field_value(f, record, "direction") == ox.NamedNode(KGV.lower)
-    for key, predicate in (
-        ("score_type", KG.scoreType),
-        ("min_score", KG.minScore),
-        ("max_score", KG.maxScore),
-    ):
-        if f.text(record, predicate):
-            text = f.text(record, predicate)
-            metric[key] = text if key == "score_type" else JsonNumber(text)
+    if f.text(record, KG.scoreType):
+        metric["score_type"] = f.text(record, KG.scoreType)
+    for key, name in (("min_score", "minScore"), ("max_score", "maxScore")):
+        if field_text(f, record, name):
+            metric[key] = JsonNumber(field_text(f, record, name))
     if not imported and "score_type" not in metric:
         # The schema wants a score type, and a continuous score's range; a source that gives
         # none gets the narrowest range that is true of what it reports: the value itself.
@@ -231,7 +228,7 @@ def _what_does_not_fit(f: Facts, record: ox.NamedNode, printed: str) -> dict[str
         "source": source.value,
         "review_status": f.concept(field_value(f, record, "status")),
     }
-    if not f.text(record, KG.minScore):
+    if not field_text(f, record, "minScore"):
         extra["score_range"] = (
             "not reported by the source: min_score and max_score are the "
             "reported value itself, as the schema requires a range"
