@@ -134,7 +134,6 @@ def _outside_range(view: ClosureReader, record: ox.NamedNode) -> str:
     """The metric's declared range ("0.0-1.0") where the value lies outside it; "" where it
     lies within, no bound is declared, or the printed value stands for none (a placeholder
     is not a score out of range)."""
-    f = view.f
     value = decimal_or_none(view.field_text(record, "value"))
     if value is None or view.field(record, "valueReason") is not None:
         return ""
