@@ -1,8 +1,7 @@
 """The Nanopublication Test Suite (MIT, vendored under tests/fixtures/nanopub-testsuite with
 its licence and origin) against our checker (kg/rdf/nanopub.py, kg/rdf/trusty.py): every
 valid case is accepted, every invalid case refused, each trusty URI recomputed from its
-quads. Signatures are not checked yet: the two cases whose only fault is a signature that
-does not verify are listed apart, and pass the structural and trusty checks."""
+quads and each signature verified against its public key (kg/rdf/nanopub_signature.py)."""
 
 from __future__ import annotations
 
@@ -30,7 +29,7 @@ def test_a_valid_case_is_accepted(path: Path) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    [p for p in cases("invalid") if p.name not in BAD_SIGNATURE_ONLY],
+    cases("invalid"),
     ids=lambda p: f"{p.parent.name}/{p.name}",
 )
 def test_an_invalid_case_is_refused(path: Path) -> None:
@@ -44,6 +43,12 @@ def test_an_invalid_case_is_refused(path: Path) -> None:
 def test_the_suite_is_all_there() -> None:
     assert len(cases("valid")) == 91 and len(cases("invalid")) == 17
     assert {p.name for p in cases("invalid")} >= BAD_SIGNATURE_ONLY
+
+
+@pytest.mark.parametrize("name", sorted(BAD_SIGNATURE_ONLY))
+def test_a_signature_that_does_not_verify_is_the_only_fault_found(name: str) -> None:
+    [problem] = check_quads(file_quads(SUITE / "invalid" / "signed" / name))
+    assert "signature does not verify" in problem
 
 
 @pytest.mark.parametrize("path", sorted((SUITE / "valid" / "trusty").glob("*.trig"))[:5])
@@ -64,3 +69,33 @@ def test_the_hash_ignores_order_and_repeats_and_names_itself() -> None:
     code = artifact_code_of(np.iri)
     assert artifact_code(list(reversed(np.quads)) + np.quads[:3], code) == code
     assert artifact_code(np.quads, code) != artifact_code(np.quads)  # the code is a space
+
+
+def renamed(quads: list[ox.Quad], old: str, new: str) -> list[ox.Quad]:
+    """The quads with the artifact code ``old`` replaced by ``new`` in every IRI."""
+
+    def term(t):
+        return ox.NamedNode(t.value.replace(old, new)) if isinstance(t, ox.NamedNode) else t
+
+    return [
+        ox.Quad(term(q.subject), term(q.predicate), term(q.object), term(q.graph_name))
+        for q in quads
+    ]
+
+
+def test_a_changed_signed_nanopub_given_a_new_trusty_uri_fails_its_signature() -> None:
+    """Someone who edits a signed nanopublication and makes its trusty URI anew still
+    cannot make its signature verify."""
+    [np] = read_nanopubs(file_quads(SUITE / "valid" / "signed" / "simple1-signed-rsa.1024.trig"))
+    old = artifact_code_of(np.iri)
+    at = next(i for i, q in enumerate(np.quads) if q.graph_name.value == np.assertion)
+    q = np.quads[at]
+    edited = [
+        *np.quads[:at],
+        ox.Quad(q.subject, q.predicate, ox.Literal("edited"), q.graph_name),
+        *np.quads[at + 1 :],
+    ]
+    new = artifact_code(edited, old)
+    again = renamed(edited, old, new)
+    [problem] = check_quads(again)
+    assert "signature does not verify" in problem

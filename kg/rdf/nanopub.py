@@ -9,7 +9,9 @@ nanopublication's; the provenance says something of the assertion graph and the
 publication info something of the nanopublication; a literal the assertion states fits
 its datatype.
 Where the nanopublication's IRI ends in a trusty URI artifact code, its quads hash to it
-(:mod:`kg.rdf.trusty`). A file may hold several: each is read and checked alone.
+(:mod:`kg.rdf.trusty`); where its publication info holds a signature of it, the
+signature verifies (:mod:`kg.rdf.nanopub_signature`). A file may hold several: each is
+read and checked alone.
 
 >>> import pyoxigraph as ox
 >>> text = '''@prefix : <http://ex.org/np1/> . @prefix np: <http://www.nanopub.org/nschema#> .
@@ -33,6 +35,7 @@ import pyoxigraph as ox
 import rdflib
 
 from .literals import ill_typed
+from .nanopub_signature import signature_problems
 from .terms import to_ox
 from .trusty import TrustyError, artifact_code_of, is_trusty
 
@@ -150,6 +153,8 @@ def problems(np: Nanopub) -> list[str]:
         if isinstance(q.object, ox.Literal) and ill_typed(q.object):
             found.append(f"the literal {q.object} does not fit its datatype")
     found += _trusty_problems(np)
+    if np.pubinfo:
+        found += signature_problems(np.iri, np.graph(np.pubinfo), np.quads)
     return found
 
 

@@ -55,15 +55,25 @@ def artifact_code(quads: Iterable[ox.Quad], code: str | None = None) -> str:
 
     :raises TrustyError: for a blank node or a line break or tab in an IRI.
     """
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(digest_text(quads, code).encode("utf-8"))
+    return MODULE + base64.urlsafe_b64encode(digest.digest()).decode().rstrip("=")
+
+
+def digest_text(quads: Iterable[ox.Quad], code: str | None = None) -> str:
+    """The text an artifact code is the hash of (and a nanopublication's signature is
+    made over): every quad as four lines, sorted, each once.
+
+    :raises TrustyError: as :func:`artifact_code`.
+    """
+    out = []
     previous = None
     for key, text in sorted(
         ((_order(q, code), _lines(q, code)) for q in quads), key=lambda pair: pair[0]
     ):
         if key != previous:
-            digest.update(text.encode("utf-8"))
+            out.append(text)
         previous = key
-    return MODULE + base64.urlsafe_b64encode(digest.digest()).decode().rstrip("=")
+    return "".join(out)
 
 
 def artifact_code_of(iri: str) -> str:
