@@ -169,6 +169,22 @@ class Settings:
             shown="none: forwarded headers are ignored",
         ),
     )
+    nanopub_key: Path | None = field(
+        default=None,
+        metadata=_help(
+            "The file of the RSA private key nanopublications are signed with (PEM; kg keys "
+            "makes one); kept outside the repository",
+            shown="none: nanopublications are trusty but unsigned, and say so",
+        ),
+    )
+    nanopub_signer: str = field(
+        default="",
+        metadata=_help(
+            "The IRI of who signs the nanopublications (an ORCID iD, the operator's agent), "
+            "stated by each signature",
+            shown="none",
+        ),
+    )
     max_age: int = field(
         default=60,
         metadata=_help(
@@ -311,8 +327,9 @@ class Setting:
             raise ConfigError(f"setting {self.name} must be a {word} (got {value!r})") from None
 
 
-#: The settings that name a folder (the store's may be a URL instead).
-FOLDERS = ("store", "data", "archive", "index", "dumps")
+#: The settings that name a folder or a file (the store's may be a URL instead): a relative one
+#: is under the working directory.
+FOLDERS = ("store", "data", "archive", "index", "dumps", "nanopub_key")
 
 #: Every setting by name, in declaration order.
 SETTINGS: Mapping[str, Setting] = {

@@ -36,6 +36,7 @@ COMMANDS = {
     "reproduce": ("reproduce", "reproduce"),
     "verify": ("verify", "verify"),
     "export": ("export", "export"),
+    "keys": ("keys", "keys"),
     "serve": ("serve", "serve"),
     "release": ("release", "release"),
     "releases": ("release", "releases"),

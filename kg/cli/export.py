@@ -27,6 +27,7 @@ def export_formats() -> list[str]:
         *RECORD_FORMATS,
         *formats.names(),
         "ro-crate",
+        "nanopub",
         *(name for name in DUMP_FORMATS if name not in RECORD_FORMATS),
     ]
 
@@ -67,7 +68,9 @@ UPSTREAM_HELP = "".join(f"{fmt.name}: {fmt.export_help}; " for fmt in formats.ev
     "bibliography: that citation formatted in a CSL style (--style); web-annotation: a record "
     "as a W3C Web Annotation (JSON-LD: its quote, page or JSON Pointer on the "
     f"file named by its SHA-256); {UPSTREAM_HELP}ro-crate: a reproduction run as a Process "
-    "Run Crate (a directory); nquads, trig: with --all.",
+    "Run Crate (a directory); nanopub: a record as a trusty nanopublication (TriG), signed "
+    "where KG_NANOPUB_KEY names a key (with --all: every record's, one file); nquads, trig: "
+    "with --all.",
 )
 @click.option("--gzip", "packed", is_flag=True, help="With --all: write the dump gzipped.")
 @click.option(
@@ -106,9 +109,13 @@ flashattention-checkpointing-zero2 --format web-annotation -o claim.wa.jsonld
       kg export nt-peak-memory-20261130t084842z-c90d873f --format ro-crate -o crate/
       kg export --all --format nquads --gzip -o dumps/
       kg export --all --format every-eval-ever -o eee/
+      kg export --all --format nanopub -o nanopubs/
     """
     if everything and fmt in formats.names():
         _export_all_upstream(settings, ident, fmt, output)
+        return
+    if everything and fmt == "nanopub":
+        _export_all_nanopubs(settings, ident, output)
         return
     if everything:
         _export_all(settings, ident, fmt, packed, output)
@@ -130,6 +137,11 @@ flashattention-checkpointing-zero2 --format web-annotation -o claim.wa.jsonld
             from ..export.upstream_files import export_one as export_upstream
 
             body = export_upstream(registry, ident, formats.get(fmt))
+        elif fmt == "nanopub":
+            from ..export.nanopub import nanopub_trig, record_nanopub
+
+            body = nanopub_trig(record_nanopub(registry, ident)[1])
+            _say_if_unsigned(settings)
         elif fmt == "ro-crate":
             if output is None:
                 raise UsageError("--format ro-crate writes a directory: give -o DIR")
@@ -182,3 +194,31 @@ def _export_all_upstream(
         upstream = formats.get(fmt)
         count = export_all(registry, output, upstream, progress("writing", 50))
     click.echo(f"kg: wrote {count} {upstream.title} file(s) under {output}", err=True)
+
+
+def _export_all_nanopubs(settings: Settings, ident: str | None, output: Path | None) -> None:
+    from ..export.nanopub import nanopub_trig, record_ids, record_nanopub
+
+    if ident is not None:
+        raise UsageError("give an ID or --all, not both")
+    if output is None:
+        raise UsageError("--all writes a directory: give -o DIR")
+    output.mkdir(parents=True, exist_ok=True)
+    target = output / "nanopubs.trig"
+    partial = target.with_name(".nanopubs.trig.partial")
+    with Registry(settings, read_only=True) as registry, partial.open("wb") as out:
+        ids = record_ids(registry)
+        for one in progress("making nanopublications", 500)(ids, len(ids)):
+            out.write(nanopub_trig(record_nanopub(registry, one)[1]))
+    partial.replace(target)  # whole or not at all
+    click.echo(f"kg: wrote {target}: {len(ids):,} nanopublications", err=True)
+    _say_if_unsigned(settings)
+
+
+def _say_if_unsigned(settings: Settings) -> None:
+    if settings.nanopub_key is None:
+        click.echo(
+            "kg: the nanopublications are trusty but unsigned: KG_NANOPUB_KEY names no key "
+            "(kg keys makes one)",
+            err=True,
+        )

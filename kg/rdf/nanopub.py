@@ -106,14 +106,18 @@ def read_nanopubs(quads: Iterable[ox.Quad]) -> list[Nanopub]:
     """The nanopublications of ``quads``, one per head graph (a graph stating that
     something is an ``np:Nanopublication``); a quad in none of their graphs is left over
     and reported by :func:`leftover`."""
-    every = list(quads)
+    by_graph: dict[str, list[ox.Quad]] = {}
+    for q in quads:
+        by_graph.setdefault(_name(q.graph_name), []).append(q)
     found: list[Nanopub] = []
-    for q in every:
-        if q.predicate.value == RDF_TYPE and _name(q.object) == NANOPUBLICATION:
-            found.append(Nanopub(_name(q.subject), _name(q.graph_name)))
+    for graph, held in by_graph.items():
+        for q in held:
+            if q.predicate.value == RDF_TYPE and _name(q.object) == NANOPUBLICATION:
+                found.append(Nanopub(_name(q.subject), graph))
+    heads = [np.head for np in found]
     for np in found:
-        head = [q for q in every if _name(q.graph_name) == np.head]
-        if sum(1 for other in found if other.head == np.head) > 1:
+        head = by_graph.get(np.head, [])
+        if heads.count(np.head) > 1:
             np.faults.append(f"the head graph {np.head} types more than one nanopublication")
         for part, predicate in PARTS.items():
             named = {_name(q.object) for q in head if q.predicate.value == predicate}
@@ -121,8 +125,8 @@ def read_nanopubs(quads: Iterable[ox.Quad]) -> list[Nanopub]:
             if len(named) > 1:
                 np.faults.append(f"the head names {len(named)} {part} graphs")
             setattr(np, part, min(named) if named else "")
-        graphs = {np.head, np.assertion, np.provenance, np.pubinfo} - {""}
-        np.quads = [q for q in every if _name(q.graph_name) in graphs]
+        graphs = dict.fromkeys(g for g in (np.head, np.assertion, np.provenance, np.pubinfo) if g)
+        np.quads = [q for g in graphs for q in by_graph.get(g, [])]
     return found
 
 

@@ -1,0 +1,145 @@
+"""Records as nanopublications (kg/export/nanopub.py), made by ``kg export --format
+nanopub`` over the bundled data in a real store: every record's is accepted by our checker
+and by nanopub-sign's (an independent implementation, in Rust), trusty and, with a key
+``kg keys`` made, signed; one changed literal is refused by both; the same content gives
+the same trusty URI."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import nanopub_sign
+import pyoxigraph as ox
+import pytest
+from click.testing import CliRunner
+
+from helpers import DATA, SEED_ID
+from helpers.eee import run
+from kg.config import load_settings
+from kg.export.nanopub import pre_nanopub
+from kg.rdf.nanopub import check_quads, file_quads, read_nanopubs
+from kg.rdf.nanopub_make import make_trusty
+from kg.registry import Registry
+from kg.store.records import citable
+
+SIGNER = "https://orcid.org/0000-0000-0000-0000"
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("nanopubs")
+    shutil.copytree(DATA, root / "data")
+    result = run(CliRunner(), root / "store", root / "data", "load")
+    assert result.exit_code == 0, result.output
+    return root
+
+
+@pytest.fixture(scope="module")
+def key(root: Path) -> Path:
+    result = CliRunner().invoke(
+        __import__("kg.cli", fromlist=["main"]).main, ["keys", "-o", str(root / "keys" / "np.pem")]
+    )
+    assert result.exit_code == 0, result.output
+    assert (root / "keys" / "np.pem").stat().st_mode & 0o077 == 0  # its owner's alone
+    return root / "keys" / "np.pem"
+
+
+def export_all(root: Path, out: Path, env: dict[str, str] | None = None) -> list[ox.Quad]:
+    result = CliRunner(env=env).invoke(
+        __import__("kg.cli", fromlist=["main"]).main,
+        [
+            "--store",
+            str(root / "store"),
+            "--data",
+            str(root / "data"),
+            "export",
+            "--all",
+            "--format",
+            "nanopub",
+            "-o",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    return file_quads(out / "nanopubs.trig")
+
+
+def sign_check(text: str) -> None:
+    """nanopub-sign's check (raises where it refuses)."""
+    nanopub_sign.Nanopub(text).check()
+
+
+def one_by_one(quads: list[ox.Quad]) -> list[list[ox.Quad]]:
+    return [np.quads for np in read_nanopubs(quads)]
+
+
+def test_every_record_is_a_trusty_nanopub_both_checkers_accept(root: Path, tmp_path) -> None:
+    quads = export_all(root, tmp_path)
+    each = one_by_one(quads)
+    assert len(each) == 425  # the bundled records
+    assert check_quads(quads) == []
+    for np in each[::25]:  # nanopub-sign reads one at a time
+        sign_check(ox.serialize(np, format=ox.RdfFormat.TRIG).decode())
+
+
+def test_signed_with_a_key_both_checkers_verify_it(root: Path, key: Path, tmp_path) -> None:
+    env = {"KG_NANOPUB_KEY": str(key), "KG_NANOPUB_SIGNER": SIGNER}
+    quads = export_all(root, tmp_path, env)
+    assert check_quads(quads) == []
+    first = one_by_one(quads)[0]
+    signatures = [q for q in first if q.predicate.value.endswith("hasSignature")]
+    assert len(signatures) == 1
+    text = ox.serialize(first, format=ox.RdfFormat.TRIG).decode()
+    sign_check(text)
+    # one literal changed: refused by both
+    literal = next(
+        q
+        for q in first
+        if q.graph_name.value.endswith("/assertion") and isinstance(q.object, ox.Literal)
+    )
+    changed = [
+        q
+        if q != literal
+        else ox.Quad(q.subject, q.predicate, ox.Literal(q.object.value + " (edited)"), q.graph_name)
+        for q in first
+    ]
+    assert check_quads(changed) != []
+    with pytest.raises(Exception, match=r"(?i)hash|signature"):  # nanopub-sign's own error
+        sign_check(ox.serialize(changed, format=ox.RdfFormat.TRIG).decode())
+
+
+def test_the_same_content_gives_the_same_trusty_uri(root: Path) -> None:
+    settings = load_settings({"store": root / "store", "data": root / "data"})
+    with Registry(settings, read_only=True) as registry:
+        _, closure = citable(registry.store, registry.base, SEED_ID)
+        record = registry.iri("record", SEED_ID)
+        once = make_trusty(pre_nanopub(closure, record, SEED_ID, settings.licence))[0]
+        # another order of the same quads, as another store or machine may give them
+        again = make_trusty(pre_nanopub(closure[::-1], record, SEED_ID, settings.licence))[0]
+    assert once == again and once.startswith("https://w3id.org/np/RA")
+
+
+def test_unsigned_says_so_and_a_single_record_exports(root: Path) -> None:
+    result = CliRunner().invoke(
+        __import__("kg.cli", fromlist=["main"]).main,
+        [
+            "--store",
+            str(root / "store"),
+            "--data",
+            str(root / "data"),
+            "export",
+            SEED_ID,
+            "--format",
+            "nanopub",
+        ],
+    )
+    assert result.exit_code == 0
+    assert "unsigned" in result.stderr
+    quads = list(ox.parse(result.stdout_bytes, format=ox.RdfFormat.TRIG))
+    assert check_quads(quads) == []
+    [np] = read_nanopubs(quads)
+    introduced = [
+        q.object.value for q in np.graph(np.pubinfo) if q.predicate.value.endswith("introduces")
+    ]
+    assert introduced == [f"https://claimgraph.example/record/{SEED_ID}"]
