@@ -64,6 +64,8 @@ ACCEPTED = {
     # a record as a W3C Web Annotation: JSON-LD with the Web Annotation profile
     "wa.jsonld": 'application/ld+json;profile="http://www.w3.org/ns/anno.jsonld"',
     "web-annotation": 'application/ld+json;profile="http://www.w3.org/ns/anno.jsonld"',
+    "np.trig": 'application/trig;profile="http://www.nanopub.org/nschema"',
+    "nanopub": 'application/trig;profile="http://www.nanopub.org/nschema"',
 }
 #: The table's rows and the registered upstream formats' (kg.model.upstream.formats adds them).
 ROWS = rows()
@@ -119,7 +121,7 @@ def test_groups_keep_their_order() -> None:
     assert {name for name in RDF_SYNTAXES if NAMES[name].quads} == {"nq", "trig", "jsonld"}
     assert list(CITATION_WRITERS) == media_types(*CITATIONS)
     assert list(EXPORT_MEDIA_TYPES) == media_types(
-        "jsonld", *CITATIONS, "every-eval-ever", "wa.jsonld"
+        "jsonld", *CITATIONS, "every-eval-ever", "wa.jsonld", "np.trig"
     )
 
 
@@ -233,6 +235,7 @@ def test_cli_choices_resolve() -> None:
         "web-annotation",
         "every-eval-ever",
         "ro-crate",
+        "nanopub",
         "nquads",
         "trig",
     ]

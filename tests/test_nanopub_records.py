@@ -143,3 +143,21 @@ def test_unsigned_says_so_and_a_single_record_exports(root: Path) -> None:
         q.object.value for q in np.graph(np.pubinfo) if q.predicate.value.endswith("introduces")
     ]
     assert introduced == [f"https://claimgraph.example/record/{SEED_ID}"]
+
+
+def test_a_record_page_answers_as_a_nanopub_by_suffix_and_by_negotiation(root: Path) -> None:
+    from helpers.web import app_over
+
+    with app_over(root) as app:
+        client = app.test_client()
+        by_suffix = client.get(f"/record/{SEED_ID}.np.trig")
+        asked = client.get(
+            f"/record/{SEED_ID}",
+            headers={"Accept": 'application/trig;profile="http://www.nanopub.org/nschema"'},
+        )
+        plain = client.get(f"/record/{SEED_ID}", headers={"Accept": "application/trig"})
+    assert by_suffix.status_code == asked.status_code == 200
+    assert by_suffix.data == asked.data
+    quads = list(ox.parse(by_suffix.data, format=ox.RdfFormat.TRIG))
+    assert check_quads(quads) == [] and len(read_nanopubs(quads)) == 1
+    assert plain.data != by_suffix.data  # plain TriG stays the record's own graphs

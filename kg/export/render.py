@@ -31,6 +31,8 @@ from .web_annotation import annotation_bytes
 JSONLD = media_type_of("jsonld")
 #: A record as a W3C Web Annotation (JSON-LD with the Web Annotation profile).
 WEB_ANNOTATION = media_type_of("web-annotation")
+#: A record as a trusty nanopublication (TriG with the nanopublication profile).
+NANOPUB = media_type_of("nanopub")
 #: A formatted reference: written in a CSL style (:mod:`kg.export.bibliography`).
 BIBLIOGRAPHY = media_type_of("bibliography")
 #: Citation formats: media type -> writer of CSL items (a formatted reference's takes the
@@ -53,6 +55,7 @@ class _ExportMediaTypes:
         yield from CITATION_WRITERS
         yield from (fmt.media_type.media_type for fmt in formats.every())
         yield WEB_ANNOTATION
+        yield NANOPUB
 
     def __contains__(self, media_type: object) -> bool:
         return any(media_type == known for known in self)
@@ -95,7 +98,7 @@ def render(
     ``media_type``: a record as framed JSON-LD, anything else as compacted JSON-LD; a
     record or source as CSL-JSON, BibTeX, RIS or a formatted reference in CSL style
     ``style`` (default :data:`~kg.export.bibliography.DEFAULT_STYLE`); a record as a Web
-    Annotation.
+    Annotation; a record as a trusty nanopublication (kg.export.nanopub).
 
     A record's citation names as its version release ``at`` (the one being read), else
     the newest release in the registry's archive that holds the record.
@@ -106,6 +109,14 @@ def render(
     upstream = formats.by_media_type(media_type)
     if upstream is not None:
         return export_upstream(registry, ident, upstream)
+    if media_type == NANOPUB:
+        if kind != "record":
+            raise NotFoundError(
+                f"no record with id {ident!r} (a nanopublication is of a record; this is a {kind})"
+            )
+        from .nanopub import nanopub_trig, record_nanopub  # cryptography: only when asked
+
+        return nanopub_trig(record_nanopub(registry, ident)[1])
     if media_type == WEB_ANNOTATION:
         if kind != "record":
             raise NotFoundError(

@@ -101,6 +101,13 @@ FORMATS: tuple[Format, ...] = (
         'application/ld+json;profile="http://www.w3.org/ns/anno.jsonld"',
         ("web-annotation",),
     ),
+    # a record as a trusty nanopublication (kg.export.nanopub): TriG with the
+    # nanopublication schema as its profile, so plain application/trig stays the record's
+    Format(
+        "np.trig",
+        'application/trig;profile="http://www.nanopub.org/nschema"',
+        ("nanopub",),
+    ),
 )
 #: Every name a format is accepted by (suffix, ``?format=``, ``--format``) -> the format.
 NAMES: dict[str, Format] = {name: fmt for fmt in FORMATS for name in fmt.names}

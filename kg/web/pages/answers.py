@@ -39,8 +39,9 @@ RDF_OFFERED = media_types("html", *RDF_SYNTAXES)
 CITABLE = segments(citable=True)
 CITABLE_OFFERED = [*RDF_OFFERED, *media_types(*CITATIONS)]
 #: A record, also as a W3C Web Annotation (/record/ID.wa.jsonld, or Accept: application/ld+json
-#: with the Web Annotation profile); plain application/ld+json stays the framed record.
-ANNOTATION_FORMAT = {"record": media_types("wa.jsonld")}
+#: with the Web Annotation profile; plain application/ld+json stays the framed record) and as
+#: a nanopublication (/record/ID.np.trig, or Accept: application/trig with its profile).
+ANNOTATION_FORMAT = {"record": media_types("wa.jsonld", "np.trig")}
 #: What the boards' pages (a benchmark's, a model's) offer themselves; the rest is the
 #: node's page.
 BOARD_OFFERED = media_types("html", *RDF_SYNTAXES)

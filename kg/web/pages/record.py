@@ -166,6 +166,7 @@ class RecordPage:
             quote=self.quote_view(),
             placement=None if release else _placement(self.app, self.iri.value),
             annotation=asked.path("wa.jsonld"),
+            nanopub=asked.path("np.trig"),
         )
 
 
@@ -186,6 +187,8 @@ class RecordContext:
     quote: QuoteView | None
     placement: dict[str, Any] | None
     annotation: str
+    #: the record as a trusty nanopublication (TriG; docs/nanopublications.md)
+    nanopub: str = ""
 
 
 def record(name: str) -> Response:
