@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from helpers import DATA, SEED_ID
-from helpers.eee import run
+from kg.cli import main
 from kg.config import load_settings
 from kg.export.nanopub import pre_nanopub
 from kg.rdf.nanopub import check_quads, file_quads, read_nanopubs
@@ -30,37 +30,27 @@ SIGNER = "https://orcid.org/0000-0000-0000-0000"
 def root(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("nanopubs")
     shutil.copytree(DATA, root / "data")
-    result = run(CliRunner(), root / "store", root / "data", "load")
+    result = kg(root, "load")
     assert result.exit_code == 0, result.output
     return root
 
 
+def kg(root: Path, *args: str, env: dict[str, str] | None = None):
+    """``kg --store --data`` over ``root``'s store, in this process."""
+    where = ["--store", str(root / "store"), "--data", str(root / "data")]
+    return CliRunner(env=env).invoke(main, [*where, *args])
+
+
 @pytest.fixture(scope="module")
 def key(root: Path) -> Path:
-    result = CliRunner().invoke(
-        __import__("kg.cli", fromlist=["main"]).main, ["keys", "-o", str(root / "keys" / "np.pem")]
-    )
+    result = kg(root, "keys", "-o", str(root / "keys" / "np.pem"))
     assert result.exit_code == 0, result.output
     assert (root / "keys" / "np.pem").stat().st_mode & 0o077 == 0  # its owner's alone
     return root / "keys" / "np.pem"
 
 
 def export_all(root: Path, out: Path, env: dict[str, str] | None = None) -> list[ox.Quad]:
-    result = CliRunner(env=env).invoke(
-        __import__("kg.cli", fromlist=["main"]).main,
-        [
-            "--store",
-            str(root / "store"),
-            "--data",
-            str(root / "data"),
-            "export",
-            "--all",
-            "--format",
-            "nanopub",
-            "-o",
-            str(out),
-        ],
-    )
+    result = kg(root, "export", "--all", "--format", "nanopub", "-o", str(out), env=env)
     assert result.exit_code == 0, result.output
     return file_quads(out / "nanopubs.trig")
 
@@ -121,19 +111,7 @@ def test_the_same_content_gives_the_same_trusty_uri(root: Path) -> None:
 
 
 def test_unsigned_says_so_and_a_single_record_exports(root: Path) -> None:
-    result = CliRunner().invoke(
-        __import__("kg.cli", fromlist=["main"]).main,
-        [
-            "--store",
-            str(root / "store"),
-            "--data",
-            str(root / "data"),
-            "export",
-            SEED_ID,
-            "--format",
-            "nanopub",
-        ],
-    )
+    result = kg(root, "export", SEED_ID, "--format", "nanopub")
     assert result.exit_code == 0
     assert "unsigned" in result.stderr
     quads = list(ox.parse(result.stdout_bytes, format=ox.RdfFormat.TRIG))
