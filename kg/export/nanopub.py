@@ -5,13 +5,14 @@ record's closure, never loaded into the store, trusty, and signed where a key is
   reaches (its value, locator, evidence rows, configuration: its fragment IRIs and blank
   nodes, the blank nodes skolemised under the nanopublication by their canonical labels);
 - **provenance**: where the assertion comes from: the source it was quoted from, the
-  record's generation and attribution, each review of the record with its association and
-  the pinned file (with its SHA-256) the review used;
+  record's generation and attribution, each review of the record its own graph states,
+  with its association and the pinned file (with its SHA-256) the review used;
 - **publication info**: only what the record's content gives: the record's own time, its
   licence, the record it introduces, who signs it (where a key is set).
 
-Nothing in it depends on when or where it is made (no export time, no release id), so the
-same record content (and key) gives the same trusty URI on every machine.
+Nothing in it depends on when or where it is made (no export time, no release id), nor on
+what was said of the record later (its standing, later reviews, runs): the same record
+content (and key) gives the same trusty URI on every machine and in every release.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ PROVENANCE = {PROV + "wasGeneratedBy", PROV + "wasAttributedTo", PROV + "generat
 QUOTED, GENERATED_AT = PROV + "wasQuotedFrom", PROV + "generatedAtTime"
 PROVENANCE |= {QUOTED}
 REVIEW_OF = KG + "reviewOf"
+CLAIM = ox.NamedNode(KG + "Claim")
 #: How a review names the pinned file it checked.
 USED = (KG + "usedArtifact", PROV + "used")
 
@@ -104,11 +106,21 @@ def pre_nanopub(
     provenance, pubinfo = ox.NamedNode(base + "provenance"), ox.NamedNode(base + "pubinfo")
     # what it uses of its closure, skolemised alone: its runs and the rest of the closure
     # change nothing of it
-    every = {q.triple for q in closure}
+    # the record's content: the graph(s) stating it is a claim (its own, or its file's),
+    # not what its standing, later reviews or runs add, which leave its nanopublication as
+    # published (a retraction is a nanopublication of its own)
+    home = {
+        q.graph_name
+        for q in closure
+        if q.subject == record and q.predicate.value == RDF_TYPE and q.object == CLAIM
+    }
+    every = {q.triple for q in closure if q.graph_name in home}
+    # the pinned file a review used is described in its source's graph
+    described = {q.triple for q in closure}
     reviews = {t.subject for t in every if t.predicate.value == REVIEW_OF and t.object == record}
     picked = {*_reached(every, {record}, (record_iri + "#",)), *_reached(every, reviews, ())}
     used = {t.object for t in picked if t.predicate.value in USED and t.object != record}
-    picked |= {t for t in every if t.subject in used}
+    picked |= {t for t in described if t.subject in used}
     triples = _skolemised(picked, base)
     inner = (record_iri + "#", base + "_")  # its fragments, and its blank nodes skolemised
     own = _reached(triples, {record}, inner)
