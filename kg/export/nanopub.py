@@ -28,37 +28,37 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from ..errors import NotFoundError
 from ..model.licences import record_licence
 from ..rdf.facts import Facts
+from ..rdf.namespaces import DCTERMS, KG, PROV
+from ..rdf.nanopub import NANOPUBLICATION, NP, PARTS, RDF_TYPE
 from ..rdf.nanopub_make import TEMPORARY, load_private_key, make_trusty
+from ..rdf.nanopub_signature import NPX
 from ..registry import Registry
 from ..store.base import solutions
 from ..store.queries import internal_query
 from ..store.records import citable
 
-NP = "http://www.nanopub.org/nschema#"
-NPX = "http://purl.org/nanopub/x/"
-PROV = "http://www.w3.org/ns/prov#"
-DCT = "http://purl.org/dc/terms/"
-RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
-KG = "https://w3id.org/claimgraph/ns#"
+QUOTED, GENERATED_AT = str(PROV.wasQuotedFrom), str(PROV.generatedAtTime)
 #: The record's own statements that say where it comes from: the provenance graph's.
-PROVENANCE = {PROV + "wasGeneratedBy", PROV + "wasAttributedTo", PROV + "generatedAtTime"}
-QUOTED, GENERATED_AT = PROV + "wasQuotedFrom", PROV + "generatedAtTime"
-PROVENANCE |= {QUOTED}
-REVIEW_OF = KG + "reviewOf"
-CLAIM = ox.NamedNode(KG + "Claim")
+PROVENANCE = {str(PROV.wasGeneratedBy), str(PROV.wasAttributedTo), GENERATED_AT, QUOTED}
+REVIEW_OF = str(KG.reviewOf)
+CLAIM = ox.NamedNode(str(KG.Claim))
 #: How a review names the pinned file it checked.
-USED = (KG + "usedArtifact", PROV + "used")
+USED = (str(KG.usedArtifact), str(PROV.used))
 
 
-def record_nanopub(registry: Registry, ident: str) -> tuple[str, list[ox.Quad]]:
+def record_nanopub(
+    registry: Registry, ident: str, closure: list[ox.Quad] | None = None
+) -> tuple[str, list[ox.Quad]]:
     """(its trusty IRI, its quads): record ``ident`` as a nanopublication, signed with the
-    key ``KG_NANOPUB_KEY`` names (by ``KG_NANOPUB_SIGNER``) where it names one.
+    key ``KG_NANOPUB_KEY`` names (by ``KG_NANOPUB_SIGNER``) where it names one; ``closure``
+    is the record's closure where the caller read it already.
 
     :raises NotFoundError: for an id no record has.
     """
-    kind, closure = citable(registry.store, registry.base, ident)
-    if kind != "record":
-        raise NotFoundError(f"no record with id {ident!r} (a nanopublication is of a record)")
+    if closure is None:
+        kind, closure = citable(registry.store, registry.base, ident)
+        if kind != "record":
+            raise NotFoundError(f"no record with id {ident!r} (a nanopublication is of a record)")
     settings = registry.settings
     key = None
     if settings.nanopub_key is not None:
@@ -80,7 +80,7 @@ def nanopub_trig(quads: list[ox.Quad]) -> bytes:
     assertion, provenance, publication info)."""
     order = {"Head": 0, "assertion": 1, "provenance": 2, "pubinfo": 3}
     ordered = sorted(quads, key=lambda q: order.get(str(q.graph_name).rsplit("/", 1)[-1][:-1], 4))
-    prefixes = {"np": NP, "npx": NPX, "prov": PROV, "dct": DCT, "kg": KG}
+    prefixes = {"np": NP, "npx": NPX, "prov": str(PROV), "dct": str(DCTERMS), "kg": str(KG)}
     return ox.serialize(ordered, format=ox.RdfFormat.TRIG, prefixes=prefixes) or b""
 
 
@@ -130,28 +130,28 @@ def pre_nanopub(
         return ox.Quad(s, ox.NamedNode(p), o, g)
 
     out = [
-        quad(np, RDF_TYPE, ox.NamedNode(NP + "Nanopublication"), head),
-        quad(np, NP + "hasAssertion", assertion, head),
-        quad(np, NP + "hasProvenance", provenance, head),
-        quad(np, NP + "hasPublicationInfo", pubinfo, head),
+        quad(np, RDF_TYPE, ox.NamedNode(NANOPUBLICATION), head),
+        quad(np, PARTS["assertion"], assertion, head),
+        quad(np, PARTS["provenance"], provenance, head),
+        quad(np, PARTS["pubinfo"], pubinfo, head),
     ]
     for t in own:
         in_provenance = t.subject == record and t.predicate.value in PROVENANCE
         out.append(_in(t, provenance if in_provenance else assertion))
     sources = [t.object for t in own if t.subject == record and t.predicate.value == QUOTED]
     for source in sources:
-        out.append(quad(assertion, PROV + "hadPrimarySource", source, provenance))
+        out.append(quad(assertion, str(PROV.hadPrimarySource), source, provenance))
     if not sources:
-        out.append(quad(assertion, PROV + "wasDerivedFrom", record, provenance))
+        out.append(quad(assertion, str(PROV.wasDerivedFrom), record, provenance))
     out += [_in(t, provenance) for t in reviewed]
     out += [_in(t, provenance) for t in sorted(triples, key=str) if t.subject in used]
     times = [t.object for t in own if t.subject == record and t.predicate.value == GENERATED_AT]
-    out += [quad(np, DCT + "created", time, pubinfo) for time in times[:1]]
+    out += [quad(np, str(DCTERMS.created), time, pubinfo) for time in times[:1]]
     licence = record_licence(Facts(closure), record, operator)
     if licence.iri:
-        out.append(quad(np, DCT + "license", ox.NamedNode(licence.iri), pubinfo))
+        out.append(quad(np, str(DCTERMS.license), ox.NamedNode(licence.iri), pubinfo))
     out.append(quad(np, NPX + "introduces", record, pubinfo))
-    out.append(quad(np, NPX + "hasNanopubType", ox.NamedNode(KG + "Claim"), pubinfo))
+    out.append(quad(np, NPX + "hasNanopubType", CLAIM, pubinfo))
     return out
 
 

@@ -116,7 +116,7 @@ def render(
             )
         from .nanopub import nanopub_trig, record_nanopub  # cryptography: only when asked
 
-        return nanopub_trig(record_nanopub(registry, ident)[1])
+        return nanopub_trig(record_nanopub(registry, ident, quads)[1])
     if media_type == WEB_ANNOTATION:
         if kind != "record":
             raise NotFoundError(

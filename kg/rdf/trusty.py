@@ -67,9 +67,7 @@ def digest_text(quads: Iterable[ox.Quad], code: str | None = None) -> str:
     """
     out = []
     previous = None
-    for key, text in sorted(
-        ((_order(q, code), _lines(q, code)) for q in quads), key=lambda pair: pair[0]
-    ):
+    for key, text in sorted((_quad(q, code) for q in quads), key=lambda pair: pair[0]):
         if key != previous:
             out.append(text)
         previous = key
@@ -122,9 +120,7 @@ def _utf16(text: str) -> bytes:
     return text.encode("utf-16-be", "surrogatepass")
 
 
-def _order(quad: ox.Quad, code: str | None) -> tuple:
-    return tuple(_term(t, code)[1] for t in (quad.graph_name, *quad.triple))
-
-
-def _lines(quad: ox.Quad, code: str | None) -> str:
-    return "".join(_term(t, code)[0] + "\n" for t in (quad.graph_name, *quad.triple))
+def _quad(quad: ox.Quad, code: str | None) -> tuple[tuple, str]:
+    """A quad's sort key and its four lines, each term read once."""
+    terms = [_term(t, code) for t in (quad.graph_name, *quad.triple)]
+    return tuple(key for _, key in terms), "".join(line + "\n" for line, _ in terms)

@@ -116,11 +116,11 @@ def node_name(kind: str, name: str) -> tuple[str, str | None]:
     return (name, None) if bool(store.query(f"ASK {{ <{iri}> ?p ?o }}")) else (ident, suffix)
 
 
-def html_wanted(kind: str, name: str) -> bool:
-    """Whether ``/benchmark/NAME`` (or ``/model/NAME``) asks for the page, not the node's RDF."""
+def html_wanted(suffix: str | None) -> bool:
+    """Whether ``/benchmark/NAME`` (or ``/model/NAME``) asks for the page, not the node's RDF
+    (``suffix``: the format name :func:`node_name` found after the id)."""
     if params().get("release"):
         return False
-    suffix = node_name(kind, name)[1]
     return (
         negotiate(request.headers.get("Accept"), BOARD_OFFERED, suffix or params().get("format"))
         == HTML

@@ -109,9 +109,10 @@ def _sort_heading(sort: str) -> str:
 
 
 def benchmark(name: str) -> Response:
-    if not html_wanted("benchmark", name):
+    ident, suffix = node_name("benchmark", name)
+    if not html_wanted(suffix):
         return node("benchmark", name)
-    board, _ = _board(name)
+    board, _ = _board(ident)
     sort = _sort()
     args = board.filter.args()
     # the page's links keep its order; the filters, the jumps and the formats do not need it
@@ -165,7 +166,7 @@ def benchmark(name: str) -> Response:
     )
     return as_document(
         render_page("benchmark.html", context),
-        node_stem("benchmark", node_name("benchmark", name)[0]),
+        node_stem("benchmark", ident),
         HTML,
     )
 
@@ -181,8 +182,7 @@ def benchmark_table(ident: str, fmt: str) -> Response:
     return respond(table_jsonld(board, iri), TABLE_FORMATS[fmt])
 
 
-def _board(name: str) -> tuple[BoardView, str]:
-    ident = node_name("benchmark", name)[0]
+def _board(ident: str) -> tuple[BoardView, str]:
     iri = minted_iri(state().settings.base, "benchmark", ident)
     board = state().catalog.boards.board(iri, BoardFilter.from_args(params()))
     if board is None:

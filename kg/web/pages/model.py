@@ -65,9 +65,9 @@ def links_out(name: str, iri: str) -> list[tuple[str, str]]:
 
 
 def model(name: str) -> Response:
-    if not html_wanted("model", name):
+    ident, suffix = node_name("model", name)
+    if not html_wanted(suffix):
         return node("model", name)
-    ident = node_name("model", name)[0]
     app = state()
     iri = minted_iri(app.settings.base, "model", ident)
     results = model_results(app.catalog.boards, iri)
