@@ -26,6 +26,7 @@ import pyoxigraph as ox
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from ..errors import NotFoundError
+from ..model.fields import FIELDS
 from ..model.licences import record_licence
 from ..rdf.facts import Facts
 from ..rdf.namespaces import DCTERMS, KG, PROV
@@ -37,13 +38,14 @@ from ..store.base import solutions
 from ..store.queries import internal_query
 from ..store.records import citable
 
-QUOTED, GENERATED_AT = str(PROV.wasQuotedFrom), str(PROV.generatedAtTime)
+# the record's fields as kg/model/fields.py declares them
+QUOTED, GENERATED_AT = str(FIELDS["source"].predicate), str(PROV.generatedAtTime)
 #: The record's own statements that say where it comes from: the provenance graph's.
 PROVENANCE = {str(PROV.wasGeneratedBy), str(PROV.wasAttributedTo), GENERATED_AT, QUOTED}
-REVIEW_OF = str(KG.reviewOf)
+REVIEW_OF = str(FIELDS["reviewOf"].predicate)
 CLAIM = ox.NamedNode(str(KG.Claim))
 #: How a review names the pinned file it checked.
-USED = (str(KG.usedArtifact), str(PROV.used))
+USED = (str(FIELDS["usedArtifact"].predicate), str(PROV.used))
 
 
 def record_nanopub(
