@@ -28,7 +28,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from kg.config import load_settings
-from kg.export.nanopub import nanopub_trig, record_ids, record_nanopub
+from kg.export.nanopubs import nanopub_trig, record_ids, record_nanopub
 from kg.registry import Registry
 from kg.store.records import citable
 

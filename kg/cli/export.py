@@ -138,7 +138,7 @@ flashattention-checkpointing-zero2 --format web-annotation -o claim.wa.jsonld
 
             body = export_upstream(registry, ident, formats.get(fmt))
         elif fmt == "nanopub":
-            from ..export.nanopub import nanopub_trig, record_nanopub
+            from ..export.nanopubs import nanopub_trig, record_nanopub
 
             body = nanopub_trig(record_nanopub(registry, ident)[1])
             _say_if_unsigned(settings)
@@ -197,7 +197,7 @@ def _export_all_upstream(
 
 
 def _export_all_nanopubs(settings: Settings, ident: str | None, output: Path | None) -> None:
-    from ..export.nanopub import nanopub_trig, record_ids, record_nanopub
+    from ..export.nanopubs import every_nanopub, nanopub_trig
 
     if ident is not None:
         raise UsageError("give an ID or --all, not both")
@@ -206,12 +206,14 @@ def _export_all_nanopubs(settings: Settings, ident: str | None, output: Path | N
     output.mkdir(parents=True, exist_ok=True)
     target = output / "nanopubs.trig"
     partial = target.with_name(".nanopubs.trig.partial")
+    count = 0
     with Registry(settings, read_only=True) as registry, partial.open("wb") as out:
-        ids = record_ids(registry)
-        for one in progress("making nanopublications", 500)(ids, len(ids)):
-            out.write(nanopub_trig(record_nanopub(registry, one)[1]))
+        walk = progress("making nanopublications", 500)
+        for _, quads in every_nanopub(registry, lambda ids: walk(ids, len(ids))):
+            out.write(nanopub_trig(quads))
+            count += 1
     partial.replace(target)  # whole or not at all
-    click.echo(f"kg: wrote {target}: {len(ids):,} nanopublications", err=True)
+    click.echo(f"kg: wrote {target}: {count:,} nanopublications", err=True)
     _say_if_unsigned(settings)
 
 

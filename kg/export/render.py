@@ -114,7 +114,7 @@ def render(
             raise NotFoundError(
                 f"no record with id {ident!r} (a nanopublication is of a record; this is a {kind})"
             )
-        from .nanopub import nanopub_trig, record_nanopub  # cryptography: only when asked
+        from .nanopubs import nanopub_trig, record_nanopub  # cryptography: only when asked
 
         return nanopub_trig(record_nanopub(registry, ident, quads)[1])
     if media_type == WEB_ANNOTATION:

@@ -1,0 +1,195 @@
+"""The registry's nanopublications (docs/nanopublications.md): each record's, with the
+versions its releases held, and those of the changes and runs said of it later; made on
+demand, never loaded into the store, trusty, and signed where a key is set.
+
+A record's nanopublication is made from its content alone (kg/export/nanopub.py). Where
+the archive holds releases, the record's versions in them are read too, oldest first: a
+version whose content differs from the one before is a nanopublication of its own that
+supersedes the one before (``npx:supersedes`` in its publication info), so a record
+changed between two releases gives a second nanopublication that supersedes the first,
+and one that never changed keeps its first URI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
+from pathlib import Path
+from urllib.parse import unquote
+
+import pyoxigraph as ox
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from ..errors import NotFoundError
+from ..rdf.namespaces import CITO, DCTERMS, KG, PROV
+from ..rdf.nanopub import NP
+from ..rdf.nanopub_make import load_private_key, make_trusty
+from ..rdf.nanopub_signature import NPX
+from ..registry import Registry
+from ..store.base import solutions
+from ..store.queries import internal_query
+from ..store.records import graphs_about, record_closure
+from .nanopub import CLAIM, pre_nanopub, quad, record_frame
+from .nanopub_activities import Closure, change_pres, run_pres
+
+Made = tuple[str, list[ox.Quad]]  # (its trusty IRI, its quads)
+
+
+class Publisher:
+    """What makes a registry's pre-nanopublications trusty: its key and signer (where
+    ``KG_NANOPUB_KEY`` names a key file) and the operator's licence."""
+
+    def __init__(self, registry: Registry):
+        settings = registry.settings
+        self.key = None
+        if settings.nanopub_key is not None:
+            self.key = _key(settings.nanopub_key, settings.nanopub_key.stat().st_mtime_ns)
+        self.signer = settings.nanopub_signer or None
+        self.licence = settings.licence
+
+    def make(self, pre: list[ox.Quad]) -> Made:
+        return make_trusty(pre, self.key, self.signer)
+
+
+@lru_cache(maxsize=4)
+def _key(path: Path, _changed: int) -> rsa.RSAPrivateKey:
+    """The signing key in ``path``, read once while the file is unchanged (reading one
+    checks the key: 50 ms, where a signature takes 1)."""
+    return load_private_key(path.read_bytes())
+
+
+def record_nanopub(registry: Registry, ident: str, closure: list[ox.Quad] | None = None) -> Made:
+    """Record ``ident``'s nanopublication as the registry (or its release) holds it now;
+    ``closure`` is the record's closure where the caller read it already.
+
+    :raises NotFoundError: for an id no record has.
+    """
+    if closure is None:
+        closure = _closure(registry, ident)
+    return record_versions(registry, Publisher(registry), ident, closure)[-1]
+
+
+def record_versions(
+    registry: Registry, publisher: Publisher, ident: str, closure: list[ox.Quad]
+) -> list[Made]:
+    """Each version of record ``ident``'s nanopublication, oldest first: one per content
+    its releases held (up to the registry's release, if it reads one) and the store holds,
+    each superseding the one before; the last is the store's."""
+    record = registry.iri("record", ident)
+    current = pre_nanopub(closure, record, ident, publisher.licence)
+    contents: list[list[ox.Quad]] = []
+    for pre in _released(registry, ident, record, _homes(current, closure), publisher):
+        if not contents or set(pre) != set(contents[-1]):
+            contents.append(pre)
+    if not contents or set(current) != set(contents[-1]):
+        contents.append(current)
+    frame = record_frame(ident)
+    made: list[Made] = []
+    for pre in contents:
+        if made:
+            before = ox.NamedNode(made[-1][0])
+            pre = [*pre, quad(frame.np, NPX + "supersedes", before, frame.pubinfo)]
+        made.append(publisher.make(pre))
+    return made
+
+
+def _homes(pre: list[ox.Quad], closure: list[ox.Quad]) -> set[str]:
+    """The graphs that state the record (what a release's version is looked up by)."""
+    record = next(q.object for q in pre if q.predicate.value == NPX + "introduces")
+    return {
+        q.graph_name.value
+        for q in closure
+        if q.subject == record and q.object == CLAIM and isinstance(q.graph_name, ox.NamedNode)
+    }
+
+
+def _released(
+    registry: Registry, ident: str, record: str, homes: set[str], publisher: Publisher
+) -> Iterator[list[ox.Quad]]:
+    """The record's pre-nanopublication in each release whose graphs that state it differ
+    from the release before's, oldest first (up to the registry's own release)."""
+    archive = registry.archive
+    if archive.index is None:
+        return
+    histories = [archive.history(home) for home in sorted(homes)]
+    before: tuple[str | None, ...] | None = None
+    for row in zip(*histories, strict=True):
+        release = row[0][0]
+        digests = tuple(digest for _, digest in row)
+        if any(d is not None for d in digests) and digests != before:
+            store = archive.release_store(release.id)
+            try:
+                quads = record_closure(store, registry.base, ident)
+            except NotFoundError:
+                quads = None
+            if quads is not None:
+                yield pre_nanopub(quads, record, ident, publisher.licence)
+        before = digests
+        if release.id == registry.release:
+            return
+
+
+def every_nanopub(
+    registry: Registry, walk: Callable[[list[str]], Iterable[str]] = iter
+) -> Iterator[Made]:
+    """Every nanopublication of the registry: each record's versions and each change that
+    ends it, record by record, then each run; ``walk`` goes through the record ids (a
+    progress bar's wrapper)."""
+    publisher = Publisher(registry)
+    store, base = registry.store, registry.base
+    about = graphs_about(store)
+    current: dict[str, str] = {}
+    runs: dict[str, list[ox.Quad]] = {}
+    for ident in walk(record_ids(registry)):
+        quads = record_closure(store, base, ident, about)
+        versions = record_versions(registry, publisher, ident, quads)
+        yield from versions
+        record = registry.iri("record", ident)
+        current[record] = versions[-1][0]
+        closure = Closure(quads)
+        for _, pre in change_pres(closure, record, ident, current[record], publisher.licence):
+            yield publisher.make(pre)
+        for run in closure.typed(ox.NamedNode(str(KG.ReproductionRun))):
+            runs.setdefault(run.value, [q for q in quads if q.graph_name == closure.home[run]])
+    made: set[str] = set()
+    for graph in runs.values():
+        for key, pre in run_pres(Closure(graph), publisher.licence, current.get):
+            if key not in made:
+                made.add(key)
+                yield publisher.make(pre)
+
+
+def nanopub_trig(quads: list[ox.Quad]) -> bytes:
+    """A nanopublication's quads as TriG, its graphs in the order a reader expects (head,
+    assertion, provenance, publication info)."""
+    order = {"Head": 0, "assertion": 1, "provenance": 2, "pubinfo": 3}
+    ordered = sorted(quads, key=lambda q: order.get(str(q.graph_name).rsplit("/", 1)[-1][:-1], 4))
+    prefixes = {
+        "np": NP,
+        "npx": NPX,
+        "prov": str(PROV),
+        "dct": str(DCTERMS),
+        "kg": str(KG),
+        "cito": str(CITO),
+    }
+    return ox.serialize(ordered, format=ox.RdfFormat.TRIG, prefixes=prefixes) or b""
+
+
+def record_ids(registry: Registry) -> list[str]:
+    """The id of every record, sorted."""
+    prefix = registry.iri("record", "")
+    found = solutions(registry.store.query(internal_query("claims").text))
+    return sorted(
+        unquote(row["record"].value.removeprefix(prefix))
+        for row in found
+        if row["record"].value.startswith(prefix)
+    )
+
+
+def _closure(registry: Registry, ident: str) -> list[ox.Quad]:
+    try:
+        return record_closure(registry.store, registry.base, ident)
+    except NotFoundError:
+        raise NotFoundError(
+            f"no record with id {ident!r} (a nanopublication is of a record)"
+        ) from None

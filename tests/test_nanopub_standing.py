@@ -1,0 +1,167 @@
+"""A record's later life as nanopublications (kg/export/nanopubs.py): a record changed
+between two releases gives a second nanopublication that supersedes the first; a
+supersession and a withdrawal give nanopublications that supersede or retract the record's
+(whose URI the change leaves as published); each run is one that cites the record's.
+Everything ``kg export --all --format nanopub`` writes, signed, is accepted by our checker
+and nanopub-sign's."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import nanopub_sign
+import pyoxigraph as ox
+import pytest
+from test_nanopub_records import SIGNER, kg
+
+from helpers import DATA, SEED_ID
+from kg.config import load_settings
+from kg.export.nanopubs import record_nanopub
+from kg.rdf.nanopub import Nanopub, check_quads, file_quads, read_nanopubs
+from kg.registry import Registry
+
+OTHER = (
+    "saadat-fellay-claimgraph-20261201-result-nt-2-5b-training-peak-memory-flashattention-"
+    "checkpointing"
+)
+WITHDRAWN = "eee-helm-lite-openai-gpt-3-5-turbo-0613-e3723fd3-mmlu"
+NPX = "http://purl.org/nanopub/x/"
+CITO = "http://purl.org/spar/cito/"
+KG = "https://w3id.org/claimgraph/ns#"
+RECORD = "https://claimgraph.example/record/"
+
+
+def published(root: Path, ident: str, env: dict[str, str] | None = None) -> str:
+    """The trusty IRI of ``kg export ident --format nanopub``."""
+    result = kg(root, "export", ident, "--format", "nanopub", env=env)
+    assert result.exit_code == 0, result.output
+    [np] = read_nanopubs(list(ox.parse(result.stdout_bytes, format=ox.RdfFormat.TRIG)))
+    return np.iri
+
+
+def said(np: Nanopub, graph: str, predicate: str) -> list[tuple[str, str]]:
+    """(subject, object) of each ``predicate`` statement in the nanopub's ``graph``."""
+    name = {"assertion": np.assertion, "pubinfo": np.pubinfo}[graph]
+    return [
+        (q.subject.value, q.object.value) for q in np.graph(name) if q.predicate.value == predicate
+    ]
+
+
+def kind(np: Nanopub) -> str:
+    """What the nanopub says it is (npx:hasNanopubType): Claim, StandingChange, ..."""
+    [(_, typed)] = said(np, "pubinfo", NPX + "hasNanopubType")
+    return typed.rsplit("#")[-1]
+
+
+@pytest.fixture(scope="module")
+def story(tmp_path_factory) -> dict:
+    """Two releases with a record changed between them, then a supersession and a
+    withdrawal; every nanopublication exported, signed."""
+    root = tmp_path_factory.mktemp("np-standing")
+    shutil.copytree(DATA, root / "data")
+    assert kg(root, "load").exit_code == 0
+    key = root / "np.pem"
+    assert kg(root, "keys", "-o", str(key)).exit_code == 0
+    env = {"KG_NANOPUB_KEY": str(key), "KG_NANOPUB_SIGNER": SIGNER}
+    before = {ident: published(root, ident, env) for ident in (OTHER, SEED_ID, WITHDRAWN)}
+    first = kg(root, "release", "--date", "2026-12-01")
+    assert first.exit_code == 0, first.output
+    record_file = root / "data" / "records" / f"{OTHER}.yaml"
+    text = record_file.read_text()
+    record_file.write_text(text.replace("(Appendix A.3)", "(Appendix A.3 of the paper)", 1))
+    assert kg(root, "load").exit_code == 0
+    assert kg(root, "release", "--date", "2026-12-02").exit_code == 0
+    curate = ("--agent", "claude", "--at", "2026-12-03T00:00:00Z")
+    changes = [
+        ("supersede", SEED_ID, OTHER, "--reason", "the later transcription", *curate),
+        ("withdraw", WITHDRAWN, "--reason", "a duplicate", *curate),
+    ]
+    for change in changes:
+        result = kg(root, *change)
+        assert result.exit_code == 0, result.output
+    out = root / "out"
+    result = kg(root, "export", "--all", "--format", "nanopub", "-o", str(out), env=env)
+    assert result.exit_code == 0, result.output
+    quads = file_quads(out / "nanopubs.trig")
+    return {
+        "root": root,
+        "env": env,
+        "before": before,
+        "release": first.stdout.strip(),
+        "quads": quads,
+        "nanopubs": {np.iri: np for np in read_nanopubs(quads)},
+    }
+
+
+def test_every_one_is_accepted_and_signed_by_both_checkers(story: dict) -> None:
+    assert check_quads(story["quads"]) == []
+    for np in story["nanopubs"].values():
+        assert [q for q in np.quads if q.predicate.value.endswith("hasSignature")]
+        if kind(np) != "Claim":  # records: test_nanopub_records.py
+            nanopub_sign.Nanopub(ox.serialize(np.quads, format=ox.RdfFormat.TRIG).decode()).check()
+
+
+def test_a_record_changed_between_releases_supersedes_its_first(story: dict) -> None:
+    nanopubs, first = story["nanopubs"], story["before"][OTHER]
+    now = published(story["root"], OTHER, story["env"])
+    assert now != first and {now, first} <= set(nanopubs)
+    assert said(nanopubs[now], "pubinfo", NPX + "supersedes") == [(now, first)]
+    assert said(nanopubs[first], "pubinfo", NPX + "supersedes") == []
+    # the first release still gives the first, as it was published
+    env = story["env"]
+    settings = load_settings(
+        {
+            "store": story["root"] / "store",
+            "data": story["root"] / "data",
+            "nanopub_key": env["KG_NANOPUB_KEY"],
+            "nanopub_signer": env["KG_NANOPUB_SIGNER"],
+        }
+    )
+    with Registry(settings, release=story["release"]) as registry:
+        assert record_nanopub(registry, OTHER)[0] == first
+
+
+def test_a_supersession_supersedes_the_records_nanopub_as_published(story: dict) -> None:
+    seed = story["before"][SEED_ID]
+    assert published(story["root"], SEED_ID, story["env"]) == seed  # its standing left it
+    [np] = [
+        np
+        for np in story["nanopubs"].values()
+        if said(np, "pubinfo", NPX + "supersedes") == [(np.iri, seed)]
+    ]
+    assert (RECORD + OTHER, RECORD + SEED_ID) in said(np, "assertion", KG + "supersedes")
+
+
+def test_a_withdrawal_retracts_the_records_nanopub(story: dict) -> None:
+    withdrawn = story["before"][WITHDRAWN]
+    retractions = [
+        pair
+        for np in story["nanopubs"].values()
+        for pair in said(np, "assertion", NPX + "retracts")
+    ]
+    assert retractions == [("https://claimgraph.example/agent/claude", withdrawn)]
+
+
+def test_each_run_cites_the_records_it_judged(story: dict) -> None:
+    current = {
+        RECORD + SEED_ID: story["before"][SEED_ID],
+        RECORD + OTHER: published(story["root"], OTHER, story["env"]),
+    }
+    runs = [np for np in story["nanopubs"].values() if kind(np) == "ReproductionRun"]
+    assert len(runs) == 11
+    for np in runs:
+        cited = {
+            (o, predicate.removeprefix(CITO))
+            for predicate in (CITO + "confirms", CITO + "disputes", CITO + "discusses")
+            for _, o in said(np, "pubinfo", predicate)
+        }
+        outcomes: dict[str, set[str]] = {}
+        for verdict, record in said(np, "assertion", KG + "verdictOn"):
+            outcomes.setdefault(current[record], set()).update(
+                o.rsplit("#")[-1] for s, o in said(np, "assertion", KG + "outcome") if s == verdict
+            )
+        assert outcomes and cited == {
+            (record, "disputes" if "inconsistent" in found else "confirms")
+            for record, found in outcomes.items()
+        }
