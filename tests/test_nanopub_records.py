@@ -6,6 +6,8 @@ the same trusty URI."""
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -143,3 +145,39 @@ def test_a_record_page_answers_as_a_nanopub_by_suffix_and_by_negotiation(root: P
     quads = list(ox.parse(by_suffix.data, format=ox.RdfFormat.TRIG))
     assert check_quads(quads) == [] and len(read_nanopubs(quads)) == 1
     assert plain.data != by_suffix.data  # plain TriG stays the record's own graphs
+
+
+def test_the_browser_serves_every_nanopub_as_a_dump_the_manifest_lists(root: Path) -> None:
+    """/dumps/nanopubs.trig.gz: what ``kg export --all --format nanopub`` makes, made on
+    first request like the other dumps, listed with its SHA-256, and linked from the home
+    page; signed with the server's key."""
+    from helpers.web import app_over
+
+    with app_over(root, nanopub_key=str(root / "served.pem")) as app:
+        assert kg(root, "keys", "-o", str(root / "served.pem")).exit_code == 0
+        client = app.test_client()
+        assert 'href="/dumps/nanopubs.trig.gz"' in client.get("/").text
+        response = client.get("/dumps/nanopubs.trig.gz")
+        manifest = client.get("/dumps/manifest.json").json
+    assert response.status_code == 200
+    body = gzip.decompress(response.data)
+    listed = manifest["files"]["nanopubs.trig.gz"]
+    assert listed["sha256"] == hashlib.sha256(response.data).hexdigest()
+    assert {"claimgraph.nq.gz", "nanopubs.trig.gz"} <= set(manifest["files"])
+    quads = list(ox.parse(body, format=ox.RdfFormat.TRIG))
+    assert check_quads(quads) == [] and listed["quads"] == len(quads)
+    nanopubs = read_nanopubs(quads)
+    assert len(nanopubs) == 436
+    assert all(any(q.predicate.value.endswith("hasSignature") for q in np.quads) for np in nanopubs)
+
+
+def test_a_key_setting_that_gives_no_key_is_a_clear_error(root: Path, tmp_path: Path) -> None:
+    (tmp_path / "bad.pem").write_text("not a key\n")
+    for path in (tmp_path / "missing.pem", tmp_path / "bad.pem"):
+        for args in (("--all", "-o", str(tmp_path / "out")), (SEED_ID,)):
+            result = kg(
+                root, "export", *args, "--format", "nanopub", env={"KG_NANOPUB_KEY": str(path)}
+            )
+            assert result.exit_code == 2, result.output
+            assert str(path) in result.stderr and "Traceback" not in result.output
+    assert not (tmp_path / "out").exists()

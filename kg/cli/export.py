@@ -115,7 +115,7 @@ flashattention-checkpointing-zero2 --format web-annotation -o claim.wa.jsonld
         _export_all_upstream(settings, ident, fmt, output)
         return
     if everything and fmt == "nanopub":
-        _export_all_nanopubs(settings, ident, output)
+        _export_all_nanopubs(settings, ident, packed, output)
         return
     if everything:
         _export_all(settings, ident, fmt, packed, output)
@@ -196,24 +196,25 @@ def _export_all_upstream(
     click.echo(f"kg: wrote {count} {upstream.title} file(s) under {output}", err=True)
 
 
-def _export_all_nanopubs(settings: Settings, ident: str | None, output: Path | None) -> None:
-    from ..export.nanopubs import every_nanopub, nanopub_trig
+def _export_all_nanopubs(
+    settings: Settings, ident: str | None, packed: bool, output: Path | None
+) -> None:
+    from ..export.nanopubs import write_nanopub_dump
 
     if ident is not None:
         raise UsageError("give an ID or --all, not both")
     if output is None:
         raise UsageError("--all writes a directory: give -o DIR")
-    output.mkdir(parents=True, exist_ok=True)
-    target = output / "nanopubs.trig"
-    partial = target.with_name(".nanopubs.trig.partial")
-    count = 0
-    with Registry(settings, read_only=True) as registry, partial.open("wb") as out:
+    with Registry(settings, read_only=True) as registry:
         walk = progress("making nanopublications", 500)
-        for _, quads in every_nanopub(registry, lambda ids: walk(ids, len(ids))):
-            out.write(nanopub_trig(quads))
-            count += 1
-    partial.replace(target)  # whole or not at all
-    click.echo(f"kg: wrote {target}: {count:,} nanopublications", err=True)
+        entry, made = write_nanopub_dump(
+            registry, output, gzip=packed, walk=lambda ids: walk(ids, len(ids))
+        )
+    click.echo(
+        f"kg: wrote {output / entry.name}: {made:,} nanopublications, {entry.quads:,} quads, "
+        f"sha256 {entry.sha256}",
+        err=True,
+    )
     _say_if_unsigned(settings)
 
 

@@ -27,9 +27,10 @@ import itertools
 import json
 import operator
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Protocol
 
 import pyoxigraph as ox
 
@@ -43,6 +44,8 @@ from ..store.licences import Part, licensing
 DUMP_FORMATS: dict[str, Format] = {fmt.dump: fmt for fmt in FORMATS if fmt.dump}
 STEM = "claimgraph"
 MANIFEST = "manifest.json"
+#: The file of every nanopublication (kg.export.nanopubs), listed beside the dumps.
+NANOPUB_DUMP = "nanopubs.trig"
 SUMS = "SHA256SUMS"
 
 
@@ -67,6 +70,12 @@ def dump_name(fmt: str, gzip: bool) -> str:
     if fmt not in DUMP_FORMATS:
         raise UsageError(f"unknown dump format {fmt!r} (one of: {', '.join(DUMP_FORMATS)})")
     return f"{STEM}.{DUMP_FORMATS[fmt].name}" + (".gz" if gzip else "")
+
+
+class Sink(Protocol):
+    """Where a dump is written: a file, or gzip over one."""
+
+    def write(self, data: bytes, /) -> int: ...
 
 
 class _HashingWriter:
@@ -109,12 +118,33 @@ def write_dump(
     """
     name = dump_name(fmt, gzip)
     dumped = DUMP_FORMATS[fmt]
+
+    def write(out: Sink) -> int:
+        counter = itertools.count()
+        # Counted in C (zip, map, itemgetter): no Python call per quad.
+        quads = map(operator.itemgetter(0), zip(store.quads(), counter, strict=False))
+        # the stub asks for IO[bytes]; pyoxigraph writes to anything with write()
+        ox.serialize(quads, output=out, format=dumped.rdf)  # type: ignore[arg-type]
+        return next(counter)
+
+    return write_listed(out_dir, name, fmt, dumped.media_type, write, gzip, version, licences)
+
+
+def write_listed(
+    out_dir: Path,
+    name: str,
+    fmt: str,
+    media_type: str,
+    write: Callable[[Sink], int],
+    gzip: bool,
+    version: str,
+    licences: tuple[list[Part], Path] | None = None,
+) -> DumpFile:
+    """Write ``out_dir/name`` with ``write`` (which gives the number of quads it wrote),
+    gzipped where asked, whole or not at all, and list it in the directory's manifests."""
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / name
     temporary = out_dir / f".{name}.{os.getpid()}.tmp"
-    counter = itertools.count()
-    # Counted in C (zip, map, itemgetter): no Python call per quad.
-    quads = map(operator.itemgetter(0), zip(store.quads(), counter, strict=False))
     try:
         with temporary.open("wb") as raw:
             sink = _HashingWriter(raw)
@@ -122,10 +152,9 @@ def write_dump(
                 with gz.GzipFile(
                     filename="", mode="wb", fileobj=sink, mtime=0, compresslevel=6
                 ) as packed:
-                    # the stub asks for IO[bytes]; pyoxigraph writes to anything with write()
-                    ox.serialize(quads, output=packed, format=dumped.rdf)  # type: ignore[arg-type]
+                    count = write(packed)
             else:
-                ox.serialize(quads, output=sink, format=dumped.rdf)  # type: ignore[arg-type]
+                count = write(sink)
             raw.flush()
             os.fsync(raw.fileno())
         os.replace(temporary, target)
@@ -135,11 +164,11 @@ def write_dump(
     entry = DumpFile(
         name=name,
         format=fmt,
-        media_type=dumped.media_type,
+        media_type=media_type,
         gzip=gzip,
         sha256=sink.sha.hexdigest(),
         bytes=sink.size,
-        quads=next(counter),
+        quads=count,
     )
     _record(out_dir, entry, version, licences)
     return entry

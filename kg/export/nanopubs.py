@@ -20,7 +20,8 @@ from urllib.parse import unquote
 import pyoxigraph as ox
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from ..errors import NotFoundError
+from ..errors import ConfigError, NotFoundError
+from ..rdf.formats import media_type_of
 from ..rdf.namespaces import CITO, DCTERMS, KG, PROV
 from ..rdf.nanopub import NP
 from ..rdf.nanopub_make import load_private_key, make_trusty
@@ -29,6 +30,7 @@ from ..registry import Registry
 from ..store.base import solutions
 from ..store.queries import internal_query
 from ..store.records import graphs_about, record_closure
+from .dump import NANOPUB_DUMP, DumpFile, Sink, write_listed
 from .nanopub import CLAIM, pre_nanopub, quad, record_frame
 from .nanopub_activities import Closure, change_pres, run_pres
 
@@ -42,8 +44,16 @@ class Publisher:
     def __init__(self, registry: Registry):
         settings = registry.settings
         self.key = None
-        if settings.nanopub_key is not None:
-            self.key = _key(settings.nanopub_key, settings.nanopub_key.stat().st_mtime_ns)
+        path = settings.nanopub_key
+        if path is not None:
+            try:
+                self.key = _key(path, path.stat().st_mtime_ns)
+            except (OSError, ValueError) as exc:
+                problem = exc.strerror if isinstance(exc, OSError) else str(exc)
+                raise ConfigError(
+                    f"KG_NANOPUB_KEY names {path}, which gives no signing key: {problem} "
+                    "(kg keys -o FILE makes one)"
+                ) from None
         self.signer = settings.nanopub_signer or None
         self.licence = settings.licence
 
@@ -193,3 +203,34 @@ def _closure(registry: Registry, ident: str) -> list[ox.Quad]:
         raise NotFoundError(
             f"no record with id {ident!r} (a nanopublication is of a record)"
         ) from None
+
+
+def write_nanopub_dump(
+    registry: Registry,
+    out_dir: Path,
+    *,
+    gzip: bool = False,
+    version: str | None = None,
+    walk: Callable[[list[str]], Iterable[str]] = iter,
+) -> tuple[DumpFile, int]:
+    """Every nanopublication (:func:`every_nanopub`) as TriG in ``out_dir/nanopubs.trig[.gz]``,
+    listed in the directory's manifests like the dumps (``version``: the store version the
+    manifest names, by default the store's); (the file, how many it holds)."""
+    Publisher(registry)  # a key that cannot sign stops it before a file is begun
+    made = 0
+
+    def write(out: Sink) -> int:
+        nonlocal made
+        quads = 0
+        for _, each in every_nanopub(registry, walk):
+            out.write(nanopub_trig(each))
+            quads += len(each)
+            made += 1
+        return quads
+
+    name = NANOPUB_DUMP + (".gz" if gzip else "")
+    if version is None:
+        version = registry.store.version() or ""
+    media_type = media_type_of("nanopub")
+    entry = write_listed(out_dir, name, "nanopub", media_type, write, gzip, version)
+    return entry, made

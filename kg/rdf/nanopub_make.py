@@ -20,6 +20,7 @@ done yet.
 from __future__ import annotations
 
 import base64
+import binascii
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -142,10 +143,13 @@ def load_private_key(data: bytes) -> rsa.RSAPrivateKey:
     :raises ValueError: for anything else.
     """
     text = data.strip()
-    if text.startswith(b"-----"):
-        key = serialization.load_pem_private_key(text, password=None)
-    else:
-        key = serialization.load_der_private_key(base64.b64decode(text), password=None)
+    try:
+        if text.startswith(b"-----"):
+            key = serialization.load_pem_private_key(text, password=None)
+        else:
+            key = serialization.load_der_private_key(base64.b64decode(text), password=None)
+    except (ValueError, TypeError, binascii.Error) as exc:  # binascii.Error is a ValueError
+        raise ValueError(f"not a private key without a password ({exc})") from None
     if not isinstance(key, rsa.RSAPrivateKey):
         raise ValueError("not an RSA private key")
     return key

@@ -18,11 +18,22 @@ from pathlib import Path
 from flask import Response, send_file
 
 from ...errors import NotFoundError
-from ...export.dump import MANIFEST, SERVED, SUMS, dump_name, read_manifest, write_dump
+from ...export.dump import (
+    MANIFEST,
+    NANOPUB_DUMP,
+    SERVED,
+    SUMS,
+    dump_name,
+    read_manifest,
+    write_dump,
+)
 from ...rdf.formats import media_type_of
 from ...rdf.jsonld import context_path
 from ...store.licences import NOTICE_PREFIX
 from ..state import AppState, state
+
+#: The nanopublications' file, and what _ensure calls its format.
+NANOPUBS, NANOPUB = f"{NANOPUB_DUMP}.gz", "nanopub"
 
 
 def jsonld_context() -> Response:
@@ -37,12 +48,13 @@ def dump(name: str) -> Response:
     """A bulk dump of the live store version (made on first request), its manifest, or
     the notice text of an upstream licence the manifest names (``LICENSE-<import>``)."""
     app = state()
-    known = [*SERVED, MANIFEST, SUMS]
+    known = [*SERVED, NANOPUBS, MANIFEST, SUMS]
     if name not in known and not name.startswith(NOTICE_PREFIX):
         raise NotFoundError(f"no dump named {name!r} (there are: {', '.join(known)})")
-    folder = _ensure(app, [SERVED[name]] if name in SERVED else list(SERVED.values()))
+    every = [*SERVED.values(), NANOPUB]
+    folder = _ensure(app, [SERVED.get(name, NANOPUB)] if name in {*SERVED, NANOPUBS} else every)
     path = folder / name
-    if name not in SERVED:
+    if name not in {*SERVED, NANOPUBS}:
         if name not in known and name not in read_manifest(folder).get("notices", {}):
             raise NotFoundError(f"no licence notice named {name!r} beside the dumps")
         mimetype = media_type_of("json") if name == MANIFEST else "text/plain"
@@ -69,8 +81,15 @@ def _ensure(app: AppState, formats: list[str]) -> Path:
     with app.dump_lock:
         listed = read_manifest(folder).get("files", {}) if folder.is_dir() else {}
         for fmt in formats:
-            name = dump_name(fmt, gzip=True)
-            if name not in listed or not (folder / name).is_file():
+            name = NANOPUBS if fmt == NANOPUB else dump_name(fmt, gzip=True)
+            if name in listed and (folder / name).is_file():
+                continue
+            if fmt == NANOPUB:
+                from ...export.nanopubs import write_nanopub_dump  # cryptography: when asked
+
+                # the key and the releases, as the registry reads them
+                write_nanopub_dump(app.registry(), folder, gzip=True, version=version)
+            else:
                 licences = (app.licence_parts, app.settings.data)
                 write_dump(app.store, fmt, folder, gzip=True, version=version, licences=licences)
         for old in root.iterdir():
