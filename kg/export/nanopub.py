@@ -3,7 +3,7 @@ record's closure, never loaded into the store, trusty, and signed where a key is
 
 - **assertion**: the claim: the record's own statements and those of the nodes it alone
   reaches (its value, locator, evidence rows, configuration: its fragment IRIs and blank
-  nodes, the blank nodes skolemised under the nanopublication by their canonical labels);
+  nodes, the blank nodes labelled canonically, then skolemised as nanopub-java does);
 - **provenance**: where the assertion comes from: the source it was quoted from, the
   record's generation and attribution, each review of the record its own graph states,
   with its association and the pinned file (with its SHA-256) the review used;
@@ -45,7 +45,7 @@ def pre_nanopub(
     """The record's nanopublication before it is made trusty (its IRIs under nanopub-java's
     temporary namespace, which becomes https://w3id.org/np/ with the artifact code)."""
     frame = record_frame(ident)
-    base, np, record = frame.base, frame.np, ox.NamedNode(record_iri)
+    np, record = frame.np, ox.NamedNode(record_iri)
     assertion, provenance, pubinfo = frame.assertion, frame.provenance, frame.pubinfo
     # the record's content: the graph(s) stating it is a claim (its own, or its file's),
     # not what its standing, later reviews or runs add, which leave its nanopublication as
@@ -62,10 +62,9 @@ def pre_nanopub(
     picked = {*reached(every, {record}, (record_iri + "#",)), *reached(every, reviews, ())}
     used = {t.object for t in picked if t.predicate.value in USED and t.object != record}
     picked |= {t for t in described if t.subject in used}
-    triples = skolemised(picked, base)
-    inner = (record_iri + "#", base + "_")  # its fragments, and its blank nodes skolemised
-    own = reached(triples, {record}, inner)
-    reviewed = reached(triples, reviews, (base + "_",))
+    triples = canonical(picked)
+    own = reached(triples, {record}, (record_iri + "#",))  # its fragments, its blank nodes
+    reviewed = reached(triples, reviews, ())
 
     out = frame.head()
     for t in own:
@@ -125,10 +124,10 @@ def in_graph(triple: ox.Triple, graph: ox.NamedNode) -> ox.Quad:
 
 def reached(triples: set[ox.Triple], start: set[Any], inner: tuple[str, ...]) -> list[ox.Triple]:
     """The statements about ``start`` and about every node they lead to that is a blank
-    node or whose IRI begins with one of ``inner`` (the record's fragments, the skolemised
-    blank nodes)."""
+    node or whose IRI begins with one of ``inner`` (the record's fragments), in an order
+    that the content alone gives (where blank nodes are labelled canonically)."""
     seen: set[object] = set(start)
-    todo: list[object] = list(start)
+    todo: list[object] = sorted(start, key=str, reverse=True)
     found: list[ox.Triple] = []
     by_subject: dict[object, list[ox.Triple]] = {}
     for t in triples:
@@ -146,15 +145,10 @@ def reached(triples: set[ox.Triple], start: set[Any], inner: tuple[str, ...]) ->
     return found
 
 
-def skolemised(triples: set[ox.Triple], base: str) -> set[ox.Triple]:
-    """The triples with each blank node an IRI under ``base`` named by its canonical label
-    (RDFC-1.0), so that the same content gives the same names."""
+def canonical(triples: set[ox.Triple]) -> set[ox.Triple]:
+    """The triples with each blank node labelled by its canonical label (RDFC-1.0), so
+    that the same content gives the same labels, and the same order once sorted: the
+    order make_trusty numbers them in (``<np>/_1``, ``<np>/_2``, ... as nanopub-java)."""
     dataset = ox.Dataset(ox.Quad(t.subject, t.predicate, t.object) for t in triples)
     dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
-
-    def named(term: Any) -> Any:
-        if isinstance(term, ox.BlankNode):
-            return ox.NamedNode(f"{base}_{term.value}")
-        return term
-
-    return {ox.Triple(named(q.subject), q.predicate, named(q.object)) for q in dataset}
+    return {q.triple for q in dataset}

@@ -34,7 +34,7 @@ from ..rdf.namespaces import CITO, DCTERMS, KG, KGV, PROV
 from ..rdf.nanopub import RDF_TYPE
 from ..rdf.nanopub_make import TEMPORARY
 from ..rdf.nanopub_signature import NPX
-from .nanopub import QUOTED, Frame, in_graph, quad, reached, skolemised
+from .nanopub import QUOTED, Frame, canonical, in_graph, quad, reached
 
 #: The record IRI's current nanopublication IRI (None: it has none).
 NanopubOf = Callable[[str], "str | None"]
@@ -78,11 +78,11 @@ class Closure:
         }
         return sorted(found, key=str)
 
-    def statements(self, node: Any, base: str) -> set[ox.Triple]:
+    def statements(self, node: Any) -> set[ox.Triple]:
         """What ``node``'s graph says of it and of its fragments and blank nodes, the blank
-        nodes skolemised under ``base``."""
+        nodes labelled canonically."""
         graph = self.graphs[self.home[node]]
-        return skolemised(set(reached(graph, {node}, (node.value + "#",))), base)
+        return canonical(set(reached(graph, {node}, (node.value + "#",))))
 
 
 _TYPE = ox.NamedNode(RDF_TYPE)
@@ -127,7 +127,7 @@ def run_pres(
     made = []
     for run in closure.typed(RUN):
         frame = Frame(f"{TEMPORARY}claimgraph/{_local(run)}/")
-        statements = closure.statements(run, frame.base)
+        statements = closure.statements(run)
         out = frame.head() + [in_graph(t, frame.assertion) for t in sorted(statements, key=str)]
         for agent in closure.objects(run, PROV.wasAssociatedWith):
             out.append(quad(frame.assertion, str(PROV.wasAttributedTo), agent, frame.provenance))
@@ -165,7 +165,7 @@ def _about(closure: Closure, activity: Any, frame: Frame, operator: str) -> list
     out = [quad(frame.assertion, str(PROV.wasGeneratedBy), activity, frame.provenance)]
     kind = closure.kinds[activity]
     if kind == CHANGE:
-        statements = closure.statements(activity, frame.base)
+        statements = closure.statements(activity)
         out += [in_graph(t, frame.provenance) for t in sorted(statements, key=str)]
     ended = closure.objects(activity, PROV.endedAtTime)
     out += [quad(frame.np, str(DCTERMS.created), at, frame.pubinfo) for at in ended[:1]]

@@ -13,8 +13,12 @@ so that the same content and the same key give the same trusty URI everywhere:
 3. the artifact code is the hash of every quad, the signature's too; it replaces the space,
    and the marker ``~~~ARTIFACTCODE~~~`` in any other IRI (a concept it mints).
 
-Blank nodes are refused: skolemising them as the reference implementation does is not
-done yet.
+Blank nodes are skolemised as nanopub-java does: ``<base> /_1``, ``<base> /_2``, ... in the
+order they first appear (each quad's graph, subject, then object), and an IRI of the
+nanopublication whose suffix starts with ``_`` takes a second one (``/__x``), so the two
+never meet. The numbers follow the order of the quads given: a maker that wants the same
+URI for the same content gives its quads in an order of their own (kg/export/nanopub.py
+labels its blank nodes canonically and sorts them).
 """
 
 from __future__ import annotations
@@ -56,8 +60,7 @@ def make_trusty(
     """(the trusty IRI, the quads) of the one nanopublication ``quads`` hold, signed with
     ``key`` (and said to be signed by ``signer``, an IRI) where one is given.
 
-    :raises TrustyError: for quads that hold not exactly one nanopublication, or a blank
-        node.
+    :raises TrustyError: for quads that hold not exactly one nanopublication.
     """
     every = list(quads)
     found = read_nanopubs(every)
@@ -68,9 +71,13 @@ def make_trusty(
     if _BASE64_END.search(base):
         base += "/"  # the code must not run on from the base's own characters
 
+    blank: dict[ox.BlankNode, ox.NamedNode] = {}
+
     def placed(term: Any) -> Any:
         if isinstance(term, ox.BlankNode):
-            raise TrustyError("a blank node: skolemising blank nodes is not supported yet")
+            if term not in blank:
+                blank[term] = ox.NamedNode(f"{base}{PENDING}/_{len(blank) + 1}")
+            return blank[term]
         if isinstance(term, ox.NamedNode) and MARKED in term.value:
             return ox.NamedNode(term.value.replace(MARKED, PENDING))
         if not isinstance(term, ox.NamedNode) or not term.value.startswith(np.iri):
@@ -80,7 +87,12 @@ def make_trusty(
         suffix = term.value[len(np.iri) :]
         if not suffix:
             return ox.NamedNode(base + PENDING)
-        joined = "/" + suffix if _BASE64_END.search(suffix[0]) else suffix
+        if suffix.startswith("_"):  # kept apart from the skolemised blank nodes
+            joined = "/_" + suffix
+        elif _BASE64_END.search(suffix[0]):
+            joined = "/" + suffix
+        else:
+            joined = suffix
         return ox.NamedNode(base + PENDING + joined)
 
     pending = [
