@@ -69,7 +69,9 @@ UPSTREAM_HELP = "".join(f"{fmt.name}: {fmt.export_help}; " for fmt in formats.ev
     "as a W3C Web Annotation (JSON-LD: its quote, page or JSON Pointer on the "
     f"file named by its SHA-256); {UPSTREAM_HELP}ro-crate: a reproduction run as a Process "
     "Run Crate (a directory); nanopub: a record as a trusty nanopublication (TriG), signed "
-    "where KG_NANOPUB_KEY names a key (with --all: every record's, one file); nquads, trig: "
+    "where KG_NANOPUB_KEY names a key (with --all: nanopubs.trig, every record's with its "
+    "versions across releases, each retraction or supersession, each run; --gzip too); "
+    "nquads, trig: "
     "with --all.",
 )
 @click.option("--gzip", "packed", is_flag=True, help="With --all: write the dump gzipped.")
