@@ -31,6 +31,7 @@ from kg.store.records import citable
 
 SIGNER = "https://orcid.org/0000-0000-0000-0000"
 TYPED = "http://purl.org/nanopub/x/hasNanopubType"
+LICENCE = "https://creativecommons.org/licenses/by/4.0/"
 
 
 @pytest.fixture(scope="module")
@@ -200,3 +201,19 @@ def test_a_key_setting_that_gives_no_key_is_a_clear_error(root: Path, tmp_path: 
             assert result.exit_code == 2, result.output
             assert str(path) in result.stderr and "Traceback" not in result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_each_nanopub_carries_the_licence_of_what_it_publishes(root: Path) -> None:
+    """An imported record's is its upstream's licence (Every Eval Ever: MIT), the
+    registry's own record's the operator's setting."""
+    licences = {}
+    for ident in (SEED_ID, "eee-helm-lite-openai-gpt-3-5-turbo-0613-e3723fd3-mmlu"):
+        result = kg(root, "export", ident, "--format", "nanopub", env={"KG_LICENCE": LICENCE})
+        [np] = read_nanopubs(list(ox.parse(result.stdout_bytes, format=ox.RdfFormat.TRIG)))
+        licences[ident] = [
+            q.object.value for q in np.graph(np.pubinfo) if q.predicate.value.endswith("license")
+        ]
+    assert licences == {
+        SEED_ID: [LICENCE],
+        "eee-helm-lite-openai-gpt-3-5-turbo-0613-e3723fd3-mmlu": ["http://spdx.org/licenses/MIT"],
+    }

@@ -22,7 +22,7 @@ from typing import Any
 import pyoxigraph as ox
 
 from ..model.fields import FIELDS
-from ..model.licences import record_licence
+from ..model.licences import Licence, record_licence
 from ..rdf.facts import Facts
 from ..rdf.namespaces import DCTERMS, KG, PROV
 from ..rdf.nanopub import NANOPUBLICATION, PARTS, RDF_TYPE
@@ -35,6 +35,7 @@ QUOTED, GENERATED_AT = str(FIELDS["source"].predicate), str(PROV.generatedAtTime
 PROVENANCE = {str(PROV.wasGeneratedBy), str(PROV.wasAttributedTo), GENERATED_AT, QUOTED}
 REVIEW_OF = str(FIELDS["reviewOf"].predicate)
 CLAIM = ox.NamedNode(str(KG.Claim))
+LICENSE = str(DCTERMS.license)
 #: How a review names the pinned file it checked.
 USED = (str(FIELDS["usedArtifact"].predicate), str(PROV.used))
 
@@ -79,12 +80,19 @@ def pre_nanopub(
     out += [in_graph(t, provenance) for t in sorted(triples, key=str) if t.subject in used]
     times = [t.object for t in own if t.subject == record and t.predicate.value == GENERATED_AT]
     out += [quad(np, str(DCTERMS.created), time, pubinfo) for time in times[:1]]
-    licence = record_licence(Facts(closure), record, operator)
+    licence = licence_of(closure, record, operator)
     if licence.iri:
         out.append(quad(np, str(DCTERMS.license), ox.NamedNode(licence.iri), pubinfo))
     out.append(quad(np, NPX + "introduces", record, pubinfo))
     out.append(quad(np, NPX + "hasNanopubType", CLAIM, pubinfo))
     return out
+
+
+def licence_of(closure: list[ox.Quad], node: Any, operator: str) -> Licence:
+    """The licence of a record or an activity of the closure (kg.model.licences), read
+    from what it needs alone: the node's statements and the licences stated."""
+    needed = [q for q in closure if q.subject == node or q.predicate.value == LICENSE]
+    return record_licence(Facts(needed), node, operator)
 
 
 def record_frame(ident: str) -> Frame:

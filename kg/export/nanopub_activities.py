@@ -27,14 +27,12 @@ from typing import Any
 import pyoxigraph as ox
 
 from ..model.fields import FIELDS
-from ..model.licences import record_licence
 from ..model.standing import INVALIDATING
-from ..rdf.facts import Facts
 from ..rdf.namespaces import CITO, DCTERMS, KG, KGV, PROV
 from ..rdf.nanopub import RDF_TYPE
 from ..rdf.nanopub_make import TEMPORARY
 from ..rdf.nanopub_signature import NPX
-from .nanopub import QUOTED, Frame, canonical, in_graph, quad, reached
+from .nanopub import QUOTED, Frame, canonical, in_graph, licence_of, quad, reached
 
 #: The record IRI's current nanopublication IRI (None: it has none).
 NanopubOf = Callable[[str], "str | None"]
@@ -169,7 +167,7 @@ def _about(closure: Closure, activity: Any, frame: Frame, operator: str) -> list
         out += [in_graph(t, frame.provenance) for t in sorted(statements, key=str)]
     ended = closure.objects(activity, PROV.endedAtTime)
     out += [quad(frame.np, str(DCTERMS.created), at, frame.pubinfo) for at in ended[:1]]
-    licence = record_licence(Facts(closure.quads), activity, operator)
+    licence = licence_of(closure.quads, activity, operator)
     if licence.iri:
         out.append(quad(frame.np, str(DCTERMS.license), ox.NamedNode(licence.iri), frame.pubinfo))
     out.append(quad(frame.np, NPX + "hasNanopubType", kind, frame.pubinfo))

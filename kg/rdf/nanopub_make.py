@@ -95,8 +95,16 @@ def make_trusty(
             joined = suffix
         return ox.NamedNode(base + PENDING + joined)
 
+    seen: dict[Any, Any] = {}  # each term placed once: most repeat
+
+    def once(term: Any) -> Any:
+        found = seen.get(term)
+        if found is None:
+            found = seen[term] = placed(term)
+        return found
+
     pending = [
-        ox.Quad(placed(q.subject), placed(q.predicate), placed(q.object), placed(q.graph_name))
+        ox.Quad(once(q.subject), once(q.predicate), once(q.object), once(q.graph_name))
         for q in np.quads
     ]
     if key is not None:

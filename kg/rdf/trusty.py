@@ -67,7 +67,8 @@ def digest_text(quads: Iterable[ox.Quad], code: str | None = None) -> str:
     """
     out = []
     previous = None
-    for key, text in sorted((_quad(q, code) for q in quads), key=lambda pair: pair[0]):
+    read: dict[object, tuple[str, tuple]] = {}  # each term read once: most repeat
+    for key, text in sorted((_quad(q, code, read) for q in quads), key=lambda pair: pair[0]):
         if key != previous:
             out.append(text)
         previous = key
@@ -120,7 +121,15 @@ def _utf16(text: str) -> bytes:
     return text.encode("utf-16-be", "surrogatepass")
 
 
-def _quad(quad: ox.Quad, code: str | None) -> tuple[tuple, str]:
-    """A quad's sort key and its four lines, each term read once."""
-    terms = [_term(t, code) for t in (quad.graph_name, *quad.triple)]
+def _quad(
+    quad: ox.Quad, code: str | None, read: dict[object, tuple[str, tuple]]
+) -> tuple[tuple, str]:
+    """A quad's sort key and its four lines, each term read once (``read``: the terms read
+    already, with their line and key)."""
+    terms = []
+    for t in (quad.graph_name, quad.subject, quad.predicate, quad.object):
+        found = read.get(t)
+        if found is None:
+            found = read[t] = _term(t, code)
+        terms.append(found)
     return tuple(key for _, key in terms), "".join(line + "\n" for line, _ in terms)
