@@ -1,23 +1,27 @@
-"""Nanopublications per second: records made into trusty (and signed) nanopublications, as
-``kg export --all --format nanopub`` makes them, in this process.
+"""Nanopublications per second: ``kg export --all --format nanopub``'s work, in this process.
 
     python bench/nanopubs.py STORE [--data DATA] [--sample N] [--signed]
 
-STORE as ``kg`` takes it (only read). Over the first ``--sample`` records by id (all where
-not given), three passes in this process, each timed with ``time.perf_counter``:
+STORE as ``kg`` takes it (only read; its archive of releases beside it, as ``kg`` finds
+it). Over the first ``--sample`` records by id (all where not given), three passes in this
+process, each timed with ``time.perf_counter``:
 
 - **closure** (the baseline): each record's closure read from the store, as the export
   reads it;
-- **nanopub**: the same, then made a trusty nanopublication (signed with a fresh 2048-bit
-  RSA key where ``--signed``);
-- **nanopub + TriG**: and written as TriG.
+- **--all**: every nanopublication made, trusty (signed with a fresh 2048-bit RSA key
+  where ``--signed``): each record's versions across the releases, each change that ends
+  it, each run;
+- **--all + dump**: and written as the gzipped dump the browser serves
+  (``nanopubs.trig.gz``, listed in a manifest).
 
-Each row gives records per second and its time as a ratio to the baseline's.
+Each row gives records and nanopublications per second, and its time as a ratio to the
+baseline's; the peak memory of the process is printed last.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import sys
 import tempfile
 import time
@@ -28,9 +32,9 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from kg.config import load_settings
-from kg.export.nanopubs import nanopub_trig, record_ids, record_nanopub
+from kg.export.nanopubs import every_nanopub, record_ids, write_nanopub_dump
 from kg.registry import Registry
-from kg.store.records import citable
+from kg.store.records import graphs_about, record_closure
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,29 +57,47 @@ def main(argv: list[str] | None = None) -> int:
         )
         config |= {"nanopub_key": path, "nanopub_signer": "https://orcid.org/0000-0000-0000-0000"}
     settings = load_settings(config)
+
+    def some(ids: list[str]) -> list[str]:
+        return ids[: args.sample] if args.sample else ids
+
     with Registry(settings, read_only=True) as registry:
-        ids = record_ids(registry)
-        if args.sample:
-            ids = ids[: args.sample]
-        passes = {
-            "closure (baseline)": lambda i: citable(registry.store, registry.base, i),
-            "nanopub": lambda i: record_nanopub(registry, i),
-            "nanopub + TriG": lambda i: nanopub_trig(record_nanopub(registry, i)[1]),
-        }
-        took = {}
+        records = len(some(record_ids(registry)))
+
+        def closures() -> int:
+            store, about = registry.store, graphs_about(registry.store)
+            for ident in some(record_ids(registry)):
+                record_closure(store, registry.base, ident, about)
+            return 0
+
+        def made() -> int:
+            return sum(1 for _ in every_nanopub(registry, some))
+
+        def dumped() -> int:
+            with tempfile.TemporaryDirectory() as folder:
+                return write_nanopub_dump(registry, Path(folder), gzip=True, walk=some)[1]
+
+        passes = {"closure (baseline)": closures, "--all": made, "--all + dump": dumped}
+        took, counts = {}, {}
         for name, work in passes.items():
             started = time.perf_counter()
-            for ident in ids:
-                work(ident)
+            counts[name] = work()
             took[name] = time.perf_counter() - started
     base = took["closure (baseline)"]
     signed = "signed" if args.signed else "unsigned"
-    print(f"{len(ids):,} records of {args.store} ({signed}):")
+    print(f"{records:,} records of {args.store} ({signed}):")
     print("")
-    print("| pass | seconds | records/s | x baseline |")
-    print("|---|---|---|---|")
+    print("| pass | seconds | records/s | nanopubs | nanopubs/s | x baseline |")
+    print("|---|---|---|---|---|---|")
     for name, seconds in took.items():
-        print(f"| {name} | {seconds:.2f} | {len(ids) / seconds:,.0f} | {seconds / base:.2f} |")
+        count = counts[name]
+        rate = f"{count / seconds:,.0f}" if count else ""
+        print(
+            f"| {name} | {seconds:.2f} | {records / seconds:,.0f} | {count or ''} | {rate} "
+            f"| {seconds / base:.2f} |"
+        )
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    print(f"\npeak memory: {peak} MB")
     return 0
 
 

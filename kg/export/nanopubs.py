@@ -23,11 +23,11 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from ..errors import ConfigError, NotFoundError
 from ..rdf.formats import media_type_of
 from ..rdf.namespaces import CITO, DCTERMS, KG, PROV
-from ..rdf.nanopub import NP
+from ..rdf.nanopub import NP, RDF_TYPE
 from ..rdf.nanopub_make import load_private_key, make_trusty
 from ..rdf.nanopub_signature import NPX
 from ..registry import Registry
-from ..store.base import solutions
+from ..store.base import SCHEMA_ENTRY, solutions
 from ..store.queries import internal_query
 from ..store.records import graphs_about, record_closure
 from .dump import NANOPUB_DUMP, DumpFile, Sink, write_listed
@@ -79,8 +79,69 @@ def record_nanopub(registry: Registry, ident: str, closure: list[ox.Quad] | None
     return record_versions(registry, Publisher(registry), ident, closure)[-1]
 
 
+class Released:
+    """Which version of a record's graphs each release holds, oldest first, up to the
+    registry's own release (all of them, for the live store).
+
+    For one record (``whole=False``) the archive's index is asked for its graphs alone.
+    For every record (``whole=True``) each release's manifest is read once, and the hash of
+    each live graph a release holds the version of (by the file it was loaded from): a
+    record whose graphs every release holds as they are now has no other version, and no
+    release store is read for it.
+    """
+
+    def __init__(self, registry: Registry, whole: bool = False):
+        self.registry = registry
+        archive = registry.archive
+        self.ids: list[str] = []
+        self.graphs: list[dict[str, str]] | None = None
+        self.live: dict[str, str] | None = None
+        if archive.index is None:
+            return
+        for info in archive.releases():
+            self.ids.append(info.id)
+            if info.id == registry.release:
+                break
+        if not whole:
+            return
+        self.graphs = [archive.manifest(ident)["graphs"] for ident in self.ids]
+        if registry.release is None:
+            manifest = registry.store.manifest()
+            schema = manifest[SCHEMA_ENTRY].sha256 if SCHEMA_ENTRY in manifest else ""
+            known = archive.known_versions(schema)
+            self.live = {
+                graph: known[(graph, entry.sha256)]
+                for graph, entry in manifest.items()
+                if (graph, entry.sha256) in known
+            }
+
+    def held(self, homes: list[str]) -> list[tuple[str, tuple[str | None, ...]]]:
+        """Each release with the hashes of ``homes`` in it (None: not in it)."""
+        if not self.ids:
+            return []
+        if self.graphs is not None:
+            columns = [tuple(g.get(home) for home in homes) for g in self.graphs]
+        else:
+            history = [dict(self.registry.archive.history(home)) for home in homes]
+            infos = {info.id: info for info in self.registry.archive.releases()}
+            columns = [tuple(h.get(infos[i]) for h in history) for i in self.ids]
+        return list(zip(self.ids, columns, strict=True))
+
+    def unchanged(self, homes: list[str], held: list[tuple[str, tuple[str | None, ...]]]) -> bool:
+        """Whether every release that holds the graphs ``homes`` holds them as they are
+        now (known only where every release's manifest was read)."""
+        if self.live is None:
+            return False
+        now = tuple(self.live.get(home) for home in homes)
+        return None not in now and all(d == now or set(d) == {None} for _, d in held)
+
+
 def record_versions(
-    registry: Registry, publisher: Publisher, ident: str, closure: list[ox.Quad]
+    registry: Registry,
+    publisher: Publisher,
+    ident: str,
+    closure: list[ox.Quad],
+    released: Released | None = None,
 ) -> list[Made]:
     """Each version of record ``ident``'s nanopublication, oldest first: one per content
     its releases held (up to the registry's release, if it reads one) and the store holds,
@@ -88,7 +149,8 @@ def record_versions(
     record = registry.iri("record", ident)
     current = pre_nanopub(closure, record, ident, publisher.licence)
     contents: list[list[ox.Quad]] = []
-    for pre in _released(registry, ident, record, _homes(current, closure), publisher):
+    homes = _homes(record, closure)
+    for pre in _released(registry, released or Released(registry), ident, record, homes):
         if not contents or set(pre) != set(contents[-1]):
             contents.append(pre)
     if not contents or set(current) != set(contents[-1]):
@@ -103,40 +165,40 @@ def record_versions(
     return made
 
 
-def _homes(pre: list[ox.Quad], closure: list[ox.Quad]) -> set[str]:
+def _homes(record: str, closure: list[ox.Quad]) -> list[str]:
     """The graphs that state the record (what a release's version is looked up by)."""
-    record = next(q.object for q in pre if q.predicate.value == NPX + "introduces")
-    return {
-        q.graph_name.value
-        for q in closure
-        if q.subject == record and q.object == CLAIM and isinstance(q.graph_name, ox.NamedNode)
-    }
+    node = ox.NamedNode(record)
+    return sorted(
+        {
+            q.graph_name.value
+            for q in closure
+            if q.subject == node
+            and q.object == CLAIM
+            and q.predicate.value == RDF_TYPE
+            and isinstance(q.graph_name, ox.NamedNode)
+        }
+    )
 
 
 def _released(
-    registry: Registry, ident: str, record: str, homes: set[str], publisher: Publisher
+    registry: Registry, released: Released, ident: str, record: str, homes: list[str]
 ) -> Iterator[list[ox.Quad]]:
     """The record's pre-nanopublication in each release whose graphs that state it differ
-    from the release before's, oldest first (up to the registry's own release)."""
-    archive = registry.archive
-    if archive.index is None:
+    from the release before's, oldest first (none where no release differs from now)."""
+    held = released.held(homes)
+    if released.unchanged(homes, held):
         return
-    histories = [archive.history(home) for home in sorted(homes)]
     before: tuple[str | None, ...] | None = None
-    for row in zip(*histories, strict=True):
-        release = row[0][0]
-        digests = tuple(digest for _, digest in row)
+    for release, digests in held:
         if any(d is not None for d in digests) and digests != before:
-            store = archive.release_store(release.id)
+            store = registry.archive.release_store(release)
             try:
                 quads = record_closure(store, registry.base, ident)
             except NotFoundError:
                 quads = None
             if quads is not None:
-                yield pre_nanopub(quads, record, ident, publisher.licence)
+                yield pre_nanopub(quads, record, ident, registry.settings.licence)
         before = digests
-        if release.id == registry.release:
-            return
 
 
 def every_nanopub(
@@ -145,14 +207,14 @@ def every_nanopub(
     """Every nanopublication of the registry: each record's versions and each change that
     ends it, record by record, then each run; ``walk`` goes through the record ids (a
     progress bar's wrapper)."""
-    publisher = Publisher(registry)
+    publisher, released = Publisher(registry), Released(registry, whole=True)
     store, base = registry.store, registry.base
     about = graphs_about(store)
     current: dict[str, str] = {}
     runs: dict[str, list[ox.Quad]] = {}
     for ident in walk(record_ids(registry)):
         quads = record_closure(store, base, ident, about)
-        versions = record_versions(registry, publisher, ident, quads)
+        versions = record_versions(registry, publisher, ident, quads, released)
         yield from versions
         record = registry.iri("record", ident)
         current[record] = versions[-1][0]

@@ -245,12 +245,15 @@ class Archive:
     def known_versions(self, schema: str) -> dict[tuple[str, str], str]:
         """(graph, file SHA-256) -> hash of the version that file mapped to under ``schema``,
         for the versions whose content the archive holds."""
-        assert self._db is not None, "opened for writing"
-        rows = self._db.execute(
+        query = (
             "SELECT m.graph, m.file_sha256, m.hash FROM mapped m JOIN objects o "
-            "ON o.hash = m.hash WHERE m.schema = ?",
-            (schema,),
+            "ON o.hash = m.hash WHERE m.schema = ?"
         )
+        if self._db is not None:
+            rows = self._db.execute(query, (schema,)).fetchall()
+        else:
+            with closing(self._reader()) as reader:
+                rows = reader.execute(query, (schema,)).fetchall()
         return {(graph, sha): digest for graph, sha, digest in rows}
 
     def add_versions(self, versions: Iterable[StoredVersion]) -> int:
