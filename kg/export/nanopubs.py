@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from ..errors import ConfigError, NotFoundError
 from ..rdf.formats import media_type_of
 from ..rdf.namespaces import CITO, DCTERMS, KG, PROV
-from ..rdf.nanopub import NP, RDF_TYPE
+from ..rdf.nanopub import NANOPUBLICATION, NP, RDF_TYPE
 from ..rdf.nanopub_make import load_private_key, make_trusty
 from ..rdf.nanopub_signature import NPX
 from ..registry import Registry
@@ -233,10 +233,22 @@ def every_nanopub(
 
 def nanopub_trig(quads: list[ox.Quad]) -> bytes:
     """A nanopublication's quads as TriG, its graphs in the order a reader expects (head,
-    assertion, provenance, publication info)."""
+    assertion, provenance, publication info), with nanopub-java's prefixes for its own IRIs
+    (``this:`` the nanopublication, ``sub:`` what is under it)."""
     order = {"Head": 0, "assertion": 1, "provenance": 2, "pubinfo": 3}
     ordered = sorted(quads, key=lambda q: order.get(str(q.graph_name).rsplit("/", 1)[-1][:-1], 4))
+    typed = ox.NamedNode(NANOPUBLICATION)
+    iri = next(
+        (
+            q.subject.value
+            for q in ordered
+            if q.object == typed and isinstance(q.subject, ox.NamedNode)
+        ),
+        None,
+    )
+    own = {"this": iri, "sub": iri + "/"} if iri is not None else {}
     prefixes = {
+        **own,
         "np": NP,
         "npx": NPX,
         "prov": str(PROV),
