@@ -27,6 +27,7 @@ OTHER = (
     "checkpointing"
 )
 WITHDRAWN = "eee-helm-lite-openai-gpt-3-5-turbo-0613-e3723fd3-mmlu"
+SOURCE = "saadat-fellay-2026-genomic-lm-efficiency"  # the source of SEED_ID and OTHER
 NPX = "http://purl.org/nanopub/x/"
 CITO = "http://purl.org/spar/cito/"
 KG = "https://w3id.org/claimgraph/ns#"
@@ -81,6 +82,7 @@ def story(tmp_path_factory) -> dict:
     changes = [
         ("supersede", SEED_ID, OTHER, "--reason", "the later transcription", *curate),
         ("withdraw", WITHDRAWN, "--reason", "a duplicate", *curate),
+        ("retract", SOURCE, "--reason", "the authors withdrew the paper", *curate),
     ]
     for change in changes:
         result = kg(root, *change)
@@ -144,14 +146,19 @@ def test_a_supersession_supersedes_the_records_nanopub_as_published(story: dict)
     assert (RECORD + OTHER, RECORD + SEED_ID) in said(np, "assertion", KG + "supersedes")
 
 
-def test_a_withdrawal_retracts_the_records_nanopub(story: dict) -> None:
-    withdrawn = story["before"][WITHDRAWN]
-    retractions = [
+def test_a_withdrawal_and_a_source_retracted_retract_the_records_nanopubs(story: dict) -> None:
+    """One nanopublication per record a change ends: the withdrawn record's, and each
+    record quoted from the retracted source (its nanopublication as the store holds it)."""
+    retractions = sorted(
         pair
         for np in story["nanopubs"].values()
         for pair in said(np, "assertion", NPX + "retracts")
-    ]
-    assert retractions == [("https://claimgraph.example/agent/claude", withdrawn)]
+    )
+    claude = "https://claimgraph.example/agent/claude"
+    current = published(story["root"], OTHER, story["env"])
+    assert retractions == sorted(
+        (claude, np) for np in (story["before"][WITHDRAWN], story["before"][SEED_ID], current)
+    )
 
 
 def test_each_run_cites_the_records_it_judged(story: dict) -> None:
