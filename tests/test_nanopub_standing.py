@@ -14,18 +14,15 @@ from pathlib import Path
 import nanopub_sign
 import pyoxigraph as ox
 import pytest
-from test_nanopub_records import SIGNER, kg
 
-from helpers import DATA, SEED_ID
+from helpers import DATA, OTHER_ID, RUNS, SEED_ID
+from helpers.nanopubs import SIGNER, kg
 from kg.config import load_settings
 from kg.export.nanopubs import record_nanopub
 from kg.rdf.nanopub import Nanopub, check_quads, file_quads, read_nanopubs
 from kg.registry import Registry
 
-OTHER = (
-    "saadat-fellay-claimgraph-20261201-result-nt-2-5b-training-peak-memory-flashattention-"
-    "checkpointing"
-)
+OTHER = OTHER_ID
 WITHDRAWN = "eee-helm-lite-openai-gpt-3-5-turbo-0613-e3723fd3-mmlu"
 SOURCE = "saadat-fellay-2026-genomic-lm-efficiency"  # the source of SEED_ID and OTHER
 NPX = "http://purl.org/nanopub/x/"
@@ -167,7 +164,7 @@ def test_each_run_cites_the_records_it_judged(story: dict) -> None:
         RECORD + OTHER: published(story["root"], OTHER, story["env"]),
     }
     runs = [np for np in story["nanopubs"].values() if kind(np) == "ReproductionRun"]
-    assert len(runs) == 11
+    assert len(runs) == RUNS
     for np in runs:
         cited = {
             (o, predicate.removeprefix(CITO))

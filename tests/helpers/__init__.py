@@ -11,6 +11,8 @@ another test module. Constants and plain functions live here, by what they are a
 - ``helpers.variants``: data files broken on purpose, each naming the field it breaks;
 - ``helpers.verifying``: the record and source that ``kg verify``'s tests check PDFs against;
 - ``helpers.eee``: the bundled slice of Every Eval Ever, and kg run on a copy of the data;
+- ``helpers.nanopubs``: ``kg`` in the test's process over a test folder, and the signer
+  the nanopublication tests sign as;
 - ``helpers.checks``: assertions several test modules make (both SHACL engines agree, the
   JSON-LD context names every term).
 
