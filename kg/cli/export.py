@@ -53,8 +53,10 @@ UPSTREAM_HELP = "".join(f"{fmt.name}: {fmt.export_help}; " for fmt in formats.ev
     "--all",
     "everything",
     is_flag=True,
-    help="Dump the whole store, streamed (formats nquads, trig, jsonld), into -o DIR "
-    "with a SHA-256 manifest (manifest.json, SHA256SUMS).",
+    help="Dump the whole store, streamed (formats nquads, trig, jsonld), or every "
+    "nanopublication (nanopub), into -o DIR with a SHA-256 manifest (manifest.json, "
+    "SHA256SUMS); with every-eval-ever, write every imported result as its upstream "
+    "files under -o DIR.",
 )
 @click.option(
     "--format",
