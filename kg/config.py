@@ -180,9 +180,9 @@ class Settings:
     nanopub_signer: str = field(
         default="",
         metadata=_help(
-            "The IRI of who signs the nanopublications (an ORCID iD, the operator's agent), "
-            "stated by each signature",
-            shown="none",
+            "The IRI of who signs and publishes the nanopublications (an ORCID iD, the "
+            "operator's agent), stated by each signature and as each one's publisher",
+            shown="none: the registry (its base IRI) is their publisher",
         ),
     )
     max_age: int = field(

@@ -23,13 +23,14 @@ from helpers import DATA, RECORDS, RUNS, SEED_ID
 from helpers.nanopubs import SIGNER, kg
 from kg.config import load_settings
 from kg.export.nanopub import pre_nanopub
-from kg.rdf.nanopub import check_quads, file_quads, read_nanopubs
+from kg.rdf.nanopub import Nanopub, check_quads, file_quads, read_nanopubs
 from kg.rdf.nanopub_make import make_trusty
 from kg.registry import Registry
 from kg.store.records import citable
 
 TYPED = "http://purl.org/nanopub/x/hasNanopubType"
 LICENCE = "https://creativecommons.org/licenses/by/4.0/"
+PUBLISHER = "http://purl.org/dc/terms/publisher"
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +61,11 @@ def sign_check(text: str) -> None:
     nanopub_sign.Nanopub(text).check()
 
 
+def publishers(np: Nanopub) -> list[str]:
+    """Who its publication info says publishes it."""
+    return [q.object.value for q in np.graph(np.pubinfo) if q.predicate.value == PUBLISHER]
+
+
 def one_by_one(quads: list[ox.Quad]) -> list[list[ox.Quad]]:
     return [np.quads for np in read_nanopubs(quads)]
 
@@ -83,6 +89,7 @@ def test_signed_with_a_key_both_checkers_verify_it(root: Path, key: Path, tmp_pa
     for np in each:
         assert len([q for q in np if q.predicate.value.endswith("hasSignature")]) == 1
         sign_check(ox.serialize(np, format=ox.RdfFormat.TRIG).decode())
+    assert all(publishers(read_nanopubs(np)[0]) == [SIGNER] for np in each)
     first = each[0]
     # one literal changed: refused by both
     literal = next(
@@ -139,6 +146,8 @@ def test_unsigned_says_so_and_a_single_record_exports(root: Path) -> None:
         q.object.value for q in np.graph(np.pubinfo) if q.predicate.value.endswith("introduces")
     ]
     assert introduced == [f"https://claimgraph.example/record/{SEED_ID}"]
+    # who publishes it: the registry, where no signer is set
+    assert publishers(np) == ["https://claimgraph.example/"]
 
 
 def test_a_record_page_answers_as_a_nanopub_by_suffix_and_by_negotiation(root: Path) -> None:

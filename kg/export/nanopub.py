@@ -7,12 +7,13 @@ record's closure, never loaded into the store, trusty, and signed where a key is
 - **provenance**: where the assertion comes from: the source it was quoted from, the
   record's generation and attribution, each review of the record its own graph states,
   with its association and the pinned file (with its SHA-256) the review used;
-- **publication info**: only what the record's content gives: the record's own time, its
-  licence, the record it introduces, who signs it (where a key is set).
+- **publication info**: the record's own time, its licence, who publishes it, the record
+  it introduces (and, made trusty, who signs it where a key is set).
 
 Nothing in it depends on when or where it is made (no export time, no release id), nor on
 what was said of the record later (its standing, later reviews, runs): the same record
-content (and key) gives the same trusty URI on every machine and in every release.
+content (and key and publisher) gives the same trusty URI on every machine and in every
+release.
 """
 
 from __future__ import annotations
@@ -41,10 +42,15 @@ USED = (str(FIELDS["usedArtifact"].predicate), str(PROV.used))
 
 
 def pre_nanopub(
-    closure: list[ox.Quad], record_iri: str, ident: str, operator: str
+    closure: list[ox.Quad],
+    record_iri: str,
+    ident: str,
+    operator: str,
+    publisher: str | None = None,
 ) -> list[ox.Quad]:
     """The record's nanopublication before it is made trusty (its IRIs under nanopub-java's
-    temporary namespace, which becomes https://w3id.org/np/ with the artifact code)."""
+    temporary namespace, which becomes https://w3id.org/np/ with the artifact code);
+    ``operator`` is the operator's licence, ``publisher`` the IRI of who publishes it."""
     frame = record_frame(ident)
     np, record = frame.np, ox.NamedNode(record_iri)
     assertion, provenance, pubinfo = frame.assertion, frame.provenance, frame.pubinfo
@@ -83,9 +89,17 @@ def pre_nanopub(
     licence = licence_of(closure, record, operator)
     if licence.iri:
         out.append(quad(np, str(DCTERMS.license), ox.NamedNode(licence.iri), pubinfo))
+    out += published_by(frame, publisher)
     out.append(quad(np, NPX + "introduces", record, pubinfo))
     out.append(quad(np, NPX + "hasNanopubType", CLAIM, pubinfo))
     return out
+
+
+def published_by(frame: Frame, publisher: str | None) -> list[ox.Quad]:
+    """Who publishes the nanopublication, in its publication info (``dct:publisher``)."""
+    if not publisher:
+        return []
+    return [quad(frame.np, str(DCTERMS.publisher), ox.NamedNode(publisher), frame.pubinfo)]
 
 
 def licence_of(closure: list[ox.Quad], node: Any, operator: str) -> Licence:

@@ -32,7 +32,16 @@ from ..rdf.namespaces import CITO, DCTERMS, KG, KGV, PROV
 from ..rdf.nanopub import RDF_TYPE
 from ..rdf.nanopub_make import TEMPORARY
 from ..rdf.nanopub_signature import NPX
-from .nanopub import QUOTED, Frame, canonical, in_graph, licence_of, quad, reached
+from .nanopub import (
+    QUOTED,
+    Frame,
+    canonical,
+    in_graph,
+    licence_of,
+    published_by,
+    quad,
+    reached,
+)
 
 #: The record IRI's current nanopublication IRI (None: it has none).
 NanopubOf = Callable[[str], "str | None"]
@@ -87,7 +96,12 @@ _TYPE = ox.NamedNode(RDF_TYPE)
 
 
 def change_pres(
-    closure: Closure, record_iri: str, ident: str, record_np: str, operator: str
+    closure: Closure,
+    record_iri: str,
+    ident: str,
+    record_np: str,
+    operator: str,
+    publisher: str | None = None,
 ) -> list[tuple[str, list[ox.Quad]]]:
     """(key, pre-nanopublication) of each change that ends record ``ident`` (by name, or
     by retracting the source it was quoted from), retracting or superseding its
@@ -112,13 +126,13 @@ def change_pres(
             for newer in closure.objects(change, KG.supersededBy):
                 out.append(quad(newer, str(KG.supersedes), record, frame.assertion))
             out.append(quad(frame.np, NPX + "supersedes", ox.NamedNode(record_np), frame.pubinfo))
-        out += _about(closure, change, frame, operator)
+        out += _about(closure, change, frame, operator, publisher)
         made.append((f"{change.value} {record_iri}", out))
     return made
 
 
 def run_pres(
-    closure: Closure, operator: str, nanopub_of: NanopubOf
+    closure: Closure, operator: str, nanopub_of: NanopubOf, publisher: str | None = None
 ) -> list[tuple[str, list[ox.Quad]]]:
     """(key, pre-nanopublication) of each run in the closure, naming the nanopublication of
     each record it reproduced or judged."""
@@ -129,7 +143,7 @@ def run_pres(
         out = frame.head() + [in_graph(t, frame.assertion) for t in sorted(statements, key=str)]
         for agent in closure.objects(run, PROV.wasAssociatedWith):
             out.append(quad(frame.assertion, str(PROV.wasAttributedTo), agent, frame.provenance))
-        out += _about(closure, run, frame, operator)
+        out += _about(closure, run, frame, operator, publisher)
         out.append(quad(frame.np, NPX + "introduces", run, frame.pubinfo))
         for record, outcomes in sorted(_judged(statements, run).items(), key=str):
             np = nanopub_of(record.value)
@@ -156,10 +170,12 @@ def _judged(statements: set[ox.Triple], run: Any) -> dict[Any, set[str]]:
     return judged
 
 
-def _about(closure: Closure, activity: Any, frame: Frame, operator: str) -> list[ox.Quad]:
+def _about(
+    closure: Closure, activity: Any, frame: Frame, operator: str, publisher: str | None
+) -> list[ox.Quad]:
     """The provenance an activity's nanopublication shares: the activity generated the
     assertion (and, for a change, what the change states); its publication info: its
-    time, licence and type."""
+    time, licence, publisher and type."""
     out = [quad(frame.assertion, str(PROV.wasGeneratedBy), activity, frame.provenance)]
     kind = closure.kinds[activity]
     if kind == CHANGE:
@@ -170,6 +186,7 @@ def _about(closure: Closure, activity: Any, frame: Frame, operator: str) -> list
     licence = licence_of(closure.quads, activity, operator)
     if licence.iri:
         out.append(quad(frame.np, str(DCTERMS.license), ox.NamedNode(licence.iri), frame.pubinfo))
+    out += published_by(frame, publisher)
     out.append(quad(frame.np, NPX + "hasNanopubType", kind, frame.pubinfo))
     return out
 

@@ -39,7 +39,8 @@ Made = tuple[str, list[ox.Quad]]  # (its trusty IRI, its quads)
 
 class Publisher:
     """What makes a registry's pre-nanopublications trusty: its key and signer (where
-    ``KG_NANOPUB_KEY`` names a key file) and the operator's licence."""
+    ``KG_NANOPUB_KEY`` names a key file), the operator's licence, and who publishes them:
+    the signer where ``KG_NANOPUB_SIGNER`` names one, else the registry (its base IRI)."""
 
     def __init__(self, registry: Registry):
         settings = registry.settings
@@ -56,6 +57,7 @@ class Publisher:
                 ) from None
         self.signer = settings.nanopub_signer or None
         self.licence = settings.licence
+        self.agent = self.signer or registry.base
 
     def make(self, pre: list[ox.Quad]) -> Made:
         return make_trusty(pre, self.key, self.signer)
@@ -147,10 +149,11 @@ def record_versions(
     its releases held (up to the registry's release, if it reads one) and the store holds,
     each superseding the one before; the last is the store's."""
     record = registry.iri("record", ident)
-    current = pre_nanopub(closure, record, ident, publisher.licence)
+    current = pre_nanopub(closure, record, ident, publisher.licence, publisher.agent)
     contents: list[list[ox.Quad]] = []
     homes = _homes(record, closure)
-    for pre in _released(registry, released or Released(registry), ident, record, homes):
+    held = released or Released(registry)
+    for pre in _released(registry, held, publisher, ident, record, homes):
         if not contents or set(pre) != set(contents[-1]):
             contents.append(pre)
     if not contents or set(current) != set(contents[-1]):
@@ -181,7 +184,12 @@ def _homes(record: str, closure: list[ox.Quad]) -> list[str]:
 
 
 def _released(
-    registry: Registry, released: Released, ident: str, record: str, homes: list[str]
+    registry: Registry,
+    released: Released,
+    publisher: Publisher,
+    ident: str,
+    record: str,
+    homes: list[str],
 ) -> Iterator[list[ox.Quad]]:
     """The record's pre-nanopublication in each release whose graphs that state it differ
     from the release before's, oldest first (none where no release differs from now)."""
@@ -197,7 +205,7 @@ def _released(
             except NotFoundError:
                 quads = None
             if quads is not None:
-                yield pre_nanopub(quads, record, ident, registry.settings.licence)
+                yield pre_nanopub(quads, record, ident, publisher.licence, publisher.agent)
         before = digests
 
 
@@ -219,13 +227,16 @@ def every_nanopub(
         record = registry.iri("record", ident)
         current[record] = versions[-1][0]
         closure = Closure(quads)
-        for _, pre in change_pres(closure, record, ident, current[record], publisher.licence):
+        changes = change_pres(
+            closure, record, ident, current[record], publisher.licence, publisher.agent
+        )
+        for _, pre in changes:
             yield publisher.make(pre)
         for run in closure.typed(ox.NamedNode(str(KG.ReproductionRun))):
             runs.setdefault(run.value, [q for q in quads if q.graph_name == closure.home[run]])
     made: set[str] = set()
     for graph in runs.values():
-        for key, pre in run_pres(Closure(graph), publisher.licence, current.get):
+        for key, pre in run_pres(Closure(graph), publisher.licence, current.get, publisher.agent):
             if key not in made:
                 made.add(key)
                 yield publisher.make(pre)
