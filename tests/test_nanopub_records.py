@@ -30,7 +30,7 @@ from kg.store.records import citable
 
 TYPED = "http://purl.org/nanopub/x/hasNanopubType"
 LICENCE = "https://creativecommons.org/licenses/by/4.0/"
-PUBLISHER = "http://purl.org/dc/terms/publisher"
+PUBLISHER = "http://purl.org/dc/terms/creator"  # who publishes it, as the network says
 
 
 @pytest.fixture(scope="module")

@@ -96,10 +96,11 @@ def pre_nanopub(
 
 
 def published_by(frame: Frame, publisher: str | None) -> list[ox.Quad]:
-    """Who publishes the nanopublication, in its publication info (``dct:publisher``)."""
+    """Who publishes the nanopublication, in its publication info: ``dct:creator``, as the
+    network's tools state it (nanopub-rs adds the same when it signs)."""
     if not publisher:
         return []
-    return [quad(frame.np, str(DCTERMS.publisher), ox.NamedNode(publisher), frame.pubinfo)]
+    return [quad(frame.np, str(DCTERMS.creator), ox.NamedNode(publisher), frame.pubinfo)]
 
 
 def licence_of(closure: list[ox.Quad], node: Any, operator: str) -> Licence:
