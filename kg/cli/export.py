@@ -163,15 +163,24 @@ flashattention-checkpointing-zero2 --format web-annotation -o claim.wa.jsonld
     click.echo(f"kg: wrote {output}", err=True)
 
 
+def _all_into(ident: str | None, output: Path | None) -> Path:
+    """The directory ``--all`` writes into.
+
+    :raises UsageError: for an ID beside --all, or no -o DIR.
+    """
+    if ident is not None:
+        raise UsageError("give an ID or --all, not both")
+    if output is None:
+        raise UsageError("--all writes a directory: give -o DIR")
+    return output
+
+
 def _export_all(
     settings: Settings, ident: str | None, fmt: str, packed: bool, output: Path | None
 ) -> None:
-    if ident is not None:
-        raise UsageError("give an ID or --all, not both")
+    output = _all_into(ident, output)
     if fmt not in DUMP_FORMATS:
         raise UsageError(f"--all dumps as {', '.join(DUMP_FORMATS)} (not {fmt})")
-    if output is None:
-        raise UsageError("--all writes a directory: give -o DIR")
     with Registry(settings, read_only=True) as registry:
         store = registry.store
         licences = (parts(store, settings.licence), settings.data)
@@ -190,10 +199,7 @@ def _export_all_upstream(
 ) -> None:
     from ..export.upstream_files import export_all
 
-    if ident is not None:
-        raise UsageError("give an ID or --all, not both")
-    if output is None:
-        raise UsageError("--all writes a directory: give -o DIR")
+    output = _all_into(ident, output)
     with Registry(settings, read_only=True) as registry:
         upstream = formats.get(fmt)
         count = export_all(registry, output, upstream, progress("writing", 50))
@@ -205,10 +211,7 @@ def _export_all_nanopubs(
 ) -> None:
     from ..export.nanopubs import write_nanopub_dump
 
-    if ident is not None:
-        raise UsageError("give an ID or --all, not both")
-    if output is None:
-        raise UsageError("--all writes a directory: give -o DIR")
+    output = _all_into(ident, output)
     with Registry(settings, read_only=True) as registry:
         walk = progress("making nanopublications", 500)
         entry, made = write_nanopub_dump(

@@ -57,11 +57,7 @@ def pre_nanopub(
     # the record's content: the graph(s) stating it is a claim (its own, or its file's),
     # not what its standing, later reviews or runs add, which leave its nanopublication as
     # published (a retraction is a nanopublication of its own)
-    home = {
-        q.graph_name
-        for q in closure
-        if q.subject == record and q.predicate.value == RDF_TYPE and q.object == CLAIM
-    }
+    home = stating(closure, record_iri)
     every = {q.triple for q in closure if q.graph_name in home}
     # the pinned file a review used is described in its source's graph
     described = {q.triple for q in closure}
@@ -108,6 +104,17 @@ def licence_of(closure: list[ox.Quad], node: Any, operator: str) -> Licence:
     from what it needs alone: the node's statements and the licences stated."""
     needed = [q for q in closure if q.subject == node or q.predicate.value == LICENSE]
     return record_licence(Facts(needed), node, operator)
+
+
+def stating(closure: list[ox.Quad], record_iri: str) -> set[Any]:
+    """The graphs of the closure that state the record is a claim: its content (its own
+    graph, or its kept file's), what a release's version of it is looked up by."""
+    record = ox.NamedNode(record_iri)
+    return {
+        q.graph_name
+        for q in closure
+        if q.subject == record and q.predicate.value == RDF_TYPE and q.object == CLAIM
+    }
 
 
 def record_frame(ident: str) -> Frame:

@@ -23,16 +23,17 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from ..errors import ConfigError, NotFoundError
 from ..rdf.formats import media_type_of
 from ..rdf.namespaces import CITO, DCTERMS, KG, PROV
-from ..rdf.nanopub import NANOPUBLICATION, NP, RDF_TYPE
+from ..rdf.nanopub import NANOPUBLICATION, NP
 from ..rdf.nanopub_make import load_private_key, make_trusty
 from ..rdf.nanopub_signature import NPX
 from ..registry import Registry
+from ..store.archive import ReleaseInfo
 from ..store.base import SCHEMA_ENTRY, solutions
 from ..store.queries import internal_query
 from ..store.records import graphs_about, record_closure
 from .dump import NANOPUB_DUMP, DumpFile, Sink, write_listed
-from .nanopub import CLAIM, pre_nanopub, quad, record_frame
-from .nanopub_activities import Closure, change_pres, run_pres
+from .nanopub import pre_nanopub, quad, record_frame, stating
+from .nanopub_activities import RUN, Closure, change_pres, run_pres
 
 Made = tuple[str, list[ox.Quad]]  # (its trusty IRI, its quads)
 
@@ -95,18 +96,18 @@ class Released:
     def __init__(self, registry: Registry, whole: bool = False):
         self.registry = registry
         archive = registry.archive
-        self.ids: list[str] = []
+        self.infos: list[ReleaseInfo] = []
         self.graphs: list[dict[str, str]] | None = None
         self.live: dict[str, str] | None = None
         if archive.index is None:
             return
         for info in archive.releases():
-            self.ids.append(info.id)
+            self.infos.append(info)
             if info.id == registry.release:
                 break
         if not whole:
             return
-        self.graphs = [archive.manifest(ident)["graphs"] for ident in self.ids]
+        self.graphs = [archive.manifest(info.id)["graphs"] for info in self.infos]
         if registry.release is None:
             manifest = registry.store.manifest()
             schema = manifest[SCHEMA_ENTRY].sha256 if SCHEMA_ENTRY in manifest else ""
@@ -119,15 +120,14 @@ class Released:
 
     def held(self, homes: list[str]) -> list[tuple[str, tuple[str | None, ...]]]:
         """Each release with the hashes of ``homes`` in it (None: not in it)."""
-        if not self.ids:
+        if not self.infos:
             return []
         if self.graphs is not None:
             columns = [tuple(g.get(home) for home in homes) for g in self.graphs]
         else:
             history = [dict(self.registry.archive.history(home)) for home in homes]
-            infos = {info.id: info for info in self.registry.archive.releases()}
-            columns = [tuple(h.get(infos[i]) for h in history) for i in self.ids]
-        return list(zip(self.ids, columns, strict=True))
+            columns = [tuple(h.get(info) for h in history) for info in self.infos]
+        return [(info.id, column) for info, column in zip(self.infos, columns, strict=True)]
 
     def unchanged(self, homes: list[str], held: list[tuple[str, tuple[str | None, ...]]]) -> bool:
         """Whether every release that holds the graphs ``homes`` holds them as they are
@@ -151,7 +151,7 @@ def record_versions(
     record = registry.iri("record", ident)
     current = pre_nanopub(closure, record, ident, publisher.licence, publisher.agent)
     contents: list[list[ox.Quad]] = []
-    homes = _homes(record, closure)
+    homes = sorted(g.value for g in stating(closure, record) if isinstance(g, ox.NamedNode))
     held = released or Released(registry)
     for pre in _released(registry, held, publisher, ident, record, homes):
         if not contents or set(pre) != set(contents[-1]):
@@ -166,21 +166,6 @@ def record_versions(
             pre = [*pre, quad(frame.np, NPX + "supersedes", before, frame.pubinfo)]
         made.append(publisher.make(pre))
     return made
-
-
-def _homes(record: str, closure: list[ox.Quad]) -> list[str]:
-    """The graphs that state the record (what a release's version is looked up by)."""
-    node = ox.NamedNode(record)
-    return sorted(
-        {
-            q.graph_name.value
-            for q in closure
-            if q.subject == node
-            and q.object == CLAIM
-            and q.predicate.value == RDF_TYPE
-            and isinstance(q.graph_name, ox.NamedNode)
-        }
-    )
 
 
 def _released(
@@ -232,8 +217,9 @@ def every_nanopub(
         )
         for _, pre in changes:
             yield publisher.make(pre)
-        for run in closure.typed(ox.NamedNode(str(KG.ReproductionRun))):
-            runs.setdefault(run.value, [q for q in quads if q.graph_name == closure.home[run]])
+        for run in closure.typed(RUN):
+            if run.value not in runs:  # a run that judged several records: read once
+                runs[run.value] = [q for q in quads if q.graph_name == closure.home[run]]
     made: set[str] = set()
     for graph in runs.values():
         for key, pre in run_pres(Closure(graph), publisher.licence, current.get, publisher.agent):

@@ -23,7 +23,6 @@ from ...export.dump import (
     NANOPUB_DUMP,
     SERVED,
     SUMS,
-    dump_name,
     read_manifest,
     write_dump,
 )
@@ -32,8 +31,10 @@ from ...rdf.jsonld import context_path
 from ...store.licences import NOTICE_PREFIX
 from ..state import AppState, state
 
-#: The nanopublications' file, and what _ensure calls its format.
-NANOPUBS, NANOPUB = f"{NANOPUB_DUMP}.gz", "nanopub"
+#: Every file the server makes on demand, by name -> its format: the store's dumps and the
+#: nanopublications'.
+NANOPUB = "nanopub"
+MADE = {**SERVED, f"{NANOPUB_DUMP}.gz": NANOPUB}
 
 
 def jsonld_context() -> Response:
@@ -48,13 +49,12 @@ def dump(name: str) -> Response:
     """A bulk dump of the live store version (made on first request), its manifest, or
     the notice text of an upstream licence the manifest names (``LICENSE-<import>``)."""
     app = state()
-    known = [*SERVED, NANOPUBS, MANIFEST, SUMS]
+    known = [*MADE, MANIFEST, SUMS]
     if name not in known and not name.startswith(NOTICE_PREFIX):
         raise NotFoundError(f"no dump named {name!r} (there are: {', '.join(known)})")
-    every = [*SERVED.values(), NANOPUB]
-    folder = _ensure(app, [SERVED.get(name, NANOPUB)] if name in {*SERVED, NANOPUBS} else every)
+    folder = _ensure(app, [name] if name in MADE else list(MADE))
     path = folder / name
-    if name not in {*SERVED, NANOPUBS}:
+    if name not in MADE:
         if name not in known and name not in read_manifest(folder).get("notices", {}):
             raise NotFoundError(f"no licence notice named {name!r} beside the dumps")
         mimetype = media_type_of("json") if name == MANIFEST else "text/plain"
@@ -73,17 +73,17 @@ def dump(name: str) -> Response:
     return response
 
 
-def _ensure(app: AppState, formats: list[str]) -> Path:
-    """The cache folder of the live version, holding dumps of ``formats``."""
+def _ensure(app: AppState, names: list[str]) -> Path:
+    """The cache folder of the live version, holding the files ``names`` (of :data:`MADE`)."""
     version = app.version
     root = app.settings.dumps  # absolute: load_settings resolves it where kg runs
     folder = root / (version or "store")
     with app.dump_lock:
         listed = read_manifest(folder).get("files", {}) if folder.is_dir() else {}
-        for fmt in formats:
-            name = NANOPUBS if fmt == NANOPUB else dump_name(fmt, gzip=True)
+        for name in names:
             if name in listed and (folder / name).is_file():
                 continue
+            fmt = MADE[name]
             if fmt == NANOPUB:
                 from ...export.nanopubs import write_nanopub_dump  # cryptography: when asked
 
