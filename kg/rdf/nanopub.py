@@ -27,6 +27,7 @@ read and checked alone.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -114,10 +115,10 @@ def read_nanopubs(quads: Iterable[ox.Quad]) -> list[Nanopub]:
         for q in held:
             if q.predicate.value == RDF_TYPE and _name(q.object) == NANOPUBLICATION:
                 found.append(Nanopub(_name(q.subject), graph))
-    heads = [np.head for np in found]
+    heads = Counter(np.head for np in found)  # a dump holds thousands: counted once
     for np in found:
         head = by_graph.get(np.head, [])
-        if heads.count(np.head) > 1:
+        if heads[np.head] > 1:
             np.faults.append(f"the head graph {np.head} types more than one nanopublication")
         for part, predicate in PARTS.items():
             named = {_name(q.object) for q in head if q.predicate.value == predicate}
